@@ -1,0 +1,53 @@
+//! The one error-code registry, shared by the command line and the MCP server.
+//!
+//! Every error a user or an agent can see has a stable `code` from [`ErrorCode`], a message
+//! saying what happened, and a remedy saying what to do next.
+
+/// Stable error codes. Their `as_str` spelling is a contract: scripts and agents match on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// The path is in no git repository and no live index was asked for.
+    NotARepository,
+    /// A ref or commit-ish names nothing.
+    UnknownRef,
+    /// The store was written by an incompatible version, or is damaged.
+    IndexIncompatible,
+    /// Nothing is indexed yet for what was asked.
+    NotIndexed,
+    /// A file path names nothing in the view.
+    FileNotFound,
+    /// A path from a request leaves the workspace.
+    PathOutsideWorkspace,
+    /// An argument is malformed or out of range.
+    InvalidArgument,
+    /// Another process holds the write lock and waiting for it timed out.
+    StoreBusy,
+    /// Reading or writing files failed.
+    Io,
+    /// Something that should not happen did; a bug to report.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable spelling of the code.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::NotARepository => "not_a_repository",
+            ErrorCode::UnknownRef => "unknown_ref",
+            ErrorCode::IndexIncompatible => "index_incompatible",
+            ErrorCode::NotIndexed => "not_indexed",
+            ErrorCode::FileNotFound => "file_not_found",
+            ErrorCode::PathOutsideWorkspace => "path_outside_workspace",
+            ErrorCode::InvalidArgument => "invalid_argument",
+            ErrorCode::StoreBusy => "store_busy",
+            ErrorCode::Io => "io_error",
+            ErrorCode::Internal => "internal_error",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

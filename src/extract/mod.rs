@@ -1,0 +1,533 @@
+//! Symbol extraction: one blob's content in, its symbols and diagnostics out.
+//!
+//! Pure: no I/O, no store, no paths beyond what chose the language. Never fails: a syntax
+//! error gives the symbols of the parts that parse plus a diagnostic; a parse that runs too
+//! long is cut off and said so. Parsers and query cursors are reused per thread.
+//!
+//! Architecture invariant: the output depends only on (content, language, the language's query
+//! text, [`EXTRACTOR_VERSION`]); that is what makes a blob record shareable by every path,
+//! branch and worktree that holds the blob.
+
+mod doc;
+mod signature;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator};
+
+use crate::lang::{self, KINDS, Language, VisibilityRule};
+
+/// The version of the extraction logic. Part of every record key, beside a hash of the
+/// language's query file, so changing either re-extracts exactly what it affects.
+///
+/// History:
+/// - 1: first version: definitions, declarations, scopes, signatures, docs, visibility.
+pub const EXTRACTOR_VERSION: u32 = 1;
+
+/// A parse taking longer than this is cut off and reported as partial.
+const PARSE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Signatures are cut to this many characters.
+const MAX_SIGNATURE_CHARS: usize = 300;
+
+/// Whether a symbol is the definition or only a declaration (a prototype, a forward declaration).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The body, the value: where the thing is made.
+    Definition,
+    /// A prototype or forward declaration.
+    Declaration,
+}
+
+/// One extracted symbol. Lines are 1-based and inclusive, bytes 0-based and half-open.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    /// The name as written (quotes of string names removed).
+    pub name: String,
+    /// The name with its enclosing scopes (`Index::find`, `Greeter.greet`).
+    pub qualified_name: String,
+    /// One of [`KINDS`].
+    pub kind: &'static str,
+    /// Definition or declaration.
+    pub role: Role,
+    /// First line of the definition node.
+    pub line_start: u32,
+    /// Last line of the definition node.
+    pub line_end: u32,
+    /// The line of the name itself (where `ctags` and people point).
+    pub name_line: u32,
+    /// Byte range of the definition node.
+    pub byte_start: u32,
+    /// End of the byte range (exclusive).
+    pub byte_end: u32,
+    /// The declaration head without its body, whitespace collapsed.
+    pub signature: String,
+    /// The index of the enclosing symbol in the same extraction.
+    pub parent: Option<u32>,
+    /// `pub`, `public`, `private`, ... where the language has it.
+    pub visibility: Option<String>,
+    /// The first paragraph of the doc comment.
+    pub doc: Option<String>,
+    /// `blake3("stable_id:v1|lang|kind|qualified_name|signature")`, 32 hex digits: survives
+    /// line moves, changes with the API.
+    pub stable_id: String,
+}
+
+/// Something that went wrong while extracting, kept with the record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// 1-based line, when it concerns one.
+    pub line: Option<u32>,
+    /// What happened.
+    pub message: String,
+}
+
+/// Everything extracted from one blob.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Extraction {
+    /// The symbols, ordered by position.
+    pub symbols: Vec<Symbol>,
+    /// Syntax errors and cut-offs.
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when some of the file did not parse, so some symbols may be missing.
+    pub partial: bool,
+}
+
+/// The key that, with the blob id and language, identifies a record: the extractor version
+/// and the hash of the language's query text.
+pub fn extractor_key(language: &Language) -> String {
+    static KEYS: OnceLock<Vec<String>> = OnceLock::new();
+    let keys = KEYS.get_or_init(|| {
+        lang::LANGUAGES
+            .iter()
+            .map(|l| {
+                let mut hasher = blake3::Hasher::new();
+                hasher.update(format!("extractor:v{EXTRACTOR_VERSION}|{}|", l.grammar).as_bytes());
+                hasher.update(l.query.as_bytes());
+                format!("{EXTRACTOR_VERSION}-{}", &hasher.finalize().to_hex()[..16])
+            })
+            .collect()
+    });
+    keys[lang::index_of(language)].clone()
+}
+
+/// A compiled query with the meaning of each capture index.
+struct Compiled {
+    query: Query,
+    captures: Vec<Capture>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Capture {
+    Definition(&'static str),
+    Declaration(&'static str),
+    Scope,
+    Name,
+    Context,
+    Ignored,
+}
+
+fn parse_capture(name: &str) -> Result<Capture, String> {
+    let kind = |k: &str| {
+        KINDS
+            .iter()
+            .copied()
+            .find(|known| *known == k)
+            .ok_or_else(|| format!("unknown kind `{k}`"))
+    };
+    Ok(match name {
+        "name" => Capture::Name,
+        "scope" => Capture::Scope,
+        "context" => Capture::Context,
+        _ if name.starts_with('_') => Capture::Ignored,
+        _ => {
+            if let Some(k) = name.strip_prefix("definition.") {
+                Capture::Definition(kind(k)?)
+            } else if let Some(k) = name.strip_prefix("declaration.") {
+                Capture::Declaration(kind(k)?)
+            } else if name.starts_with("reference.")
+                || name.starts_with("doc")
+                || name.starts_with("local.")
+            {
+                Capture::Ignored
+            } else {
+                return Err(format!("unknown capture `@{name}`"));
+            }
+        }
+    })
+}
+
+/// Compiles `language`'s query, checking every capture name. Cached per language.
+fn compiled(language: &'static Language) -> Result<&'static Compiled, String> {
+    static CACHE: OnceLock<Vec<OnceLock<Result<Compiled, String>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    cache[lang::index_of(language)]
+        .get_or_init(|| compile(language))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn compile(language: &Language) -> Result<Compiled, String> {
+    let grammar = codecompass_grammars::language(language.grammar)
+        .ok_or_else(|| format!("no grammar `{}`", language.grammar))?;
+    let query =
+        Query::new(&grammar, language.query).map_err(|e| format!("{}: {e}", language.name))?;
+    let captures = query
+        .capture_names()
+        .iter()
+        .map(|n| parse_capture(n).map_err(|e| format!("{}: {e}", language.name)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Compiled { query, captures })
+}
+
+/// Checks that `language`'s query compiles against its grammar and uses only known captures.
+pub fn check_query(language: &'static Language) -> Result<(), String> {
+    compiled(language).map(|_| ())
+}
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<&'static str, Parser>> = RefCell::new(HashMap::new());
+    static CURSOR: RefCell<QueryCursor> = RefCell::new(QueryCursor::new());
+}
+
+/// A definition found by the query, before nesting is resolved.
+struct Found<'t> {
+    node: Node<'t>,
+    name_node: Node<'t>,
+    kind: &'static str,
+    role: Option<Role>,
+    context: Option<String>,
+    pattern: usize,
+}
+
+/// Extracts the symbols of `source`, written in `language`.
+pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
+    let mut out = Extraction::default();
+    let compiled = match compiled(language) {
+        Ok(c) => c,
+        Err(e) => {
+            out.partial = true;
+            out.diagnostics.push(Diagnostic {
+                line: None,
+                message: format!("query does not compile: {e}"),
+            });
+            return out;
+        }
+    };
+    let Some(tree) = parse(language, source, &mut out) else {
+        return out;
+    };
+    let root = tree.root_node();
+    if root.has_error() {
+        out.partial = true;
+        report_syntax_errors(root, &mut out.diagnostics);
+    }
+
+    let mut found: Vec<Found<'_>> = Vec::new();
+    CURSOR.with_borrow_mut(|cursor| {
+        cursor.set_match_limit(4096);
+        let mut matches = cursor.matches(&compiled.query, root, source);
+        while let Some(m) = matches.next() {
+            let mut def: Option<(Node<'_>, &'static str, Option<Role>)> = None;
+            let mut name = None;
+            let mut context = None;
+            for capture in m.captures() {
+                match compiled.captures[capture.index as usize] {
+                    Capture::Definition(kind) => {
+                        def = Some((capture.node, kind, Some(Role::Definition)))
+                    }
+                    Capture::Declaration(kind) => {
+                        def = Some((capture.node, kind, Some(Role::Declaration)))
+                    }
+                    Capture::Scope => def = Some((capture.node, "module", None)),
+                    Capture::Name => name = Some(capture.node),
+                    Capture::Context => context = Some(clean_name(node_text(capture.node, source))),
+                    Capture::Ignored => {}
+                }
+            }
+            if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
+                found.push(Found {
+                    node,
+                    name_node,
+                    kind,
+                    role,
+                    context,
+                    pattern: m.pattern_index,
+                });
+            }
+        }
+    });
+
+    // One node captured by several patterns is one symbol: a definition wins over a declaration,
+    // and the first pattern wins otherwise.
+    found.sort_by_key(|f| {
+        (
+            f.node.start_byte(),
+            std::cmp::Reverse(f.node.end_byte()),
+            f.role.is_none(),
+            f.pattern,
+        )
+    });
+    found.dedup_by(|later, earlier| {
+        let same =
+            later.node.id() == earlier.node.id() && later.name_node.id() == earlier.name_node.id();
+        if same && earlier.role == Some(Role::Declaration) && later.role == Some(Role::Definition) {
+            std::mem::swap(later, earlier);
+        }
+        same
+    });
+
+    resolve(language, source, &found, &mut out);
+    out
+}
+
+fn parse(
+    language: &'static Language,
+    source: &[u8],
+    out: &mut Extraction,
+) -> Option<tree_sitter::Tree> {
+    PARSERS.with_borrow_mut(|parsers| {
+        let parser = match parsers.entry(language.grammar) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let grammar = codecompass_grammars::language(language.grammar)?;
+                let mut parser = Parser::new();
+                parser.set_language(&grammar).ok()?;
+                e.insert(parser)
+            }
+        };
+        let started = Instant::now();
+        let mut timed_out = false;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            if started.elapsed() > PARSE_TIMEOUT {
+                timed_out = true;
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let len = source.len();
+        let tree = parser.parse_with_options(
+            &mut |offset, _| {
+                if offset < len {
+                    &source[offset..]
+                } else {
+                    &[][..]
+                }
+            },
+            None,
+            Some(options),
+        );
+        if tree.is_none() {
+            parser.reset();
+            out.partial = true;
+            let message = if timed_out {
+                format!(
+                    "parsing took over {}s and was stopped",
+                    PARSE_TIMEOUT.as_secs()
+                )
+            } else {
+                "the parser gave up".to_owned()
+            };
+            out.diagnostics.push(Diagnostic {
+                line: None,
+                message,
+            });
+        }
+        tree
+    })
+}
+
+fn report_syntax_errors(root: Node<'_>, diagnostics: &mut Vec<Diagnostic>) {
+    const MAX_REPORTED: usize = 5;
+    let mut cursor = root.walk();
+    let mut stack = vec![root];
+    let mut reported = 0;
+    while let Some(node) = stack.pop() {
+        if reported == MAX_REPORTED {
+            break;
+        }
+        if node.is_error() || node.is_missing() {
+            let line = node.start_position().row as u32 + 1;
+            let message = if node.is_missing() {
+                format!("syntax error: missing `{}`", node.kind())
+            } else {
+                "syntax error".to_owned()
+            };
+            diagnostics.push(Diagnostic {
+                line: Some(line),
+                message,
+            });
+            reported += 1;
+            continue;
+        }
+        if node.has_error() {
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev());
+        }
+    }
+}
+
+/// Turns query matches into symbols: nesting, qualified names, signatures, docs, visibility.
+fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out: &mut Extraction) {
+    // `found` is sorted by start, outermost first, so a stack of open ranges gives each entry
+    // its innermost enclosing entry.
+    let mut stack: Vec<(usize, usize)> = Vec::new(); // (found index, end byte)
+    let mut qualified: Vec<String> = Vec::with_capacity(found.len());
+    let mut symbol_index: Vec<Option<u32>> = Vec::with_capacity(found.len());
+    for (i, f) in found.iter().enumerate() {
+        let start = f.node.start_byte();
+        let end = f.node.end_byte();
+        while let Some(&(_, open_end)) = stack.last() {
+            if start >= open_end {
+                stack.pop();
+            } else {
+                break;
+            }
+        }
+        let enclosing = stack.last().map(|&(j, _)| j);
+        let parent = stack.iter().rev().find_map(|&(k, _)| symbol_index[k]);
+        let name = clean_name(node_text(f.name_node, source));
+        let own = match &f.context {
+            Some(context) if !context.is_empty() => {
+                format!("{context}{}{name}", language.separator)
+            }
+            _ => name.clone(),
+        };
+        let qualified_name = match enclosing {
+            Some(j) if !qualified[j].is_empty() => {
+                format!("{}{}{own}", qualified[j], language.separator)
+            }
+            _ => own,
+        };
+        qualified.push(qualified_name.clone());
+        if f.role.is_none() || lang::is_container_kind(f.kind) {
+            stack.push((i, end));
+        }
+
+        let Some(role) = f.role else {
+            symbol_index.push(None);
+            continue;
+        };
+        if name.is_empty() {
+            symbol_index.push(None);
+            continue;
+        }
+        let signature = signature::of(f.node, source, MAX_SIGNATURE_CHARS);
+        let visibility = visibility(language, f.node, &name, &signature, source);
+        let doc = doc::of(language, f.node, source);
+        let stable_id = stable_id(language.name, f.kind, &qualified_name, &signature);
+        symbol_index.push(Some(out.symbols.len() as u32));
+        out.symbols.push(Symbol {
+            name,
+            qualified_name,
+            kind: f.kind,
+            role,
+            line_start: f.node.start_position().row as u32 + 1,
+            line_end: end_line(f.node),
+            name_line: f.name_node.start_position().row as u32 + 1,
+            byte_start: start as u32,
+            byte_end: end as u32,
+            signature,
+            parent,
+            visibility,
+            doc,
+            stable_id,
+        });
+    }
+}
+
+/// The last line a node covers, not counting a trailing newline that ends it.
+fn end_line(node: Node<'_>) -> u32 {
+    let end = node.end_position();
+    let row = if end.column == 0 && end.row > node.start_position().row {
+        end.row - 1
+    } else {
+        end.row
+    };
+    row as u32 + 1
+}
+
+pub(crate) fn node_text<'s>(node: Node<'_>, source: &'s [u8]) -> &'s str {
+    std::str::from_utf8(&source[node.byte_range()]).unwrap_or("")
+}
+
+/// A name as written, without the quotes of a string name and surrounding whitespace.
+fn clean_name(text: &str) -> String {
+    let trimmed = text.trim();
+    let unquoted = ['"', '\'', '`']
+        .iter()
+        .find_map(|q| trimmed.strip_prefix(*q).and_then(|t| t.strip_suffix(*q)))
+        .unwrap_or(trimmed);
+    let mut name = String::with_capacity(unquoted.len());
+    for (i, word) in unquoted.split_whitespace().enumerate() {
+        if i > 0 {
+            name.push(' ');
+        }
+        name.push_str(word);
+    }
+    name
+}
+
+fn visibility(
+    language: &Language,
+    node: Node<'_>,
+    name: &str,
+    signature: &str,
+    source: &[u8],
+) -> Option<String> {
+    match language.visibility {
+        VisibilityRule::None => None,
+        VisibilityRule::Rust => {
+            let mut cursor = node.walk();
+            let modifier = node
+                .children(&mut cursor)
+                .find(|c| c.kind() == "visibility_modifier");
+            Some(modifier.map_or_else(|| "private".to_owned(), |m| node_text(m, source).to_owned()))
+        }
+        VisibilityRule::GoCase => {
+            let first = name.chars().next()?;
+            Some(
+                if first.is_uppercase() {
+                    "public"
+                } else {
+                    "private"
+                }
+                .to_owned(),
+            )
+        }
+        VisibilityRule::Underscore => {
+            let private =
+                name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__"));
+            Some(if private { "private" } else { "public" }.to_owned())
+        }
+        VisibilityRule::Keywords => {
+            const WORDS: &[&str] = &[
+                "public",
+                "private",
+                "protected",
+                "internal",
+                "fileprivate",
+                "open",
+            ];
+            let head = signature.split(name).next().unwrap_or(signature);
+            head.split(|c: char| !c.is_alphanumeric())
+                .find(|w| WORDS.contains(w))
+                .map(str::to_owned)
+        }
+    }
+}
+
+/// The identity of a symbol that survives moves and changes with its API (DESIGN.md).
+pub fn stable_id(language: &str, kind: &str, qualified_name: &str, signature: &str) -> String {
+    let normalised: String = signature.split_whitespace().collect::<Vec<_>>().join(" ");
+    let input = format!("stable_id:v1|{language}|{kind}|{qualified_name}|{normalised}");
+    blake3::hash(input.as_bytes()).to_hex()[..32].to_owned()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,43 @@
+//! Unit tests of extraction rules that hold across languages.
+
+use super::*;
+
+fn rust() -> &'static Language {
+    lang::by_name("rust").expect("rust is in the language table")
+}
+
+#[test]
+fn broken_syntax_gives_partial_records_and_diagnostics() {
+    let source = b"fn good() {}\nfn broken( {\nstruct Later;\n";
+    let extraction = extract(rust(), source);
+    assert!(extraction.partial);
+    assert!(!extraction.diagnostics.is_empty());
+    assert!(extraction.symbols.iter().any(|s| s.name == "good"));
+}
+
+#[test]
+fn signatures_stop_at_the_body_and_docs_take_the_first_paragraph() {
+    let source = b"/// Finds it.\n///\n/// More.\npub fn find(\n    a: u8,\n) -> u8 {\n    a\n}\n";
+    let extraction = extract(rust(), source);
+    let find = &extraction.symbols[0];
+    assert_eq!(find.signature, "pub fn find( a: u8, ) -> u8");
+    assert_eq!(find.doc.as_deref(), Some("Finds it."));
+    assert_eq!(find.visibility.as_deref(), Some("pub"));
+    assert_eq!((find.line_start, find.name_line, find.line_end), (4, 4, 8));
+}
+
+#[test]
+fn stable_id_ignores_position_but_not_signature() {
+    let a = extract(rust(), b"fn f(x: u8) {}\n");
+    let b = extract(rust(), b"\n\n\nfn f(x: u8) { x; }\n");
+    let c = extract(rust(), b"fn f(x: u16) {}\n");
+    assert_eq!(a.symbols[0].stable_id, b.symbols[0].stable_id);
+    assert_ne!(a.symbols[0].stable_id, c.symbols[0].stable_id);
+}
+
+#[test]
+fn empty_and_non_utf8_input_never_fail() {
+    assert!(extract(rust(), b"").symbols.is_empty());
+    let extraction = extract(rust(), b"fn caf\xe9() {}\nfn ok() {}\n");
+    assert!(extraction.symbols.iter().any(|s| s.name == "ok"));
+}

@@ -1,0 +1,574 @@
+//! Git access: the only module that uses `gix`.
+//!
+//! It opens normal repositories, linked worktrees and bare repositories, resolves commit-ish
+//! names, lists and diffs trees, reads blobs, hashes worktree files exactly as
+//! `git hash-object` would (through the repository's filter pipeline), and reports which paths
+//! of a working tree differ from `HEAD`.
+//!
+//! Architecture invariant: nothing above this module names a `gix` type. Object ids cross the
+//! boundary as [`ObjectId`] (a plain 20-byte value), paths as raw bytes.
+
+mod status;
+
+use std::path::{Path, PathBuf};
+
+pub use status::WorktreeChange;
+
+/// A git object id (SHA-1), named by kind at every use: `blob_id`, `tree_id`, `commit_id`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectId(pub [u8; 20]);
+
+impl ObjectId {
+    /// The id from its 20 raw bytes, if `bytes` has exactly 20.
+    pub fn from_bytes(bytes: &[u8]) -> Option<ObjectId> {
+        Some(ObjectId(bytes.try_into().ok()?))
+    }
+
+    /// The id from 40 hexadecimal digits.
+    pub fn from_hex(hex: &str) -> Option<ObjectId> {
+        if hex.len() != 40 {
+            return None;
+        }
+        let mut out = [0u8; 20];
+        for (i, byte) in out.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+        }
+        Some(ObjectId(out))
+    }
+
+    /// The 40 lowercase hexadecimal digits.
+    pub fn to_hex(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::with_capacity(40);
+        for byte in self.0 {
+            let _ = write!(out, "{byte:02x}");
+        }
+        out
+    }
+
+    /// The id of `data` as a blob, as `git hash-object` computes it (without filters).
+    pub fn for_blob(data: &[u8]) -> ObjectId {
+        let id = gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::object::Kind::Blob, data)
+            .expect("hashing a byte buffer in memory cannot fail because it does no I/O");
+        from_gix(id)
+    }
+
+    fn to_gix(self) -> gix::ObjectId {
+        gix::ObjectId::from_bytes_or_panic(&self.0)
+    }
+}
+
+fn from_gix(id: impl AsRef<gix::oid>) -> ObjectId {
+    ObjectId::from_bytes(id.as_ref().as_bytes())
+        .expect("SHA-1 ids have 20 bytes because the store is SHA-1 only")
+}
+
+impl std::fmt::Debug for ObjectId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl std::fmt::Display for ObjectId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+/// What went wrong in git access.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// `path` is in no git repository.
+    #[error("{path} is not in a git repository")]
+    NotARepository { path: PathBuf },
+    /// Opening the repository at `path` failed.
+    #[error("cannot open the git repository at {path}: {source}")]
+    Open { path: PathBuf, source: gix::Error },
+    /// `spec` names no commit.
+    #[error("unknown revision `{spec}`")]
+    UnknownRevision {
+        spec: String,
+        source: Option<gix::Error>,
+    },
+    /// The object `id` is not in the object store (a partial clone or a shallow snapshot).
+    #[error("object {id} is missing from the object store")]
+    MissingObject {
+        id: ObjectId,
+        source: Option<gix::Error>,
+    },
+    /// Any other failure while reading objects or the worktree.
+    #[error("git: {context}: {source}")]
+    Other {
+        context: &'static str,
+        source: gix::Error,
+    },
+    /// Reading a worktree file failed.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn other(context: &'static str) -> impl FnOnce(gix::Error) -> GitError {
+    move |source| GitError::Other { context, source }
+}
+
+fn boxed(e: impl std::error::Error + Send + Sync + 'static) -> gix::Error {
+    gix::Error::from_error(e)
+}
+
+/// The kind of a file entry in a tree. Trees and submodules are never files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileMode {
+    /// A regular file.
+    Regular,
+    /// A regular file with the executable bit.
+    Executable,
+    /// A symbolic link: the blob holds the link's target.
+    Symlink,
+}
+
+impl FileMode {
+    fn from_gix(mode: gix::object::tree::EntryMode) -> Option<FileMode> {
+        use gix::object::tree::EntryKind;
+        match mode.kind() {
+            EntryKind::Blob => Some(FileMode::Regular),
+            EntryKind::BlobExecutable => Some(FileMode::Executable),
+            EntryKind::Link => Some(FileMode::Symlink),
+            EntryKind::Tree | EntryKind::Commit => None,
+        }
+    }
+}
+
+/// One file of a tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeFile {
+    /// The path relative to the repository root, `/`-separated, as git stores it.
+    pub path: Vec<u8>,
+    /// The content's id.
+    pub blob_id: ObjectId,
+    /// Regular, executable or symlink.
+    pub mode: FileMode,
+}
+
+/// One changed file between two trees. At least one side is `Some`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeChange {
+    /// The path, relative to the repository root.
+    pub path: Vec<u8>,
+    /// The file before the change, `None` for an addition.
+    pub old: Option<(ObjectId, FileMode)>,
+    /// The file after the change, `None` for a deletion.
+    pub new: Option<(ObjectId, FileMode)>,
+}
+
+/// A commit-ish resolved to its commit and tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The commit the name peels to.
+    pub commit_id: ObjectId,
+    /// The commit's root tree.
+    pub tree_id: ObjectId,
+}
+
+/// How the repository was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepoKind {
+    /// A repository with its main working tree.
+    Normal,
+    /// A linked worktree (`git worktree add`).
+    LinkedWorktree,
+    /// A repository without a working tree.
+    Bare,
+}
+
+/// An open repository, shareable between threads.
+pub struct GitRepo {
+    repo: gix::ThreadSafeRepository,
+    kind: RepoKind,
+    workdir: Option<PathBuf>,
+    git_dir: PathBuf,
+    common_dir: PathBuf,
+}
+
+impl GitRepo {
+    /// Finds the repository that contains `path`, or `Ok(None)` when there is none.
+    pub fn discover(path: &Path) -> Result<Option<GitRepo>, GitError> {
+        let repo = match gix::discover(path) {
+            Ok(repo) => repo,
+            Err(e) => {
+                // gix reports "not a repository" through the same error type as real failures;
+                // telling them apart by the presence of a `.git` anywhere above is what git does.
+                if has_git_marker(path) {
+                    return Err(GitError::Open {
+                        path: path.to_owned(),
+                        source: e,
+                    });
+                }
+                return Ok(None);
+            }
+        };
+        Ok(Some(GitRepo::from_repo(repo)?))
+    }
+
+    /// Opens the repository that contains `path`, failing when there is none.
+    pub fn open(path: &Path) -> Result<GitRepo, GitError> {
+        GitRepo::discover(path)?.ok_or_else(|| GitError::NotARepository {
+            path: path.to_owned(),
+        })
+    }
+
+    fn from_repo(repo: gix::Repository) -> Result<GitRepo, GitError> {
+        let kind = if repo.is_bare() {
+            RepoKind::Bare
+        } else if matches!(repo.kind(), gix::repository::Kind::LinkedWorkTree) {
+            RepoKind::LinkedWorktree
+        } else {
+            RepoKind::Normal
+        };
+        let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_owned());
+        let workdir = repo.workdir().map(canonical);
+        let git_dir = canonical(repo.git_dir());
+        let common_dir = canonical(repo.common_dir());
+        Ok(GitRepo {
+            repo: repo.into_sync(),
+            kind,
+            workdir,
+            git_dir,
+            common_dir,
+        })
+    }
+
+    /// A repository handle for the calling thread, with an object cache sized for indexing.
+    pub fn local(&self) -> LocalRepo {
+        let mut repo = self.repo.to_thread_local();
+        repo.object_cache_size_if_unset(8 * 1024 * 1024);
+        LocalRepo { repo }
+    }
+
+    /// Normal, linked worktree or bare.
+    pub fn kind(&self) -> RepoKind {
+        self.kind
+    }
+
+    /// The root of the working tree, canonical; `None` for a bare repository.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.workdir.as_deref()
+    }
+
+    /// This worktree's own git dir (`.git`, or `.git/worktrees/<id>` for a linked worktree).
+    pub fn git_dir(&self) -> &Path {
+        &self.git_dir
+    }
+
+    /// The git dir shared by every worktree, canonical.
+    pub fn common_dir(&self) -> &Path {
+        &self.common_dir
+    }
+}
+
+fn has_git_marker(path: &Path) -> bool {
+    path.ancestors()
+        .any(|p| p.join(".git").exists() || p.join("HEAD").is_file() && p.join("objects").is_dir())
+}
+
+/// A repository handle bound to one thread.
+pub struct LocalRepo {
+    repo: gix::Repository,
+}
+
+impl LocalRepo {
+    /// Resolves `spec` (a branch, tag, commit id, `HEAD~2`, ...) to a commit and its tree.
+    pub fn resolve(&self, spec: &str) -> Result<Resolved, GitError> {
+        let unknown = |source| GitError::UnknownRevision {
+            spec: spec.to_owned(),
+            source,
+        };
+        let id = self
+            .repo
+            .rev_parse_single(spec)
+            .map_err(|e| unknown(Some(boxed(e))))?;
+        let object = id.object().map_err(|e| unknown(Some(e)))?;
+        let commit = object.peel_to_commit().map_err(|e| unknown(Some(e)))?;
+        let tree_id = commit.tree_id().map_err(|e| unknown(Some(e)))?;
+        Ok(Resolved {
+            commit_id: from_gix(commit.id),
+            tree_id: from_gix(tree_id),
+        })
+    }
+
+    /// The commit `HEAD` points at, or `None` on an unborn branch.
+    pub fn head(&self) -> Result<Option<Resolved>, GitError> {
+        let head = self.repo.head().map_err(other("reading HEAD"))?;
+        if head.is_unborn() {
+            return Ok(None);
+        }
+        self.resolve("HEAD").map(Some)
+    }
+
+    /// The full name of the branch `HEAD` points at (`refs/heads/main`), `None` when detached.
+    pub fn head_ref_name(&self) -> Option<String> {
+        let name = self.repo.head_name().ok()??;
+        Some(name.as_bstr().to_string())
+    }
+
+    /// Every file of the tree `tree_id`, recursively, in git's order.
+    pub fn list_tree(&self, tree_id: ObjectId) -> Result<Vec<TreeFile>, GitError> {
+        let tree = self
+            .repo
+            .find_tree(tree_id.to_gix())
+            .map_err(|e| GitError::MissingObject {
+                id: tree_id,
+                source: Some(e),
+            })?;
+        let mut recorder = gix::traverse::tree::Recorder::default();
+        tree.traverse()
+            .breadthfirst(&mut recorder)
+            .map_err(other("listing a tree"))?;
+        let mut files: Vec<TreeFile> = recorder
+            .records
+            .into_iter()
+            .filter_map(|entry| {
+                let mode = FileMode::from_gix(entry.mode)?;
+                Some(TreeFile {
+                    path: entry.filepath.into(),
+                    blob_id: from_gix(entry.oid),
+                    mode,
+                })
+            })
+            .collect();
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
+    }
+
+    /// The files that differ between two trees. Subtrees with equal ids are skipped without
+    /// being read, so the cost follows the size of the change, not of the trees. Renames are
+    /// reported as a deletion plus an addition.
+    pub fn diff_trees(
+        &self,
+        old_tree_id: ObjectId,
+        new_tree_id: ObjectId,
+    ) -> Result<Vec<TreeChange>, GitError> {
+        if old_tree_id == new_tree_id {
+            return Ok(Vec::new());
+        }
+        let find = |id: ObjectId| {
+            self.repo
+                .find_tree(id.to_gix())
+                .map_err(|e| GitError::MissingObject {
+                    id,
+                    source: Some(e),
+                })
+        };
+        let old = find(old_tree_id)?;
+        let new = find(new_tree_id)?;
+        let mut changes = Vec::new();
+        let mut platform = old.changes().map_err(other("diffing trees"))?;
+        platform.options(|o| {
+            o.track_path().track_rewrites(None);
+        });
+        platform
+            .for_each_to_obtain_tree(
+                &new,
+                |change| -> gix::Result<gix::object::tree::diff::Action> {
+                    use gix::object::tree::diff::Change;
+                    let (path, old, new) = match change {
+                        Change::Addition {
+                            location,
+                            entry_mode,
+                            id,
+                            ..
+                        } => (
+                            location,
+                            None,
+                            FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
+                        ),
+                        Change::Deletion {
+                            location,
+                            entry_mode,
+                            id,
+                            ..
+                        } => (
+                            location,
+                            FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
+                            None,
+                        ),
+                        Change::Modification {
+                            location,
+                            previous_entry_mode,
+                            previous_id,
+                            entry_mode,
+                            id,
+                        } => (
+                            location,
+                            FileMode::from_gix(previous_entry_mode)
+                                .map(|m| (from_gix(previous_id), m)),
+                            FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
+                        ),
+                        Change::Rewrite { .. } => {
+                            unreachable!("rewrite tracking is off, so the diff reports no rewrites")
+                        }
+                    };
+                    if old.is_some() || new.is_some() {
+                        changes.push(TreeChange {
+                            path: path.to_vec(),
+                            old,
+                            new,
+                        });
+                    }
+                    Ok(std::ops::ControlFlow::Continue(()))
+                },
+            )
+            .map_err(other("diffing trees"))?;
+        changes.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(changes)
+    }
+
+    /// The size of the object `id` in bytes, read from its header without inflating it.
+    pub fn object_size(&self, id: ObjectId) -> Result<u64, GitError> {
+        let header = self
+            .repo
+            .find_header(id.to_gix())
+            .map_err(|e| GitError::MissingObject {
+                id,
+                source: Some(e),
+            })?;
+        Ok(header.size())
+    }
+
+    /// The content of the blob `blob_id`, appended to `buf` after clearing it.
+    pub fn read_blob_into(&self, blob_id: ObjectId, buf: &mut Vec<u8>) -> Result<(), GitError> {
+        let blob = self
+            .repo
+            .find_blob(blob_id.to_gix())
+            .map_err(|e| GitError::MissingObject {
+                id: blob_id,
+                source: Some(e),
+            })?;
+        buf.clear();
+        buf.extend_from_slice(&blob.data);
+        Ok(())
+    }
+
+    /// Whether `id` is in the object store.
+    pub fn has_object(&self, id: ObjectId) -> bool {
+        self.repo.has_object(id.to_gix())
+    }
+
+    /// A value of git config, such as `codecompass.maxFileSize`.
+    pub fn config_string(&self, key: &str) -> Option<String> {
+        self.repo
+            .config_snapshot()
+            .string(key)
+            .map(|v| v.to_string())
+    }
+
+    /// An integer from git config, understanding git's `k`/`m`/`g` suffixes.
+    pub fn config_integer(&self, key: &str) -> Option<i64> {
+        self.repo.config_snapshot().integer(key)
+    }
+
+    /// Every config value of a multi-valued key, in order.
+    pub fn config_strings(&self, key: &str) -> Vec<String> {
+        self.repo
+            .config_snapshot()
+            .strings(key)
+            .map(|values| values.into_iter().map(|v| v.to_string()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The ids of the root commits reachable from `HEAD` (a repository's identity), sorted.
+    pub fn root_commits(&self) -> Result<Vec<ObjectId>, GitError> {
+        let Some(head) = self.head()? else {
+            return Ok(Vec::new());
+        };
+        let walk = self
+            .repo
+            .rev_walk([head.commit_id.to_gix()])
+            .all()
+            .map_err(other("walking history"))?;
+        let mut roots = Vec::new();
+        for info in walk {
+            let info = info.map_err(other("walking history"))?;
+            if info.parent_ids.is_empty() {
+                roots.push(from_gix(info.id));
+            }
+        }
+        roots.sort();
+        Ok(roots)
+    }
+
+    /// The first-parent ancestors of `commit_id`, nearest first, at most `limit` of them.
+    pub fn ancestors(&self, commit_id: ObjectId, limit: usize) -> Result<Vec<ObjectId>, GitError> {
+        let walk = self
+            .repo
+            .rev_walk([commit_id.to_gix()])
+            .first_parent_only()
+            .all()
+            .map_err(other("walking history"))?;
+        let mut out = Vec::new();
+        for info in walk.take(limit) {
+            let info = info.map_err(other("walking history"))?;
+            out.push(from_gix(info.id));
+        }
+        Ok(out)
+    }
+
+    /// The merge base of two commits, if they share history.
+    pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>, GitError> {
+        let base = self
+            .repo
+            .merge_base(a.to_gix(), b.to_gix())
+            .map_err(other("computing a merge base"))?;
+        Ok(base.map(from_gix))
+    }
+
+    /// The tree of the commit `commit_id`.
+    pub fn commit_tree(&self, commit_id: ObjectId) -> Result<ObjectId, GitError> {
+        let commit =
+            self.repo
+                .find_commit(commit_id.to_gix())
+                .map_err(|e| GitError::MissingObject {
+                    id: commit_id,
+                    source: Some(e),
+                })?;
+        commit
+            .tree_id()
+            .map(from_gix)
+            .map_err(other("reading a commit"))
+    }
+
+    /// Every local branch and tag with the commit it peels to; refs that peel to no commit
+    /// (a tag of a blob) are left out.
+    pub fn references(&self) -> Result<Vec<(String, ObjectId)>, GitError> {
+        let platform = self
+            .repo
+            .references()
+            .map_err(other("listing references"))?;
+        let mut out = Vec::new();
+        let iter = platform.all().map_err(other("listing references"))?;
+        for reference in iter {
+            let Ok(mut reference) = reference else {
+                continue;
+            };
+            let name = reference.name().as_bstr().to_string();
+            if !(name.starts_with("refs/heads/")
+                || name.starts_with("refs/tags/")
+                || name.starts_with("refs/remotes/"))
+            {
+                continue;
+            }
+            let Ok(id) = reference.peel_to_id() else {
+                continue;
+            };
+            let Ok(object) = id.object() else { continue };
+            let Ok(commit) = object.peel_to_commit() else {
+                continue;
+            };
+            out.push((name, from_gix(commit.id)));
+        }
+        out.sort();
+        Ok(out)
+    }
+}

@@ -1,0 +1,133 @@
+//! The working tree against `HEAD`: which paths differ, and what each now holds.
+//!
+//! `git status` answers in two halves (HEAD to index, index to worktree); a worktree view needs
+//! one answer per path: the content the file has on disk now. So the paths either half names are
+//! collected, and each is then read from disk, passed through the repository's clean filters
+//! (`core.autocrlf`, `.gitattributes`) and hashed, which gives exactly the id `git hash-object`
+//! would give. Paths whose content turns out equal to `HEAD` are dropped by the caller.
+
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::Path;
+
+use gix::bstr::{BString, ByteSlice};
+
+use super::{FileMode, GitError, LocalRepo, ObjectId, other};
+
+/// One path of the working tree whose state may differ from `HEAD`.
+#[derive(Clone, Debug)]
+pub struct WorktreeChange {
+    /// The path relative to the worktree root.
+    pub path: Vec<u8>,
+    /// What is on disk now: the blob id, the mode and the content (after clean filters);
+    /// `None` when the file is gone.
+    pub now: Option<(ObjectId, FileMode, Vec<u8>)>,
+}
+
+impl LocalRepo {
+    /// The paths of the working tree that may differ from `HEAD`, each hashed as
+    /// `git hash-object` would. Untracked files count unless ignored; submodules never do.
+    pub fn worktree_changes(&self) -> Result<Vec<WorktreeChange>, GitError> {
+        let Some(workdir) = self.repo.workdir().map(Path::to_owned) else {
+            return Ok(Vec::new());
+        };
+        let mut touched: BTreeSet<BString> = BTreeSet::new();
+        let iter = self
+            .repo
+            .status(gix::progress::Discard)
+            .map_err(other("computing status"))?
+            .untracked_files(gix::status::UntrackedFiles::Files)
+            .index_worktree_submodules(gix::status::Submodule::Given {
+                ignore: gix::submodule::config::Ignore::All,
+                check_dirty: false,
+            })
+            .into_iter(Vec::<BString>::new())
+            .map_err(other("computing status"))?;
+        for item in iter {
+            let item = item.map_err(other("computing status"))?;
+            if let gix::status::Item::IndexWorktree(ref inner) = item {
+                // Stat-only updates and ignored directory entries carry no content change.
+                if inner.summary().is_none() {
+                    continue;
+                }
+            }
+            touched.insert(item.location().to_owned());
+        }
+        if touched.is_empty() {
+            return Ok(Vec::new());
+        }
+
+        let (mut pipeline, index) = self
+            .repo
+            .filter_pipeline(None)
+            .map_err(other("preparing filters"))?;
+        let mut changes = Vec::with_capacity(touched.len());
+        for rela in touched {
+            let rela_path = rela.to_path().map_err(|e| GitError::Other {
+                context: "a worktree path",
+                source: gix::Error::from_error(e),
+            })?;
+            let full = workdir.join(rela_path);
+            let now = match std::fs::symlink_metadata(&full) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => None,
+                Err(e) => {
+                    return Err(GitError::Io {
+                        path: full,
+                        source: e,
+                    });
+                }
+                Ok(meta) if meta.is_dir() => None,
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    let target = std::fs::read_link(&full).map_err(|e| GitError::Io {
+                        path: full.clone(),
+                        source: e,
+                    })?;
+                    let data: Vec<u8> = gix::path::into_bstr(target)
+                        .map_err(|e| GitError::Other {
+                            context: "a symlink target",
+                            source: e,
+                        })?
+                        .into_owned()
+                        .into();
+                    Some((ObjectId::for_blob(&data), FileMode::Symlink, data))
+                }
+                Ok(meta) => {
+                    let file = std::fs::File::open(&full).map_err(|e| GitError::Io {
+                        path: full.clone(),
+                        source: e,
+                    })?;
+                    let mut data = Vec::with_capacity(meta.len() as usize);
+                    let mut converted = pipeline
+                        .convert_to_git(file, rela_path, &index)
+                        .map_err(other("applying clean filters"))?;
+                    converted.read_to_end(&mut data).map_err(|e| GitError::Io {
+                        path: full.clone(),
+                        source: e,
+                    })?;
+                    Some((ObjectId::for_blob(&data), mode_of(&meta), data))
+                }
+            };
+            changes.push(WorktreeChange {
+                path: rela.into(),
+                now,
+            });
+        }
+        Ok(changes)
+    }
+}
+
+#[cfg(unix)]
+fn mode_of(meta: &std::fs::Metadata) -> FileMode {
+    use std::os::unix::fs::PermissionsExt;
+    if meta.permissions().mode() & 0o111 != 0 {
+        FileMode::Executable
+    } else {
+        FileMode::Regular
+    }
+}
+
+#[cfg(not(unix))]
+fn mode_of(_meta: &std::fs::Metadata) -> FileMode {
+    FileMode::Regular
+}

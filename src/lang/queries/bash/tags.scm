@@ -1,0 +1,1 @@
+; bash definitions: to be written.

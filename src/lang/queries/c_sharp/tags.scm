@@ -1,0 +1,1 @@
+; c_sharp definitions: to be written.

@@ -1,0 +1,1 @@
+; cpp definitions: to be written.

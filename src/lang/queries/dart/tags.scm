@@ -1,0 +1,1 @@
+; dart definitions: to be written.

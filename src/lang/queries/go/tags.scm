@@ -1,0 +1,1 @@
+; go definitions: to be written.

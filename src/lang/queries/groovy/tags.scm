@@ -1,0 +1,1 @@
+; groovy definitions: to be written.

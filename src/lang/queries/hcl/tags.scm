@@ -1,0 +1,1 @@
+; hcl definitions: to be written.

@@ -1,0 +1,1 @@
+; json definitions: to be written.

@@ -1,0 +1,1 @@
+; kotlin definitions: to be written.

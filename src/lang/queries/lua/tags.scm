@@ -1,0 +1,1 @@
+; lua definitions: to be written.

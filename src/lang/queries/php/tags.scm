@@ -1,0 +1,1 @@
+; php definitions: to be written.

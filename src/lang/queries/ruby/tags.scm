@@ -1,0 +1,1 @@
+; ruby definitions: to be written.

@@ -1,0 +1,32 @@
+; Rust definitions.
+
+(struct_item name: (type_identifier) @name) @definition.struct
+(enum_item name: (type_identifier) @name) @definition.enum
+(union_item name: (type_identifier) @name) @definition.union
+(type_item name: (type_identifier) @name) @definition.type
+(trait_item name: (type_identifier) @name) @definition.trait
+(mod_item name: (identifier) @name) @definition.module
+(macro_definition name: (identifier) @name) @definition.macro
+(const_item name: (identifier) @name) @definition.constant
+(static_item name: (identifier) @name) @definition.variable
+
+(enum_variant_list (enum_variant name: (identifier) @name) @definition.enum_member)
+(field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+
+; Functions inside an impl or trait body are methods; the rest are functions.
+(impl_item body: (declaration_list (function_item name: (identifier) @name) @definition.method))
+(trait_item body: (declaration_list (function_item name: (identifier) @name) @definition.method))
+(trait_item body: (declaration_list (function_signature_item name: (identifier) @name) @declaration.method))
+(function_item name: (identifier) @name) @definition.function
+(foreign_mod_item body: (declaration_list (function_signature_item name: (identifier) @name) @declaration.function))
+
+; An impl block qualifies its items with the type's name (`Index::find`) without being a symbol.
+(impl_item type: [(type_identifier) @name
+                  (generic_type type: (type_identifier) @name)
+                  (scoped_type_identifier name: (type_identifier) @name)]) @scope
+
+; References, for the call graph.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
+(macro_invocation macro: (identifier) @name) @reference.call

@@ -1,0 +1,1 @@
+; swift definitions: to be written.

@@ -1,0 +1,1 @@
+; toml definitions: to be written.

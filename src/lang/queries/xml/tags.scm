@@ -1,0 +1,1 @@
+; xml definitions: to be written.

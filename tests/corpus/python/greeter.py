@@ -1,0 +1,37 @@
+"""A small Python module exercising the definitions the extractor knows."""
+
+import functools
+
+MAX_GREETINGS = 3  # @def constant MAX_GREETINGS
+default_name = "world"  # @def variable default_name
+
+
+class Greeter:  # @def class Greeter
+    """Greets people by name."""
+
+    greeting = "Hello"  # @def field Greeter.greeting
+
+    def __init__(self, name):  # @def method Greeter.__init__
+        self.name = name
+
+    @functools.lru_cache
+    def greet(self, loud=False):  # @def method Greeter.greet
+        """Returns the greeting."""
+        text = f"{self.greeting}, {self.name}"
+
+        def shout(s):  # @def function Greeter.greet.shout
+            return s.upper()
+
+        return shout(text) if loud else text
+
+    class Inner:  # @def class Greeter.Inner
+        pass
+
+
+def main():  # @def function main
+    print(Greeter(default_name).greet())
+
+
+@functools.cache
+def _helper():  # @def function _helper
+    return None
