@@ -1,1 +1,5 @@
-fn main() {}
+//! The `git-codecompass` binary: `git codecompass <command>`.
+
+fn main() -> std::process::ExitCode {
+    codecompass::cli::main()
+}

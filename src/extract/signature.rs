@@ -62,16 +62,27 @@ fn body_start(node: Node<'_>) -> Option<usize> {
         .filter(|&s| s > node.start_byte())
 }
 
-/// Without a body, a short definition is its own signature; a long one is cut after its
-/// first line.
+/// Without a body, the head is the first line, continued while parentheses or brackets
+/// opened on it are still open (a prototype over several lines), up to five lines.
 fn head_end(node: Node<'_>, source: &[u8]) -> usize {
     let start = node.start_byte();
     let end = node.end_byte();
-    let lines = node.end_position().row - node.start_position().row + 1;
-    if lines <= 5 {
-        return end;
+    let mut depth: i32 = 0;
+    let mut lines = 0;
+    for (i, &b) in source[start..end].iter().enumerate() {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'\n' => {
+                lines += 1;
+                if depth <= 0 || lines == 5 {
+                    return start + i;
+                }
+            }
+            _ => {}
+        }
     }
-    memchr::memchr(b'\n', &source[start..end]).map_or(end, |i| start + i)
+    end
 }
 
 fn collapse(text: &str) -> String {

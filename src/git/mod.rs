@@ -342,6 +342,22 @@ impl LocalRepo {
         Ok(files)
     }
 
+    /// The files directly in the tree `tree_id`, not recursing into subtrees.
+    pub fn list_tree_root(&self, tree_id: ObjectId) -> Result<Vec<TreeFile>, GitError> {
+        let tree = self
+            .repo
+            .find_tree(tree_id.to_gix())
+            .map_err(|e| GitError::MissingObject { id: tree_id, source: Some(e) })?;
+        let mut files = Vec::new();
+        for entry in tree.iter() {
+            let entry = entry.map_err(|e| GitError::Other { context: "reading a tree", source: boxed(e) })?;
+            if let Some(mode) = FileMode::from_gix(entry.mode()) {
+                files.push(TreeFile { path: entry.filename().to_vec(), blob_id: from_gix(entry.oid()), mode });
+            }
+        }
+        Ok(files)
+    }
+
     /// The files that differ between two trees. Subtrees with equal ids are skipped without
     /// being read, so the cost follows the size of the change, not of the trees. Renames are
     /// reported as a deletion plus an addition.

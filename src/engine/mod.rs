@@ -1,0 +1,461 @@
+//! The engine: the API boundary. The command line and the MCP server call these functions
+//! and render what they return; neither holds logic of its own.
+//!
+//! Response types derive `Serialize` so that both boundaries emit the same shapes; they carry
+//! no formatting. Errors carry a stable code from [`crate::error::ErrorCode`] and a remedy.
+
+mod locate;
+mod outline;
+mod status;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub use locate::{LocateRequest, LocateResponse, LocateResult};
+pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol};
+pub use status::{StatusResponse, ViewStatus};
+
+use crate::error::ErrorCode;
+use crate::git::ObjectId;
+use crate::indexer::{self, IndexError, IndexOptions, Indexer, ViewReport};
+use crate::store::{Store, StoreError, StoreState, ViewRow};
+use crate::view::{self, Scope, Workspace, WorkspaceError};
+
+/// The version of the JSON shapes. Bumped when a field changes meaning or disappears;
+/// adding a field does not bump it.
+pub const PROTOCOL_VERSION: &str = "1";
+
+/// An error a user or agent can act on.
+#[derive(Clone, Debug, Serialize)]
+pub struct Error {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What happened.
+    pub message: String,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl Error {
+    /// An error with a code and message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error { code, message: message.into(), remedy: None }
+    }
+
+    /// Adds the remedy.
+    pub fn with_remedy(mut self, remedy: impl Into<String>) -> Error {
+        self.remedy = Some(remedy.into());
+        self
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)?;
+        if let Some(remedy) = &self.remedy {
+            write!(f, "; {remedy}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<StoreError> for Error {
+    fn from(e: StoreError) -> Error {
+        match &e {
+            StoreError::Incompatible { .. } => Error::new(ErrorCode::IndexIncompatible, e.to_string())
+                .with_remedy("run `git codecompass index --force` to rebuild it"),
+            StoreError::Busy { .. } => {
+                Error::new(ErrorCode::StoreBusy, e.to_string()).with_remedy("wait for it to finish, then try again")
+            }
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(f.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) =>
+            {
+                Error::new(ErrorCode::IndexIncompatible, format!("the index is corrupt: {e}"))
+                    .with_remedy("run `git codecompass index --force` to rebuild it")
+            }
+            StoreError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
+            StoreError::Sqlite(_) => Error::new(ErrorCode::Internal, e.to_string()),
+        }
+    }
+}
+
+impl From<IndexError> for Error {
+    fn from(e: IndexError) -> Error {
+        match e {
+            IndexError::Store(s) => s.into(),
+            IndexError::Git(g) => g.into(),
+            IndexError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
+            IndexError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string())
+                .with_remedy("run it inside a git repository, or drop `--ref` to search the directory as it is"),
+        }
+    }
+}
+
+impl From<crate::git::GitError> for Error {
+    fn from(e: crate::git::GitError) -> Error {
+        use crate::git::GitError;
+        match &e {
+            GitError::UnknownRevision { spec, .. } => Error::new(ErrorCode::UnknownRef, format!("unknown ref `{spec}`"))
+                .with_remedy("check the name with `git rev-parse --verify <ref>`; `git codecompass refs` lists indexed refs"),
+            GitError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string()),
+            GitError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
+            _ => Error::new(ErrorCode::Internal, e.to_string()),
+        }
+    }
+}
+
+impl From<WorkspaceError> for Error {
+    fn from(e: WorkspaceError) -> Error {
+        match e {
+            WorkspaceError::NoSuchDirectory { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()),
+            WorkspaceError::Git(g) => g.into(),
+        }
+    }
+}
+
+/// The metadata every response carries (DESIGN.md, "Interfaces").
+#[derive(Clone, Debug, Serialize)]
+pub struct Metadata {
+    /// `fresh`, `stale` or `syncing`.
+    pub freshness_status: &'static str,
+    /// `not_indexed`, `indexing`, `ready` or `failed`.
+    pub indexing_status: &'static str,
+    /// `complete`, `partial` or `truncated`.
+    pub result_completeness: &'static str,
+    /// Results left out as duplicates of others.
+    pub suppressed_duplicate_count: u64,
+    /// Whether a safety limit (size, time) cut the work short.
+    pub safety_limit_applied: bool,
+    /// What the answer was computed from.
+    pub view: String,
+}
+
+/// Where an answer comes from: the scope as named, and the view it resolved to.
+#[derive(Clone, Debug)]
+pub struct ResolvedScope {
+    /// `worktree`, `live`, or the ref as given.
+    pub name: String,
+    /// The commit, for repositories.
+    pub commit: Option<ObjectId>,
+    /// The view.
+    pub view: ViewRow,
+    /// Whether the view is known to match the scope right now.
+    pub fresh: bool,
+}
+
+/// How much effort to spend on freshness before answering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Freshness {
+    /// Bring the view up to date first (the command line's default).
+    Strict,
+    /// Answer from the last view; report honestly whether it is stale.
+    BestEffort,
+}
+
+/// Options for opening an engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineOptions {
+    /// Where the index lives, instead of the default.
+    pub store_dir: Option<PathBuf>,
+}
+
+/// One workspace's engine.
+pub struct Engine {
+    ws: Workspace,
+}
+
+/// The answer of `index`.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexResponse {
+    /// One entry per view built or confirmed.
+    pub views: Vec<IndexedView>,
+    /// Sums over the views.
+    pub total: IndexTotals,
+}
+
+/// One view of an `index` answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct IndexedView {
+    /// The scope as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// The name stored in `refs`.
+    pub ref_name: String,
+    /// The commit id.
+    pub commit: Option<String>,
+    /// The tree id.
+    pub tree: Option<String>,
+    /// File versions in the view.
+    pub files: u64,
+    /// Files that changed against the view it was derived from.
+    pub files_changed: u64,
+    /// Blobs parsed now.
+    pub blobs_parsed: u64,
+    /// Blobs whose records already existed.
+    pub blobs_reused: u64,
+    /// Symbols in the view.
+    pub symbols: u64,
+    /// Symbols extracted now.
+    pub symbols_extracted: u64,
+    /// Blobs not parsed, by reason.
+    pub skipped: std::collections::BTreeMap<String, u64>,
+    /// Blobs missing from the object store.
+    pub missing_objects: u64,
+    /// The view it was derived from.
+    pub derived_from: Option<String>,
+    /// Whether it was already current.
+    pub up_to_date: bool,
+    /// Wall time.
+    pub duration_ms: u64,
+}
+
+/// Sums of an `index` answer.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct IndexTotals {
+    /// Files over all views.
+    pub files: u64,
+    /// Blobs parsed.
+    pub blobs_parsed: u64,
+    /// Blobs reused.
+    pub blobs_reused: u64,
+    /// Symbols over all views.
+    pub symbols: u64,
+    /// Wall time.
+    pub duration_ms: u64,
+}
+
+impl From<ViewReport> for IndexedView {
+    fn from(r: ViewReport) -> IndexedView {
+        IndexedView {
+            scope: r.scope,
+            ref_name: r.ref_name,
+            commit: r.commit.map(|c| c.to_hex()),
+            tree: r.tree.map(|t| t.to_hex()),
+            files: r.files,
+            files_changed: r.files_changed,
+            blobs_parsed: r.blobs_parsed,
+            blobs_reused: r.blobs_reused,
+            symbols: r.symbols,
+            symbols_extracted: r.symbols_extracted,
+            skipped: r.skipped,
+            missing_objects: r.missing_objects,
+            derived_from: r.base,
+            up_to_date: r.up_to_date,
+            duration_ms: r.duration_ms,
+        }
+    }
+}
+
+impl Engine {
+    /// Opens the workspace containing `path`.
+    pub fn open(path: &Path, options: &EngineOptions) -> Result<Engine, Error> {
+        let ws = Workspace::open(path, options.store_dir.as_deref())?;
+        Ok(Engine { ws })
+    }
+
+    /// The workspace.
+    pub fn workspace(&self) -> &Workspace {
+        &self.ws
+    }
+
+    fn open_store(&self, create: bool) -> Result<Store, Error> {
+        Ok(Store::open(self.ws.store_dir(), create)?)
+    }
+
+    /// Builds or refreshes the views of `scopes`.
+    pub fn index(&self, scopes: &[Scope], options: IndexOptions) -> Result<IndexResponse, Error> {
+        let store = if options.force {
+            // A forced rebuild also repairs what a plain open refuses.
+            match Store::classify(self.ws.store_dir()).0 {
+                StoreState::ReindexRequired | StoreState::Corrupt => self.reset_store()?,
+                _ => {}
+            }
+            self.open_store(true)?
+        } else {
+            self.open_store(true)?
+        };
+        let indexer = Indexer::new(&self.ws, &store, options)?;
+        let started = std::time::Instant::now();
+        let mut views = Vec::new();
+        for scope in scopes {
+            views.push(IndexedView::from(indexer.index(scope)?));
+        }
+        drop(indexer);
+        store.checkpoint();
+        let mut total = IndexTotals::default();
+        for v in &views {
+            total.files += v.files;
+            total.blobs_parsed += v.blobs_parsed;
+            total.blobs_reused += v.blobs_reused;
+            total.symbols += v.symbols;
+        }
+        total.duration_ms = started.elapsed().as_millis() as u64;
+        Ok(IndexResponse { views, total })
+    }
+
+    /// Moves an unusable store aside so a fresh one can be built; the old one is deleted
+    /// once the move succeeded.
+    fn reset_store(&self) -> Result<(), Error> {
+        let dir = self.ws.store_dir();
+        let aside = dir.with_extension(format!("old-{}", std::process::id()));
+        std::fs::rename(dir, &aside).map_err(|e| Error::new(ErrorCode::Io, format!("cannot move {}: {e}", dir.display())))?;
+        let _ = std::fs::remove_dir_all(&aside);
+        Ok(())
+    }
+
+    /// Resolves `scope` to a view, building or refreshing it first under `Strict`.
+    pub fn resolve(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
+        let (state, _) = Store::classify(self.ws.store_dir());
+        if state == StoreState::NotIndexed || freshness == Freshness::Strict {
+            return self.resolve_strict(scope);
+        }
+        let store = self.open_store(false)?;
+        let resolved = self.resolve_existing(&store, scope)?;
+        Ok((store, resolved))
+    }
+
+    fn resolve_strict(&self, scope: &Scope) -> Result<(Store, ResolvedScope), Error> {
+        let store = self.open_store(true)?;
+        // Most queries find their view current; checking needs no lock.
+        if let Some(resolved) = self.current_view(&store, scope)? {
+            return Ok((store, resolved));
+        }
+        let report = {
+            let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
+            indexer.index(scope)?
+        };
+        let view = store
+            .view(&report.view_key)?
+            .ok_or_else(|| Error::new(ErrorCode::Internal, "a view just published is missing"))?;
+        Ok((store, ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true }))
+    }
+
+    /// The view of `scope` if it is current, without writing anything.
+    fn current_view(&self, store: &Store, scope: &Scope) -> Result<Option<ResolvedScope>, Error> {
+        let name = self.ws.scope_name(scope);
+        match (scope, self.ws.git()) {
+            (Scope::Worktree, Some(_)) if self.ws.has_worktree() => {
+                let state = indexer::worktree_state(&self.ws)?;
+                let Some(view) = store.view(&self.ws.worktree_view_key())? else { return Ok(None) };
+                let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
+                    && view.tree == state.head.map(|h| h.tree_id);
+                Ok(fresh.then(|| ResolvedScope { name, commit: state.head.map(|h| h.commit_id), view, fresh }))
+            }
+            (Scope::Worktree, None) => Ok(None),
+            (_, Some(repo)) => {
+                let spec = match scope {
+                    Scope::Ref(r) => r.as_str(),
+                    Scope::Worktree => "HEAD",
+                };
+                let resolved = view::resolve_ref(&repo.local(), spec)?;
+                let Some(view) = store.view(&view::tree_view_key(resolved.target.tree_id))? else { return Ok(None) };
+                let recorded = store.ref_row(&resolved.name)?;
+                if recorded.is_none_or(|r| r.commit != Some(resolved.target.commit_id)) {
+                    // The view exists but the name is not recorded against this commit: let
+                    // the indexer record it (cheap: nothing to parse).
+                    return Ok(None);
+                }
+                Ok(Some(ResolvedScope { name, commit: Some(resolved.target.commit_id), view, fresh: true }))
+            }
+            (Scope::Ref(_), None) => Err(Error::new(
+                ErrorCode::NotARepository,
+                format!("{} is not a git repository, so `--ref` cannot be used there", self.ws.root().display()),
+            )),
+        }
+    }
+
+    /// The last published view of `scope`, current or not.
+    fn resolve_existing(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
+        if let Some(current) = self.current_view(store, scope)? {
+            return Ok(current);
+        }
+        let name = self.ws.scope_name(scope);
+        let row = match scope {
+            Scope::Worktree => store.ref_row(&self.ws.worktree_ref_name())?,
+            Scope::Ref(r) => {
+                let full = self.ws.git().and_then(|g| view::resolve_ref(&g.local(), r).ok()).map(|r| r.name);
+                store.ref_row(full.as_deref().unwrap_or(r))?
+            }
+        };
+        let row = row.ok_or_else(|| {
+            Error::new(ErrorCode::NotIndexed, format!("`{name}` is not indexed yet")).with_remedy(match scope {
+                Scope::Worktree => "run `git codecompass index`".to_owned(),
+                Scope::Ref(r) => format!("run `git codecompass index --ref {r}`"),
+            })
+        })?;
+        let view = store
+            .view_by_id(row.view)?
+            .ok_or_else(|| Error::new(ErrorCode::Internal, "a ref points to a missing view"))?;
+        Ok(ResolvedScope { name, commit: row.commit, view, fresh: false })
+    }
+
+    /// Finds where a symbol is defined.
+    pub fn locate(&self, request: &LocateRequest) -> Result<LocateResponse, Error> {
+        locate::run(self, request)
+    }
+
+    /// Lists the symbols of one file.
+    pub fn outline(&self, request: &OutlineRequest) -> Result<OutlineResponse, Error> {
+        outline::run(self, request)
+    }
+
+    /// Describes the workspace, the store and its views.
+    pub fn status(&self) -> Result<StatusResponse, Error> {
+        status::run(self)
+    }
+
+    /// Turns a user-given path (relative to `cwd`, or absolute inside the workspace) into a
+    /// repository-relative path. Refuses paths that leave the workspace.
+    pub fn relative_path(&self, cwd: &Path, path: &str) -> Result<String, Error> {
+        let root = self.ws.root();
+        let joined = if Path::new(path).is_absolute() {
+            PathBuf::from(path)
+        } else {
+            std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned()).join(path)
+        };
+        // Resolve symlinks of what exists on disk, lexically what does not (a file of a ref).
+        let resolved = std::fs::canonicalize(&joined).unwrap_or_else(|_| normalize(&joined));
+        let relative = resolved.strip_prefix(root).map_err(|_| {
+            Error::new(ErrorCode::PathOutsideWorkspace, format!("{path} is outside the workspace {}", root.display()))
+        })?;
+        let text = relative.to_string_lossy().replace('\\', "/");
+        Ok(text)
+    }
+}
+
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The metadata of an answer from `resolved`, with the given completeness.
+pub fn metadata(resolved: &ResolvedScope, completeness: &'static str) -> Metadata {
+    Metadata {
+        freshness_status: if resolved.fresh { "fresh" } else { "stale" },
+        indexing_status: "ready",
+        result_completeness: completeness,
+        suppressed_duplicate_count: 0,
+        safety_limit_applied: false,
+        view: resolved.view.key.clone(),
+    }
+}

@@ -1,0 +1,727 @@
+//! The indexing pipeline: scope -> tree -> diff against the nearest indexed view -> new
+//! (path, blob) pairs -> filters -> parse never-seen blobs in parallel -> write records and
+//! file versions -> publish the view.
+//!
+//! Architecture invariant: a blob is parsed only when no record exists for (blob, language,
+//! extractor key); a view is derived from another by the files that differ, never by scanning
+//! what did not change; the view switches last, in one transaction.
+
+mod content;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::time::Instant;
+
+use roaring::RoaringBitmap;
+
+use crate::extract;
+use crate::git::{FileMode, GitError, LocalRepo, ObjectId, TreeFile};
+use crate::lang;
+use crate::progress;
+use crate::store::{self, Store, StoreError};
+use crate::view::ignore_rules::{self, IGNORE_FILE, IgnoreRules};
+use crate::view::{self, Scope, Workspace};
+
+pub use content::TEXT_EXTRACTOR;
+
+/// What went wrong while indexing.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// Git failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Reading a file of a plain directory failed.
+    #[error("cannot read {path}: {source}")]
+    Io { path: std::path::PathBuf, source: std::io::Error },
+    /// A ref was asked of a workspace that is not a repository.
+    #[error("{path} is not a git repository, so `--ref` cannot be used there")]
+    NotARepository { path: std::path::PathBuf },
+}
+
+/// How an index run behaves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IndexOptions {
+    /// Rebuild views from their full file lists instead of deriving them; records of blobs
+    /// already parsed by this extractor are still reused unless `reparse` is set.
+    pub force: bool,
+    /// Parse every blob again (with `force`): replaces nothing, since records are keyed by
+    /// content, but proves the extractor from scratch.
+    pub reparse: bool,
+}
+
+/// What one view's build did.
+#[derive(Clone, Debug, Default)]
+pub struct ViewReport {
+    /// The scope as named: `worktree`, `live`, or the ref.
+    pub scope: String,
+    /// The name stored in `refs` (`refs/heads/main`, `worktree:<id>`, `live`).
+    pub ref_name: String,
+    /// The view key.
+    pub view_key: String,
+    /// The commit, for repositories.
+    pub commit: Option<ObjectId>,
+    /// The tree (HEAD's tree for a worktree view).
+    pub tree: Option<ObjectId>,
+    /// File versions in the view.
+    pub files: u64,
+    /// Symbols over the whole view.
+    pub symbols: u64,
+    /// Files added, removed or changed against the view it was derived from.
+    pub files_changed: u64,
+    /// Blobs parsed in this run (never seen by this extractor before).
+    pub blobs_parsed: u64,
+    /// Blobs of changed files whose records already existed.
+    pub blobs_reused: u64,
+    /// Symbols written in this run.
+    pub symbols_extracted: u64,
+    /// Blobs not parsed, by reason (`binary`, `too_large`, ...).
+    pub skipped: BTreeMap<String, u64>,
+    /// Blobs missing from the object store (a partial or shallow clone): their files are in
+    /// the view but have no records.
+    pub missing_objects: u64,
+    /// The view it was derived from, if any.
+    pub base: Option<String>,
+    /// Nothing to do: the view was already current.
+    pub up_to_date: bool,
+    /// Wall time.
+    pub duration_ms: u64,
+}
+
+/// A file to bring into a view.
+struct Entry {
+    path: Vec<u8>,
+    blob_id: ObjectId,
+    mode: FileMode,
+    /// The content, when it is not in the object store (dirty or live files).
+    content: Option<Vec<u8>>,
+}
+
+/// A view under construction: where it starts and what changes.
+struct Plan {
+    base_key: Option<String>,
+    base_bitmap: RoaringBitmap,
+    base_symbols: i64,
+    removed: Vec<(Vec<u8>, ObjectId)>,
+    added: Vec<Entry>,
+    rules: IgnoreRules,
+}
+
+/// A blob to parse.
+struct ParseJob {
+    blob_id: ObjectId,
+    lang: &'static str,
+    extractor: String,
+    content: Option<Vec<u8>>,
+}
+
+/// Builds and publishes views in one store. Holds the write lock for its lifetime.
+pub struct Indexer<'a> {
+    ws: &'a Workspace,
+    store: &'a Store,
+    options: IndexOptions,
+    max_file_size: u64,
+    _lock: store::WriteLock,
+}
+
+impl<'a> Indexer<'a> {
+    /// Takes the write lock (waiting for another writer) and notes jobs a dead process left.
+    pub fn new(ws: &'a Workspace, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, IndexError> {
+        let lock = store.lock(true)?;
+        store.mark_interrupted_jobs()?;
+        Ok(Indexer { ws, store, options, max_file_size: ws.max_file_size(), _lock: lock })
+    }
+
+    fn extractor_for(&self, lang: &str) -> String {
+        record_key(lang, self.max_file_size)
+    }
+
+    /// Brings the view of `scope` up to date and publishes it.
+    pub fn index(&self, scope: &Scope) -> Result<ViewReport, IndexError> {
+        let started = Instant::now();
+        let job = self.store.start_job("index", &self.ws.scope_name(scope))?;
+        let result = match (scope, self.ws.git()) {
+            (Scope::Ref(spec), Some(_)) => self.index_ref(spec),
+            (Scope::Ref(_), None) => Err(IndexError::NotARepository { path: self.ws.root().to_owned() }),
+            (Scope::Worktree, Some(_)) if !self.ws.has_worktree() => self.index_ref("HEAD"),
+            (Scope::Worktree, Some(_)) => self.index_worktree(),
+            (Scope::Worktree, None) => self.index_live(),
+        };
+        match result {
+            Ok(mut report) => {
+                report.scope = self.ws.scope_name(scope);
+                report.duration_ms = started.elapsed().as_millis() as u64;
+                let stats = format!(
+                    "{{\"files\":{},\"blobs_parsed\":{},\"blobs_reused\":{}}}",
+                    report.files, report.blobs_parsed, report.blobs_reused
+                );
+                self.store.finish_job(job, None, Some(&stats))?;
+                Ok(report)
+            }
+            Err(e) => {
+                let _ = self.store.finish_job(job, Some(&e.to_string()), None);
+                Err(e)
+            }
+        }
+    }
+
+    fn git(&self) -> LocalRepo {
+        self.ws.git().expect("only called for repositories because callers match on git()").local()
+    }
+
+    fn index_ref(&self, spec: &str) -> Result<ViewReport, IndexError> {
+        let repo = self.git();
+        let resolved = view::resolve_ref(&repo, spec)?;
+        let (commit_id, tree_id) = (resolved.target.commit_id, resolved.target.tree_id);
+        let mut report = self.ensure_tree_view(&repo, commit_id, tree_id)?;
+        let batch = self.store.begin()?;
+        let view_id = self.store.view(&report.view_key)?.map(|v| v.id).expect("ensure_tree_view published the view");
+        batch.put_ref(&resolved.name, "ref", Some(commit_id), Some(tree_id), view_id, None)?;
+        batch.commit()?;
+        report.ref_name = resolved.name;
+        Ok(report)
+    }
+
+    /// Makes sure the view of `tree_id` exists, deriving it from the nearest indexed tree.
+    fn ensure_tree_view(&self, repo: &LocalRepo, commit_id: ObjectId, tree_id: ObjectId) -> Result<ViewReport, IndexError> {
+        let key = view::tree_view_key(tree_id);
+        let existing = self.store.view(&key)?;
+        if let (Some(existing), false) = (&existing, self.options.force) {
+            return Ok(ViewReport {
+                view_key: key,
+                commit: Some(commit_id),
+                tree: Some(tree_id),
+                files: existing.files as u64,
+                symbols: existing.symbols as u64,
+                up_to_date: true,
+                ..ViewReport::default()
+            });
+        }
+        let base = if self.options.force { None } else { self.nearest_tree_view(repo, commit_id)? };
+        let plan = match base {
+            Some((base_key, base_tree)) => {
+                let changes = repo.diff_trees(base_tree, tree_id)?;
+                if changes.iter().any(|c| c.path == IGNORE_FILE.as_bytes()) {
+                    self.full_plan(repo, tree_id)?
+                } else {
+                    let base_view = self.store.view(&base_key)?.expect("nearest_tree_view returns stored views");
+                    Plan {
+                        base_key: Some(base_key),
+                        base_bitmap: base_view.bitmap,
+                        base_symbols: base_view.symbols,
+                        removed: changes.iter().filter_map(|c| Some((c.path.clone(), c.old?.0))).collect(),
+                        added: changes
+                            .into_iter()
+                            .filter_map(|c| {
+                                let (blob_id, mode) = c.new?;
+                                Some(Entry { path: c.path, blob_id, mode, content: None })
+                            })
+                            .collect(),
+                        rules: self.tree_rules(repo, tree_id)?,
+                    }
+                }
+            }
+            None => self.full_plan(repo, tree_id)?,
+        };
+        let mut report = self.build(Some(repo), plan, &key, "tree", Some(tree_id), None)?;
+        report.commit = Some(commit_id);
+        report.tree = Some(tree_id);
+        Ok(report)
+    }
+
+    /// The indexed tree view closest to `commit_id`: one of its first-parent ancestors if
+    /// any is indexed, else the most recently built one.
+    fn nearest_tree_view(&self, repo: &LocalRepo, commit_id: ObjectId) -> Result<Option<(String, ObjectId)>, IndexError> {
+        let views = self.store.tree_views()?;
+        if views.is_empty() {
+            return Ok(None);
+        }
+        let by_tree: HashMap<ObjectId, &String> = views.iter().map(|(k, t)| (*t, k)).collect();
+        for ancestor in repo.ancestors(commit_id, 64).unwrap_or_default() {
+            if let Ok(tree) = repo.commit_tree(ancestor) {
+                if let Some(key) = by_tree.get(&tree) {
+                    return Ok(Some(((*key).clone(), tree)));
+                }
+            }
+        }
+        Ok(views.into_iter().next())
+    }
+
+    fn full_plan(&self, repo: &LocalRepo, tree_id: ObjectId) -> Result<Plan, IndexError> {
+        let files = repo.list_tree(tree_id)?;
+        let rules = match files.iter().find(|f| f.path == IGNORE_FILE.as_bytes()) {
+            Some(f) => rules_from_blob(repo, f)?,
+            None => IgnoreRules::none(),
+        };
+        Ok(Plan {
+            base_key: None,
+            base_bitmap: RoaringBitmap::new(),
+            base_symbols: 0,
+            removed: Vec::new(),
+            added: files
+                .into_iter()
+                .map(|f| Entry { path: f.path, blob_id: f.blob_id, mode: f.mode, content: None })
+                .collect(),
+            rules,
+        })
+    }
+
+    fn tree_rules(&self, repo: &LocalRepo, tree_id: ObjectId) -> Result<IgnoreRules, IndexError> {
+        // The root tree lists the ignore file directly; reading one tree object is cheap.
+        let files = repo.list_tree_root(tree_id)?;
+        match files.into_iter().find(|f| f.path == IGNORE_FILE.as_bytes()) {
+            Some(f) => rules_from_blob(repo, &f),
+            None => Ok(IgnoreRules::none()),
+        }
+    }
+
+    fn index_worktree(&self) -> Result<ViewReport, IndexError> {
+        let state = worktree_state(self.ws)?;
+        self.index_worktree_state(state)
+    }
+
+    /// Brings the worktree view up to date with an already computed state.
+    pub fn index_worktree_state(&self, state: WorktreeState) -> Result<ViewReport, IndexError> {
+        let repo = self.git();
+        let WorktreeState { head, changes, disk_rules, fingerprint } = state;
+        let mut head_report = None;
+        if let Some(head) = head {
+            let mut report = self.ensure_tree_view(&repo, head.commit_id, head.tree_id)?;
+            let view_id = self.store.view(&report.view_key)?.map(|v| v.id).expect("the HEAD view was just published");
+            let batch = self.store.begin()?;
+            batch.put_ref("HEAD", "ref", Some(head.commit_id), Some(head.tree_id), view_id, None)?;
+            batch.commit()?;
+            report.ref_name = "HEAD".to_owned();
+            head_report = Some(report);
+        }
+        let key = self.ws.worktree_view_key();
+        let detail = serde_json::json!({
+            "path": self.ws.root().to_string_lossy(),
+            "head": repo.head_ref_name(),
+        })
+        .to_string();
+        if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?) {
+            if existing.fingerprint.as_deref() == Some(fingerprint.as_str()) && existing.tree == head.map(|h| h.tree_id) {
+                let batch = self.store.begin()?;
+                batch.put_ref(&key, "worktree", head.map(|h| h.commit_id), head.map(|h| h.tree_id), existing.id, Some(&detail))?;
+                batch.commit()?;
+                return Ok(ViewReport {
+                    ref_name: key.clone(),
+                    view_key: key,
+                    commit: head.map(|h| h.commit_id),
+                    tree: head.map(|h| h.tree_id),
+                    files: existing.files as u64,
+                    symbols: existing.symbols as u64,
+                    up_to_date: true,
+                    ..head_report.unwrap_or_default()
+                });
+            }
+        }
+
+        let (base_key, base_view) = match head {
+            Some(h) => {
+                let k = view::tree_view_key(h.tree_id);
+                let v = self.store.view(&k)?;
+                (Some(k), v)
+            }
+            None => (None, None),
+        };
+        let head_rules_same = match head {
+            Some(h) => self.tree_rules(&repo, h.tree_id)?.len() == IgnoreRules::parse(&disk_rules).len()
+                && repo_ignore_bytes(&repo, h.tree_id)? == disk_rules,
+            None => disk_rules.is_empty(),
+        };
+        let mut plan = match (head, base_view, head_rules_same) {
+            (Some(_), Some(base), true) => Plan {
+                base_key,
+                base_bitmap: base.bitmap,
+                base_symbols: base.symbols,
+                removed: Vec::new(),
+                added: Vec::new(),
+                rules: IgnoreRules::parse(&disk_rules),
+            },
+            (Some(h), _, _) => {
+                let mut plan = self.full_plan(&repo, h.tree_id)?;
+                plan.rules = IgnoreRules::parse(&disk_rules);
+                plan
+            }
+            (None, _, _) => Plan {
+                base_key: None,
+                base_bitmap: RoaringBitmap::new(),
+                base_symbols: 0,
+                removed: Vec::new(),
+                added: Vec::new(),
+                rules: IgnoreRules::parse(&disk_rules),
+            },
+        };
+        let head_tree = head.map(|h| h.tree_id);
+        let head_files: HashMap<Vec<u8>, ObjectId> = if plan.base_key.is_none() && head_tree.is_some() {
+            // Full plan: the HEAD files are in `added`; apply the changes to that list.
+            plan.added.iter().map(|e| (e.path.clone(), e.blob_id)).collect()
+        } else {
+            HashMap::new()
+        };
+        let mut replace: HashMap<Vec<u8>, Option<Entry>> = HashMap::new();
+        for change in changes {
+            let head_blob = if plan.base_key.is_some() {
+                self.blob_in_view(&plan.base_bitmap, &change.path)?
+            } else {
+                head_files.get(&change.path).copied()
+            };
+            match change.now {
+                None => {
+                    if let Some(old) = head_blob {
+                        plan.removed.push((change.path.clone(), old));
+                        replace.insert(change.path, None);
+                    }
+                }
+                Some((blob_id, _, _)) if Some(blob_id) == head_blob => {}
+                Some((blob_id, mode, data)) => {
+                    if let Some(old) = head_blob {
+                        plan.removed.push((change.path.clone(), old));
+                    }
+                    let entry = Entry { path: change.path.clone(), blob_id, mode, content: Some(data) };
+                    replace.insert(change.path, Some(entry));
+                }
+            }
+        }
+        if plan.base_key.is_none() && head_tree.is_some() {
+            plan.added.retain(|e| !replace.contains_key(&e.path));
+            plan.removed.clear();
+        }
+        plan.added.extend(replace.into_values().flatten());
+        let mut report = self.build(Some(&repo), plan, &key, "worktree", head_tree, Some(&fingerprint))?;
+        let view_id = self.store.view(&key)?.map(|v| v.id).expect("the worktree view was just published");
+        let batch = self.store.begin()?;
+        batch.put_ref(&key, "worktree", head.map(|h| h.commit_id), head_tree, view_id, Some(&detail))?;
+        batch.commit()?;
+        report.ref_name = key;
+        report.commit = head.map(|h| h.commit_id);
+        report.tree = head_tree;
+        if let Some(h) = head_report {
+            // The HEAD view's work is part of this run's work.
+            report.blobs_parsed += h.blobs_parsed;
+            report.symbols_extracted += h.symbols_extracted;
+            report.missing_objects += h.missing_objects;
+            for (reason, n) in h.skipped {
+                *report.skipped.entry(reason).or_default() += n;
+            }
+        }
+        Ok(report)
+    }
+
+    /// The blob at `path` among the file versions of `bitmap`.
+    fn blob_in_view(&self, bitmap: &RoaringBitmap, path: &[u8]) -> Result<Option<ObjectId>, IndexError> {
+        let batch = self.store.begin()?;
+        let found = batch.file_versions_at(path)?.into_iter().find(|(id, _)| bitmap.contains(*id)).map(|(_, b)| b);
+        drop(batch);
+        Ok(found)
+    }
+
+    fn index_live(&self) -> Result<ViewReport, IndexError> {
+        let root = self.ws.root().to_owned();
+        let store_dir = self.ws.store_dir().to_owned();
+        let rules = IgnoreRules::parse(&std::fs::read(root.join(IGNORE_FILE)).unwrap_or_default());
+        let mut added = Vec::new();
+        let walker = ::ignore::WalkBuilder::new(&root)
+            .hidden(false)
+            .git_ignore(true)
+            .git_exclude(false)
+            .require_git(false)
+            .filter_entry(move |e| e.path() != store_dir && e.file_name() != ".git")
+            .build();
+        for entry in walker {
+            let Ok(entry) = entry else { continue };
+            let Some(file_type) = entry.file_type() else { continue };
+            if !file_type.is_file() {
+                continue;
+            }
+            let Ok(relative) = entry.path().strip_prefix(&root) else { continue };
+            let path = relative.to_string_lossy().replace('\\', "/").into_bytes();
+            let data = std::fs::read(entry.path()).map_err(|e| IndexError::Io { path: entry.path().to_owned(), source: e })?;
+            let blob_id = ObjectId::for_blob(&data);
+            added.push(Entry { path, blob_id, mode: FileMode::Regular, content: Some(data) });
+        }
+        added.sort_by(|a, b| a.path.cmp(&b.path));
+        let mut hasher = blake3::Hasher::new();
+        for e in &added {
+            hasher.update(&e.path);
+            hasher.update(&e.blob_id.0);
+        }
+        hasher.update(self.extractor_for("").as_bytes());
+        let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
+        let key = "live".to_owned();
+        if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?) {
+            if existing.fingerprint.as_deref() == Some(fingerprint.as_str()) {
+                return Ok(ViewReport {
+                    ref_name: key.clone(),
+                    view_key: key,
+                    files: existing.files as u64,
+                    symbols: existing.symbols as u64,
+                    up_to_date: true,
+                    ..ViewReport::default()
+                });
+            }
+        }
+        let plan =
+            Plan { base_key: None, base_bitmap: RoaringBitmap::new(), base_symbols: 0, removed: Vec::new(), added, rules };
+        let mut report = self.build(None, plan, &key, "live", None, Some(&fingerprint))?;
+        let view_id = self.store.view(&key)?.map(|v| v.id).expect("the live view was just published");
+        let batch = self.store.begin()?;
+        batch.put_ref(&key, "live", None, None, view_id, None)?;
+        batch.commit()?;
+        report.ref_name = key;
+        Ok(report)
+    }
+
+    /// Applies a plan: file versions, records for never-seen blobs, then the view.
+    fn build(
+        &self,
+        repo: Option<&LocalRepo>,
+        plan: Plan,
+        key: &str,
+        kind: &str,
+        tree: Option<ObjectId>,
+        fingerprint: Option<&str>,
+    ) -> Result<ViewReport, IndexError> {
+        let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
+        let mut bitmap = plan.base_bitmap;
+        let mut symbols = plan.base_symbols;
+        report.files_changed = (plan.removed.len() + plan.added.len()) as u64;
+
+        // 1. File versions: removals, then additions. Committed before parsing: file versions
+        // are immutable facts about (path, blob), harmless until a view refers to them.
+        let batch = self.store.begin()?;
+        for (path, blob_id) in &plan.removed {
+            if let Some((id, blob_row, lang, skip)) = batch.file_version_by_oid(path, *blob_id)? {
+                if bitmap.remove(id) {
+                    let record_lang = if skip.is_some() { "" } else { lang.as_str() };
+                    symbols -= batch.record_symbol_count(blob_row, record_lang, &self.extractor_for(record_lang))?;
+                }
+            }
+        }
+        let mut jobs: Vec<ParseJob> = Vec::new();
+        let mut queued: HashSet<(ObjectId, &'static str)> = HashSet::new();
+        let mut reused: HashSet<(ObjectId, &'static str)> = HashSet::new();
+        let mut pending_symbols: Vec<(ObjectId, &'static str)> = Vec::new();
+        let mut bar = progress::Bar::new("listing files", plan.added.len() as u64);
+        let mut head_buf = Vec::new();
+        for entry in plan.added {
+            bar.inc(1);
+            if plan.rules.excludes(&entry.path) {
+                continue;
+            }
+            let size = entry.content.as_ref().map_or(-1, |c| c.len() as i64);
+            let blob_row = batch.ensure_blob(entry.blob_id, size)?;
+            let (id, lang, skip) = match batch.file_version(&entry.path, blob_row)? {
+                Some(found) => found,
+                None => {
+                    let skip = if entry.mode == FileMode::Symlink {
+                        Some("symlink")
+                    } else {
+                        ignore_rules::builtin_skip(&entry.path)
+                    };
+                    let language = match lang::detect_by_path(&entry.path) {
+                        Some(l) => Some(l),
+                        None if skip.is_none() => {
+                            let head: &[u8] = match (&entry.content, repo) {
+                                (Some(c), _) => c,
+                                (None, Some(repo)) => {
+                                    content::read_head(repo, entry.blob_id, self.max_file_size, &mut head_buf);
+                                    &head_buf
+                                }
+                                (None, None) => &[],
+                            };
+                            lang::detect_by_shebang(head)
+                        }
+                        None => None,
+                    };
+                    let lang = language.map_or("", |l| l.name);
+                    let mode = match entry.mode {
+                        FileMode::Regular => 0,
+                        FileMode::Executable => 1,
+                        FileMode::Symlink => 2,
+                    };
+                    let id = batch.insert_file_version(&entry.path, blob_row, mode, lang, skip)?;
+                    (id, lang.to_owned(), skip.map(str::to_owned))
+                }
+            };
+            if !bitmap.insert(id) {
+                continue;
+            }
+            let record_lang: &'static str = if skip.is_some() {
+                ""
+            } else {
+                lang::by_name(&lang).map_or("", |l| l.name)
+            };
+            let extractor = self.extractor_for(record_lang);
+            let pair = (entry.blob_id, record_lang);
+            let exists = batch.has_record(blob_row, record_lang, &extractor)?;
+            if exists && !(self.options.reparse) {
+                symbols += batch.record_symbol_count(blob_row, record_lang, &extractor)?;
+                reused.insert(pair);
+            } else {
+                pending_symbols.push(pair);
+                if queued.insert(pair) {
+                    if let Some(data) = &entry.content {
+                        if repo.is_some_and(|r| !r.has_object(entry.blob_id)) {
+                            store::blobs::put(self.store.dir(), entry.blob_id, data)?;
+                        }
+                    }
+                    jobs.push(ParseJob { blob_id: entry.blob_id, lang: record_lang, extractor, content: entry.content });
+                }
+            }
+        }
+        drop(bar);
+        batch.commit()?;
+        report.blobs_reused = reused.difference(&queued).count() as u64;
+
+        // 2. Parse the never-seen blobs in parallel; write their records in batches.
+        let counts = self.parse_and_write(repo, jobs, &mut report)?;
+        for pair in pending_symbols {
+            symbols += counts.get(&pair).copied().unwrap_or(0);
+        }
+
+        // 3. Publish.
+        let batch = self.store.begin()?;
+        batch.put_view(key, kind, tree, &bitmap, symbols, fingerprint)?;
+        batch.commit()?;
+        report.files = bitmap.len();
+        report.symbols = symbols.max(0) as u64;
+        Ok(report)
+    }
+
+    fn parse_and_write(
+        &self,
+        repo: Option<&LocalRepo>,
+        jobs: Vec<ParseJob>,
+        report: &mut ViewReport,
+    ) -> Result<HashMap<(ObjectId, &'static str), i64>, IndexError> {
+        use rayon::prelude::*;
+        let mut counts = HashMap::new();
+        if jobs.is_empty() {
+            return Ok(counts);
+        }
+        let git = self.ws.git();
+        let max = self.max_file_size;
+        let total = jobs.len() as u64;
+        let (tx, rx) = crossbeam_channel::bounded::<content::Parsed>(256);
+        let result = std::thread::scope(|scope| -> Result<(), IndexError> {
+            scope.spawn(move || {
+                jobs.into_par_iter().for_each_init(
+                    || (git.map(|g| g.local()), Vec::new()),
+                    |(local, buf), job| {
+                        let parsed = content::process(local.as_ref(), job.blob_id, job.lang, job.extractor, job.content, max, buf);
+                        // A closed channel means the writer failed; its error is reported.
+                        let _ = tx.send(parsed);
+                    },
+                );
+            });
+            let mut bar = progress::Bar::new("parsing", total);
+            let mut batch = Some(self.store.begin()?);
+            let mut in_batch = 0usize;
+            for parsed in rx.iter() {
+                bar.inc(1);
+                let record = match parsed {
+                    content::Parsed::Missing => {
+                        report.missing_objects += 1;
+                        continue;
+                    }
+                    content::Parsed::Record(record) => record,
+                };
+                if let Some(reason) = record.skip_reason {
+                    *report.skipped.entry(reason.to_owned()).or_default() += 1;
+                }
+                let pair = (record.blob_id, lang::by_name(&record.lang).map_or("", |l| l.name));
+                counts.insert(pair, record.extraction.symbols.len() as i64);
+                report.blobs_parsed += 1;
+                report.symbols_extracted += record.extraction.symbols.len() as u64;
+                let current = batch.as_ref().expect("a batch is open while records arrive");
+                current.insert_record(&record)?;
+                in_batch += 1;
+                if in_batch >= 2000 {
+                    batch.take().expect("a batch is open while records arrive").commit()?;
+                    batch = Some(self.store.begin()?);
+                    in_batch = 0;
+                }
+            }
+            if let Some(b) = batch.take() {
+                b.commit()?;
+            }
+            Ok(())
+        });
+        let _ = repo;
+        result?;
+        Ok(counts)
+    }
+}
+
+fn rules_from_blob(repo: &LocalRepo, file: &TreeFile) -> Result<IgnoreRules, IndexError> {
+    let mut buf = Vec::new();
+    repo.read_blob_into(file.blob_id, &mut buf)?;
+    Ok(IgnoreRules::parse(&buf))
+}
+
+fn repo_ignore_bytes(repo: &LocalRepo, tree_id: ObjectId) -> Result<Vec<u8>, IndexError> {
+    let files = repo.list_tree_root(tree_id)?;
+    match files.into_iter().find(|f| f.path == IGNORE_FILE.as_bytes()) {
+        Some(f) => {
+            let mut buf = Vec::new();
+            repo.read_blob_into(f.blob_id, &mut buf)?;
+            Ok(buf)
+        }
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The extractor key of records of `lang` (`""` for plain text) under a size limit: what
+/// else than the blob decides a record's content.
+pub fn record_key(lang: &str, max_file_size: u64) -> String {
+    let base = match lang::by_name(lang) {
+        Some(language) if !lang.is_empty() => extract::extractor_key(language),
+        _ => TEXT_EXTRACTOR.to_owned(),
+    };
+    format!("{base}|max={max_file_size}")
+}
+
+/// What a working tree holds now, against `HEAD`, and its fingerprint: the worktree view is
+/// current exactly when its stored fingerprint equals this one.
+pub struct WorktreeState {
+    /// `HEAD`'s commit and tree; `None` on an unborn branch.
+    pub head: Option<crate::git::Resolved>,
+    /// Paths that may differ from `HEAD`, hashed.
+    pub changes: Vec<crate::git::WorktreeChange>,
+    /// The `.codecompassignore` on disk.
+    pub disk_rules: Vec<u8>,
+    /// A digest of all the above and of the configuration that shapes records.
+    pub fingerprint: String,
+}
+
+/// Computes the state of the workspace's working tree. Needs no lock: it only reads.
+pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
+    let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
+    let head = repo.head()?;
+    let changes = repo.worktree_changes()?;
+    let disk_rules = std::fs::read(ws.root().join(IGNORE_FILE)).unwrap_or_default();
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(head.map(|h| h.tree_id.0).unwrap_or_default().as_slice());
+    hasher.update(&(disk_rules.len() as u64).to_le_bytes());
+    hasher.update(&disk_rules);
+    hasher.update(format!("{TEXT_EXTRACTOR}|max={}", ws.max_file_size()).as_bytes());
+    for change in &changes {
+        hasher.update(&(change.path.len() as u64).to_le_bytes());
+        hasher.update(&change.path);
+        match &change.now {
+            Some((blob_id, mode, _)) => {
+                hasher.update(&blob_id.0);
+                hasher.update(&[*mode as u8]);
+            }
+            None => {
+                hasher.update(b"-");
+            }
+        }
+    }
+    let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
+    Ok(WorktreeState { head, changes, disk_rules, fingerprint })
+}

@@ -1,0 +1,62 @@
+//! Progress and notes on stderr: only when stderr is a terminal for bars, always for notes
+//! unless quiet. stdout carries results and nothing else.
+
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences notes and progress (for `--quiet`, MCP stdio and tests).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether notes are silenced.
+pub fn is_quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// A one-line note on stderr, prefixed with the program's name.
+pub fn note(message: &str) {
+    if !is_quiet() {
+        let _ = writeln!(std::io::stderr().lock(), "codecompass: {message}");
+    }
+}
+
+/// A counter drawn on one stderr line, redrawn at most ten times a second, on a terminal only.
+pub struct Bar {
+    label: String,
+    total: u64,
+    done: u64,
+    last_draw: Instant,
+    enabled: bool,
+    drawn: bool,
+}
+
+impl Bar {
+    /// A bar for `total` steps of `label`.
+    pub fn new(label: &str, total: u64) -> Bar {
+        let enabled = !is_quiet() && std::io::stderr().is_terminal() && total > 0;
+        Bar { label: label.to_owned(), total, done: 0, last_draw: Instant::now(), enabled, drawn: false }
+    }
+
+    /// Advances by `n` steps.
+    pub fn inc(&mut self, n: u64) {
+        self.done += n;
+        if self.enabled && self.last_draw.elapsed() > Duration::from_millis(100) {
+            self.last_draw = Instant::now();
+            self.drawn = true;
+            let percent = if self.total == 0 { 100 } else { self.done * 100 / self.total };
+            let _ = write!(std::io::stderr().lock(), "\r{}: {}/{} ({percent}%)\x1b[K", self.label, self.done, self.total);
+        }
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        if self.drawn {
+            let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `blobs/`: zstd copies of contents that are in no git object store (dirty worktree files),
+//! so a record's lines can still be shown after the file changes again.
+
+use std::path::{Path, PathBuf};
+
+use super::StoreError;
+use crate::git::ObjectId;
+
+fn path_of(dir: &Path, blob_id: ObjectId) -> PathBuf {
+    let hex = blob_id.to_hex();
+    dir.join("blobs").join(&hex[..2]).join(format!("{}.zst", &hex[2..]))
+}
+
+/// Stores `data` under its blob id, unless already there. Written to a temporary name first
+/// and renamed, so a reader never sees half a file.
+pub fn put(dir: &Path, blob_id: ObjectId, data: &[u8]) -> Result<(), StoreError> {
+    let path = path_of(dir, blob_id);
+    if path.exists() {
+        return Ok(());
+    }
+    let io = |e| StoreError::Io { path: path.clone(), source: e };
+    let parent = path.parent().expect("a blob path has a parent because it is built under blobs/");
+    std::fs::create_dir_all(parent).map_err(io)?;
+    let compressed = zstd::encode_all(data, 3).map_err(io)?;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, compressed).map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)?;
+    Ok(())
+}
+
+/// The content stored under `blob_id`, if any.
+pub fn get(dir: &Path, blob_id: ObjectId) -> Option<Vec<u8>> {
+    let compressed = std::fs::read(path_of(dir, blob_id)).ok()?;
+    zstd::decode_all(&compressed[..]).ok()
+}

@@ -1,0 +1,875 @@
+//! The store: SQLite (WAL) holding content-addressed records, file versions, views and refs.
+//!
+//! Useful for: everything that must survive a process and be shared by all branches,
+//! worktrees and processes of one repository. Not useful for: full-text ranking (that is the
+//! Tantivy index) or file content (read from git, or from `blobs/` for dirty files).
+//!
+//! Writes follow one rule: records and file versions are immutable and content-addressed, so
+//! they may be committed in many small transactions; a view is switched in one transaction,
+//! last. A reader therefore sees either the old view or the new one, never half of one.
+//! One process writes at a time ([`WriteLock`]); readers never wait.
+
+pub mod blobs;
+mod lock;
+mod schema;
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+pub use lock::WriteLock;
+pub use schema::STORE_SCHEMA_VERSION;
+
+use crate::extract::{self, Extraction, Role};
+use crate::git::ObjectId;
+
+/// What went wrong in the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite failed.
+    #[error("store database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A file of the store could not be read or written.
+    #[error("store I/O error at {path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    /// The store was written by an incompatible version or is damaged.
+    #[error("the index at {path} is {state}: {detail}")]
+    Incompatible { path: PathBuf, state: StoreState, detail: String },
+    /// Another process holds the write lock.
+    #[error("another process (pid {pid}) is writing the index")]
+    Busy { pid: u32 },
+}
+
+/// How an existing store relates to this build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreState {
+    /// Readable and writable by this build.
+    Compatible,
+    /// No store yet.
+    NotIndexed,
+    /// Written by another schema version: rebuild with `index --force`.
+    ReindexRequired,
+    /// Unreadable.
+    Corrupt,
+}
+
+impl StoreState {
+    /// The stable spelling used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoreState::Compatible => "compatible",
+            StoreState::NotIndexed => "not_indexed",
+            StoreState::ReindexRequired => "reindex_required",
+            StoreState::Corrupt => "corrupt",
+        }
+    }
+}
+
+impl std::fmt::Display for StoreState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Seconds since the Unix epoch.
+pub fn now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// An open store.
+pub struct Store {
+    dir: PathBuf,
+    conn: Connection,
+}
+
+const DB_FILE: &str = "store.sqlite";
+
+impl Store {
+    /// Classifies the store in `dir` without changing anything.
+    pub fn classify(dir: &Path) -> (StoreState, String) {
+        let db = dir.join(DB_FILE);
+        if !db.exists() {
+            return (StoreState::NotIndexed, "no index has been built yet".to_owned());
+        }
+        let conn = match Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY) {
+            Ok(c) => c,
+            Err(e) => return (StoreState::Corrupt, e.to_string()),
+        };
+        let version: Result<Option<String>, _> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+            .optional();
+        match version {
+            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => (StoreState::Compatible, String::new()),
+            Ok(Some(v)) => (
+                StoreState::ReindexRequired,
+                format!("written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"),
+            ),
+            Ok(None) => (StoreState::Corrupt, "the store has no schema version".to_owned()),
+            Err(e) => (StoreState::Corrupt, e.to_string()),
+        }
+    }
+
+    /// Opens the store in `dir` for reading, or for writing when `create` is set (making it
+    /// when missing). Anything but a compatible store is an [`StoreError::Incompatible`].
+    pub fn open(dir: &Path, create: bool) -> Result<Store, StoreError> {
+        let (state, detail) = Store::classify(dir);
+        match state {
+            StoreState::Compatible => {}
+            StoreState::NotIndexed if create => {}
+            _ => return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail }),
+        }
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io { path: dir.to_owned(), source: e })?;
+        let conn = Connection::open(dir.join(DB_FILE))?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "OFF")?;
+        conn.pragma_update(None, "temp_store", "MEMORY")?;
+        conn.pragma_update(None, "cache_size", -65536)?;
+        conn.pragma_update(None, "mmap_size", 268_435_456i64)?;
+        if state == StoreState::NotIndexed {
+            let tx = conn.unchecked_transaction()?;
+            tx.execute_batch(schema::CREATE)?;
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)",
+                params![STORE_SCHEMA_VERSION.to_string()],
+            )?;
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?1)",
+                params![extract::EXTRACTOR_VERSION.to_string()],
+            )?;
+            tx.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('created_by', ?1)",
+                params![concat!("codecompass ", env!("CARGO_PKG_VERSION"))],
+            )?;
+            tx.commit()?;
+        }
+        Ok(Store { dir: dir.to_owned(), conn })
+    }
+
+    /// The store's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The SQLite connection, for the modules that own their queries.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Takes the single-writer lock, waiting for another writer to finish when `wait`.
+    pub fn lock(&self, wait: bool) -> Result<WriteLock, StoreError> {
+        WriteLock::acquire(&self.dir, wait)
+    }
+
+    /// A value from `meta`.
+    pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    }
+
+    /// Sets a value in `meta`.
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
+        Ok(())
+    }
+
+    /// Starts a write transaction. Records written in it become visible when it commits;
+    /// nothing refers to them until a view does.
+    pub fn begin(&self) -> Result<Batch<'_>, StoreError> {
+        Ok(Batch { tx: self.conn.unchecked_transaction()? })
+    }
+
+    /// Marks jobs left `running` by a process that died as `interrupted`. Call with the write
+    /// lock held, so no live process can be running one.
+    pub fn mark_interrupted_jobs(&self) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(
+            "UPDATE jobs SET state = 'interrupted', finished_at = ?1 WHERE state = 'running'",
+            [now()],
+        )?)
+    }
+
+    /// Records the start of a job and returns its id.
+    pub fn start_job(&self, kind: &str, target: &str) -> Result<i64, StoreError> {
+        self.conn.execute(
+            "INSERT INTO jobs (kind, target, state, pid, started_at) VALUES (?1, ?2, 'running', ?3, ?4)",
+            params![kind, target, std::process::id(), now()],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// Records the end of a job.
+    pub fn finish_job(&self, id: i64, error: Option<&str>, stats: Option<&str>) -> Result<(), StoreError> {
+        let state = if error.is_some() { "failed" } else { "published" };
+        self.conn.execute(
+            "UPDATE jobs SET state = ?2, finished_at = ?3, error = ?4, stats = ?5 WHERE id = ?1",
+            params![id, state, now(), error, stats],
+        )?;
+        Ok(())
+    }
+
+    /// Jobs that were interrupted and not followed by a later success of the same kind.
+    pub fn unresolved_interruptions(&self) -> Result<Vec<JobRow>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, kind, target, state, pid, started_at, finished_at, error FROM jobs j
+             WHERE state = 'interrupted' AND NOT EXISTS (
+                 SELECT 1 FROM jobs k WHERE k.kind = j.kind AND k.state = 'published' AND k.id > j.id)
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The most recent jobs, newest first.
+    pub fn recent_jobs(&self, limit: usize) -> Result<Vec<JobRow>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, kind, target, state, pid, started_at, finished_at, error FROM jobs ORDER BY id DESC LIMIT ?1",
+        )?;
+        let rows = stmt.query_map([limit as i64], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The view stored under `key`.
+    pub fn view(&self, key: &str) -> Result<Option<ViewRow>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols FROM views WHERE key = ?1",
+                [key],
+                ViewRow::from_row,
+            )
+            .optional()?)
+    }
+
+    /// The view with row id `id`.
+    pub fn view_by_id(&self, id: i64) -> Result<Option<ViewRow>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols FROM views WHERE id = ?1",
+                [id],
+                ViewRow::from_row,
+            )
+            .optional()?)
+    }
+
+    /// Every tree view's key and tree id, most recently updated first.
+    pub fn tree_views(&self) -> Result<Vec<(String, ObjectId)>, StoreError> {
+        let mut stmt =
+            self.conn.prepare("SELECT key, tree FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC")?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)))?
+            .filter_map(|r| r.ok())
+            .filter_map(|(k, t)| Some((k, ObjectId::from_bytes(&t)?)))
+            .collect();
+        Ok(rows)
+    }
+
+    /// Notes that a view was used by a query (for gc's grace period). Best effort: a reader
+    /// that cannot write (a read-only store) loses nothing.
+    pub fn touch_view(&self, id: i64) {
+        let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now()]);
+    }
+
+    /// The ref stored under `name`.
+    pub fn ref_row(&self, name: &str) -> Result<Option<RefRow>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT name, kind, commit_oid, tree, view, indexed_at, detail FROM refs WHERE name = ?1",
+                [name],
+                RefRow::from_row,
+            )
+            .optional()?)
+    }
+
+    /// Every stored ref, by name.
+    pub fn refs(&self) -> Result<Vec<RefRow>, StoreError> {
+        let mut stmt =
+            self.conn.prepare("SELECT name, kind, commit_oid, tree, view, indexed_at, detail FROM refs ORDER BY name")?;
+        let rows = stmt.query_map([], RefRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The file versions with these ids, with their record for the current extractors.
+    pub fn file_infos(&self, ids: impl IntoIterator<Item = u32>) -> Result<Vec<FileInfo>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
+             JOIN blobs b ON b.id = fv.blob WHERE fv.id = ?1",
+        )?;
+        let mut out = Vec::new();
+        for id in ids {
+            if let Some(info) = stmt.query_row([id], FileInfo::from_row).optional()? {
+                out.push(info);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The file versions stored for `path`, any blob.
+    pub fn file_versions_at(&self, path: &[u8]) -> Result<Vec<FileInfo>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
+             JOIN blobs b ON b.id = fv.blob WHERE fv.path = ?1",
+        )?;
+        let rows = stmt.query_map([path], FileInfo::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The record of `blob_id` read as `lang` by `extractor`.
+    pub fn record(&self, blob_id: ObjectId, lang: &str, extractor: &str) -> Result<Option<RecordRow>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT r.id, r.status, r.skip_reason, r.line_count, r.diagnostics FROM records r
+                 JOIN blobs b ON b.id = r.blob WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3",
+            )?
+            .query_row(params![&blob_id.0[..], lang, extractor], |r| {
+                Ok(RecordRow {
+                    id: r.get(0)?,
+                    status: r.get(1)?,
+                    skip_reason: r.get(2)?,
+                    line_count: r.get(3)?,
+                    diagnostics: r.get(4)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// The symbols of a record, in extraction order.
+    pub fn symbols_of(&self, record_id: i64) -> Result<Vec<SymbolRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!("SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 ORDER BY s.ord"))?;
+        let rows = stmt.query_map([record_id], SymbolRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Symbols named `name`, case-insensitively, with the file versions that hold them.
+    /// `extractors` maps a language to its current extractor key; records of other keys are
+    /// stale and left out.
+    pub fn symbols_named(&self, name: &str) -> Result<Vec<(SymbolRow, u32, String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {SYMBOL_COLUMNS}, fv.id, r.lang, r.extractor FROM symbols s
+             JOIN records r ON r.id = s.record
+             JOIN file_versions fv ON fv.blob = r.blob AND fv.lang = r.lang
+             WHERE s.name = ?1 COLLATE NOCASE"
+        ))?;
+        let rows = stmt
+            .query_map([name], |r| {
+                Ok((SymbolRow::from_row(r)?, r.get::<_, u32>(16)?, r.get::<_, String>(17)?, r.get::<_, String>(18)?))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// Counts for `status`: blobs, records, symbols, file versions, views.
+    pub fn counts(&self) -> Result<StoreCounts, StoreError> {
+        let count = |table: &str| -> Result<i64, StoreError> {
+            Ok(self.conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
+        };
+        Ok(StoreCounts {
+            blobs: count("blobs")?,
+            records: count("records")?,
+            symbols: count("symbols")?,
+            file_versions: count("file_versions")?,
+            views: count("views")?,
+        })
+    }
+
+    /// Flushes the write-ahead log into the database file.
+    pub fn checkpoint(&self) {
+        let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
+}
+
+const SYMBOL_COLUMNS: &str = "s.record, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, \
+     s.line_end, s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc, s.stable_id";
+
+/// Row counts of the main tables.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StoreCounts {
+    /// Distinct contents.
+    pub blobs: i64,
+    /// Blob records.
+    pub records: i64,
+    /// Symbols over all records.
+    pub symbols: i64,
+    /// Distinct (path, blob) pairs.
+    pub file_versions: i64,
+    /// Views.
+    pub views: i64,
+}
+
+/// A row of `views`.
+#[derive(Clone, Debug)]
+pub struct ViewRow {
+    /// Row id.
+    pub id: i64,
+    /// `tree:<id>`, `worktree:<id>` or `live`.
+    pub key: String,
+    /// `tree`, `worktree` or `live`.
+    pub kind: String,
+    /// The tree id (HEAD's tree for a worktree view).
+    pub tree: Option<ObjectId>,
+    /// The file version ids.
+    pub bitmap: roaring::RoaringBitmap,
+    /// How many file versions.
+    pub files: i64,
+    /// A worktree view's uncommitted-change fingerprint.
+    pub fingerprint: Option<String>,
+    /// When first built.
+    pub created_at: i64,
+    /// When last rebuilt or confirmed.
+    pub updated_at: i64,
+    /// Symbols over all its file versions.
+    pub symbols: i64,
+}
+
+impl ViewRow {
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
+        let bitmap: Vec<u8> = r.get(4)?;
+        let bitmap = roaring::RoaringBitmap::deserialize_from(&bitmap[..]).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Blob, Box::new(e))
+        })?;
+        Ok(ViewRow {
+            id: r.get(0)?,
+            key: r.get(1)?,
+            kind: r.get(2)?,
+            tree: r.get::<_, Option<Vec<u8>>>(3)?.and_then(|t| ObjectId::from_bytes(&t)),
+            bitmap,
+            files: r.get(5)?,
+            fingerprint: r.get(6)?,
+            created_at: r.get(7)?,
+            updated_at: r.get(8)?,
+            symbols: r.get(9)?,
+        })
+    }
+}
+
+/// A row of `refs`.
+#[derive(Clone, Debug)]
+pub struct RefRow {
+    /// `HEAD`, `refs/heads/main`, a commit id, `worktree:<id>` or `live`.
+    pub name: String,
+    /// `ref`, `worktree` or `live`.
+    pub kind: String,
+    /// The commit the name pointed at when indexed.
+    pub commit: Option<ObjectId>,
+    /// That commit's tree.
+    pub tree: Option<ObjectId>,
+    /// The view it resolved to.
+    pub view: i64,
+    /// When it was indexed (Unix seconds).
+    pub indexed_at: i64,
+    /// JSON details (worktree path, HEAD name).
+    pub detail: Option<String>,
+}
+
+impl RefRow {
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RefRow> {
+        Ok(RefRow {
+            name: r.get(0)?,
+            kind: r.get(1)?,
+            commit: r.get::<_, Option<Vec<u8>>>(2)?.and_then(|t| ObjectId::from_bytes(&t)),
+            tree: r.get::<_, Option<Vec<u8>>>(3)?.and_then(|t| ObjectId::from_bytes(&t)),
+            view: r.get(4)?,
+            indexed_at: r.get(5)?,
+            detail: r.get(6)?,
+        })
+    }
+}
+
+/// A row of `jobs`.
+#[derive(Clone, Debug)]
+pub struct JobRow {
+    /// Row id.
+    pub id: i64,
+    /// `index`, `sync`, `gc`, `import`.
+    pub kind: String,
+    /// What it worked on.
+    pub target: String,
+    /// `running`, `published`, `failed`, `interrupted`.
+    pub state: String,
+    /// The process that ran it.
+    pub pid: i64,
+    /// Unix seconds.
+    pub started_at: i64,
+    /// Unix seconds.
+    pub finished_at: Option<i64>,
+    /// Why it failed.
+    pub error: Option<String>,
+}
+
+impl JobRow {
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<JobRow> {
+        Ok(JobRow {
+            id: r.get(0)?,
+            kind: r.get(1)?,
+            target: r.get(2)?,
+            state: r.get(3)?,
+            pid: r.get(4)?,
+            started_at: r.get(5)?,
+            finished_at: r.get(6)?,
+            error: r.get(7)?,
+        })
+    }
+}
+
+/// A file version with its blob.
+#[derive(Clone, Debug)]
+pub struct FileInfo {
+    /// File version id.
+    pub id: u32,
+    /// Path bytes.
+    pub path: Vec<u8>,
+    /// Blob id.
+    pub blob_id: ObjectId,
+    /// 0 regular, 1 executable, 2 symlink.
+    pub mode: u8,
+    /// Language name, or `""`.
+    pub lang: String,
+    /// A reason from the path alone not to parse the file.
+    pub skip: Option<String>,
+    /// Blob size in bytes, -1 when unknown.
+    pub size: i64,
+}
+
+impl FileInfo {
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileInfo> {
+        let oid: Vec<u8> = r.get(2)?;
+        Ok(FileInfo {
+            id: r.get(0)?,
+            path: r.get(1)?,
+            blob_id: ObjectId::from_bytes(&oid).unwrap_or(ObjectId([0; 20])),
+            mode: r.get(3)?,
+            lang: r.get(4)?,
+            skip: r.get(5)?,
+            size: r.get(6)?,
+        })
+    }
+
+    /// The path as text (lossy for non-UTF-8 names).
+    pub fn path_str(&self) -> String {
+        String::from_utf8_lossy(&self.path).into_owned()
+    }
+}
+
+/// A record's summary.
+#[derive(Clone, Debug)]
+pub struct RecordRow {
+    /// Row id.
+    pub id: i64,
+    /// `ok`, `partial` or `skipped`.
+    pub status: String,
+    /// Why the blob was not parsed.
+    pub skip_reason: Option<String>,
+    /// Lines in the blob.
+    pub line_count: i64,
+    /// JSON diagnostics.
+    pub diagnostics: Option<String>,
+}
+
+/// A stored symbol.
+#[derive(Clone, Debug)]
+pub struct SymbolRow {
+    /// The record it belongs to.
+    pub record: i64,
+    /// Its position in the record.
+    pub ord: u32,
+    /// Name.
+    pub name: String,
+    /// Qualified name.
+    pub qualified_name: String,
+    /// Kind.
+    pub kind: String,
+    /// Definition or declaration.
+    pub role: Role,
+    /// First line (1-based).
+    pub line_start: u32,
+    /// Last line.
+    pub line_end: u32,
+    /// Line of the name.
+    pub name_line: u32,
+    /// Byte range start.
+    pub byte_start: u32,
+    /// Byte range end.
+    pub byte_end: u32,
+    /// Signature.
+    pub signature: String,
+    /// Ord of the enclosing symbol.
+    pub parent: Option<u32>,
+    /// Visibility.
+    pub visibility: Option<String>,
+    /// Doc paragraph.
+    pub doc: Option<String>,
+    /// Stable id.
+    pub stable_id: String,
+}
+
+impl SymbolRow {
+    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SymbolRow> {
+        Ok(SymbolRow {
+            record: r.get(0)?,
+            ord: r.get(1)?,
+            name: r.get(2)?,
+            qualified_name: r.get(3)?,
+            kind: r.get(4)?,
+            role: if r.get::<_, i64>(5)? == 0 { Role::Definition } else { Role::Declaration },
+            line_start: r.get(6)?,
+            line_end: r.get(7)?,
+            name_line: r.get(8)?,
+            byte_start: r.get(9)?,
+            byte_end: r.get(10)?,
+            signature: r.get(11)?,
+            parent: r.get(12)?,
+            visibility: r.get(13)?,
+            doc: r.get(14)?,
+            stable_id: r.get(15)?,
+        })
+    }
+}
+
+/// What a parsed (or skipped) blob gives the store.
+#[derive(Clone, Debug)]
+pub struct NewRecord {
+    /// The blob.
+    pub blob_id: ObjectId,
+    /// Its size in bytes.
+    pub size: i64,
+    /// The language it was read as (`""` for none).
+    pub lang: String,
+    /// The extractor key of that language.
+    pub extractor: String,
+    /// Why it was not parsed, if it was not.
+    pub skip_reason: Option<&'static str>,
+    /// Lines.
+    pub line_count: u32,
+    /// The extraction, empty when skipped.
+    pub extraction: Extraction,
+}
+
+/// A write transaction.
+pub struct Batch<'a> {
+    tx: rusqlite::Transaction<'a>,
+}
+
+impl Batch<'_> {
+    /// The row id of a blob, creating the row when new.
+    pub fn ensure_blob(&self, blob_id: ObjectId, size: i64) -> Result<i64, StoreError> {
+        let existing: Option<(i64, i64)> = self
+            .tx
+            .prepare_cached("SELECT id, size FROM blobs WHERE oid = ?1")?
+            .query_row([&blob_id.0[..]], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some((id, known)) = existing {
+            if known < 0 && size >= 0 {
+                self.tx.prepare_cached("UPDATE blobs SET size = ?2 WHERE id = ?1")?.execute(params![id, size])?;
+            }
+            return Ok(id);
+        }
+        self.tx.prepare_cached("INSERT INTO blobs (oid, size) VALUES (?1, ?2)")?.execute(params![&blob_id.0[..], size])?;
+        Ok(self.tx.last_insert_rowid())
+    }
+
+    /// The file version `(path, blob)`, if stored: its id, language and path skip reason.
+    pub fn file_version(&self, path: &[u8], blob_row: i64) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT id, lang, skip FROM file_versions WHERE path = ?1 AND blob = ?2")?
+            .query_row(params![path, blob_row], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?)
+    }
+
+    /// Stores a new file version and returns its id.
+    pub fn insert_file_version(
+        &self,
+        path: &[u8],
+        blob_row: i64,
+        mode: u8,
+        lang: &str,
+        skip: Option<&str>,
+    ) -> Result<u32, StoreError> {
+        self.tx
+            .prepare_cached("INSERT INTO file_versions (path, blob, mode, lang, skip) VALUES (?1, ?2, ?3, ?4, ?5)")?
+            .execute(params![path, blob_row, mode, lang, skip])?;
+        Ok(self.tx.last_insert_rowid() as u32)
+    }
+
+    /// Whether a record exists for this blob, language and extractor.
+    pub fn has_record(&self, blob_row: i64, lang: &str, extractor: &str) -> Result<bool, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT 1 FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
+            .query_row(params![blob_row, lang, extractor], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// Writes a record and its symbols. A record already present (written by a concurrent
+    /// or interrupted run) is left as it is: records are content-addressed.
+    pub fn insert_record(&self, record: &NewRecord) -> Result<usize, StoreError> {
+        let blob_row = self.ensure_blob(record.blob_id, record.size)?;
+        let status = if record.skip_reason.is_some() {
+            "skipped"
+        } else if record.extraction.partial {
+            "partial"
+        } else {
+            "ok"
+        };
+        let diagnostics = if record.extraction.diagnostics.is_empty() {
+            None
+        } else {
+            let list: Vec<_> = record
+                .extraction
+                .diagnostics
+                .iter()
+                .map(|d| serde_json::json!({"line": d.line, "message": d.message}))
+                .collect();
+            Some(serde_json::Value::Array(list).to_string())
+        };
+        let inserted = self
+            .tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO records (blob, lang, extractor, status, skip_reason, line_count, symbol_count,
+                                            diagnostics, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )?
+            .execute(params![
+                blob_row,
+                record.lang,
+                record.extractor,
+                status,
+                record.skip_reason,
+                record.line_count,
+                record.extraction.symbols.len() as i64,
+                diagnostics,
+                now()
+            ])?;
+        if inserted == 0 {
+            return Ok(0);
+        }
+        let record_id = self.tx.last_insert_rowid();
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO symbols (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
+                                  byte_start, byte_end, signature, parent, visibility, doc, stable_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+        )?;
+        for (ord, s) in record.extraction.symbols.iter().enumerate() {
+            stmt.execute(params![
+                record_id,
+                ord as i64,
+                s.name,
+                s.qualified_name,
+                s.kind,
+                i64::from(s.role == Role::Declaration),
+                s.line_start,
+                s.line_end,
+                s.name_line,
+                s.byte_start,
+                s.byte_end,
+                s.signature,
+                s.parent,
+                s.visibility,
+                s.doc,
+                s.stable_id,
+            ])?;
+        }
+        Ok(record.extraction.symbols.len())
+    }
+
+    /// Publishes a view: stores its bitmap under `key`, replacing the previous one atomically
+    /// with the rest of this transaction. Returns the view's row id.
+    pub fn put_view(
+        &self,
+        key: &str,
+        kind: &str,
+        tree: Option<ObjectId>,
+        bitmap: &roaring::RoaringBitmap,
+        symbols: i64,
+        fingerprint: Option<&str>,
+    ) -> Result<i64, StoreError> {
+        let mut bytes = Vec::with_capacity(bitmap.serialized_size());
+        bitmap.serialize_into(&mut bytes).expect("serializing into a Vec cannot fail because it does no I/O");
+        let t = now();
+        let tree = tree.map(|t| t.0.to_vec());
+        self.tx
+            .prepare_cached(
+                "INSERT INTO views (key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, last_used_at, symbols)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?7, ?8)
+                 ON CONFLICT (key) DO UPDATE SET tree = ?3, bitmap = ?4, files = ?5, fingerprint = ?6,
+                     updated_at = ?7, last_used_at = ?7, symbols = ?8",
+            )?
+            .execute(params![key, kind, tree, bytes, bitmap.len() as i64, fingerprint, t, symbols])?;
+        Ok(self.tx.query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)
+    }
+
+    /// Points the name `name` at a view.
+    pub fn put_ref(
+        &self,
+        name: &str,
+        kind: &str,
+        commit: Option<ObjectId>,
+        tree: Option<ObjectId>,
+        view: i64,
+        detail: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO refs (name, kind, commit_oid, tree, view, indexed_at, detail)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                name,
+                kind,
+                commit.map(|c| c.0.to_vec()),
+                tree.map(|t| t.0.to_vec()),
+                view,
+                now(),
+                detail
+            ])?;
+        Ok(())
+    }
+
+    /// The symbol count of the record `(blob_row, lang, extractor)`, 0 when there is none.
+    pub fn record_symbol_count(&self, blob_row: i64, lang: &str, extractor: &str) -> Result<i64, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached("SELECT symbol_count FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
+            .query_row(params![blob_row, lang, extractor], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0))
+    }
+
+    /// The file version `(path, blob_id)`: its id, blob row, language and path skip reason.
+    pub fn file_version_by_oid(
+        &self,
+        path: &[u8],
+        blob_id: ObjectId,
+    ) -> Result<Option<(u32, i64, String, Option<String>)>, StoreError> {
+        Ok(self
+            .tx
+            .prepare_cached(
+                "SELECT fv.id, fv.blob, fv.lang, fv.skip FROM file_versions fv JOIN blobs b ON b.id = fv.blob
+                 WHERE fv.path = ?1 AND b.oid = ?2",
+            )?
+            .query_row(params![path, &blob_id.0[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .optional()?)
+    }
+
+    /// The file versions stored for `path`: id and blob id.
+    pub fn file_versions_at(&self, path: &[u8]) -> Result<Vec<(u32, ObjectId)>, StoreError> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT fv.id, b.oid FROM file_versions fv JOIN blobs b ON b.id = fv.blob WHERE fv.path = ?1",
+        )?;
+        let rows = stmt
+            .query_map([path], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, Vec<u8>>(1)?)))?
+            .filter_map(|r| r.ok())
+            .filter_map(|(id, oid)| Some((id, ObjectId::from_bytes(&oid)?)))
+            .collect();
+        Ok(rows)
+    }
+
+    /// Makes everything written visible.
+    pub fn commit(self) -> Result<(), StoreError> {
+        Ok(self.tx.commit()?)
+    }
+}

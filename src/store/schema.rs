@@ -1,0 +1,112 @@
+//! The SQLite schema and its version.
+
+/// The version of the store's SQLite schema. A store written with another version is
+/// `reindex_required`.
+///
+/// History:
+/// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta.
+pub const STORE_SCHEMA_VERSION: u32 = 1;
+
+/// Creates every table of an empty store.
+pub const CREATE: &str = r#"
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+-- One row per distinct content ever seen. `oid` is the 20-byte git blob id.
+CREATE TABLE IF NOT EXISTS blobs (
+    id   INTEGER PRIMARY KEY,
+    oid  BLOB NOT NULL UNIQUE,
+    size INTEGER NOT NULL DEFAULT -1
+);
+
+-- What was derived from one blob read as one language by one extractor. Immutable once
+-- written; a new extractor key writes a new row beside the old one.
+CREATE TABLE IF NOT EXISTS records (
+    id          INTEGER PRIMARY KEY,
+    blob        INTEGER NOT NULL REFERENCES blobs(id),
+    lang        TEXT NOT NULL,            -- '' for text in no known language
+    extractor   TEXT NOT NULL,
+    status      TEXT NOT NULL,            -- ok | partial | skipped
+    skip_reason TEXT,                     -- binary | too_large | minified | generated | missing | ...
+    line_count  INTEGER NOT NULL DEFAULT 0,
+    symbol_count INTEGER NOT NULL DEFAULT 0,
+    diagnostics TEXT,                     -- JSON array of {line, message}
+    created_at  INTEGER NOT NULL,
+    UNIQUE (blob, lang, extractor)
+);
+
+CREATE TABLE IF NOT EXISTS symbols (
+    record         INTEGER NOT NULL,
+    ord            INTEGER NOT NULL,
+    name           TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    kind           TEXT NOT NULL,
+    declaration    INTEGER NOT NULL,      -- 0 definition, 1 declaration
+    line_start     INTEGER NOT NULL,
+    line_end       INTEGER NOT NULL,
+    name_line      INTEGER NOT NULL,
+    byte_start     INTEGER NOT NULL,
+    byte_end       INTEGER NOT NULL,
+    signature      TEXT NOT NULL,
+    parent         INTEGER,               -- ord of the enclosing symbol
+    visibility     TEXT,
+    doc            TEXT,
+    stable_id      TEXT NOT NULL,
+    PRIMARY KEY (record, ord)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS symbols_by_name ON symbols (name COLLATE NOCASE);
+
+-- A path holding a blob. `lang` is decided once, from the path and the blob's first line.
+-- `skip` is a reason decided by the path alone (a lock file, a vendored directory).
+CREATE TABLE IF NOT EXISTS file_versions (
+    id    INTEGER PRIMARY KEY,
+    path  BLOB NOT NULL,
+    blob  INTEGER NOT NULL REFERENCES blobs(id),
+    mode  INTEGER NOT NULL,               -- 0 regular, 1 executable, 2 symlink
+    lang  TEXT NOT NULL,
+    skip  TEXT,
+    UNIQUE (path, blob)
+);
+CREATE INDEX IF NOT EXISTS file_versions_by_blob ON file_versions (blob);
+
+-- A set of file versions: a tree's (`tree:<id>`), a worktree's (`worktree:<id>`) or a
+-- plain directory's (`live`). `bitmap` is a serialized roaring bitmap of file version ids.
+CREATE TABLE IF NOT EXISTS views (
+    id           INTEGER PRIMARY KEY,
+    key          TEXT NOT NULL UNIQUE,
+    kind         TEXT NOT NULL,           -- tree | worktree | live
+    tree         BLOB,                    -- the tree id (for a worktree: HEAD's tree)
+    bitmap       BLOB NOT NULL,
+    files        INTEGER NOT NULL,
+    symbols      INTEGER NOT NULL DEFAULT 0,
+    fingerprint  TEXT,                    -- worktree: what the uncommitted changes were
+    created_at   INTEGER NOT NULL,
+    updated_at   INTEGER NOT NULL,
+    last_used_at INTEGER NOT NULL
+);
+
+-- Names that resolve to views: `HEAD`, `refs/heads/main`, a commit id, `worktree:<id>`.
+CREATE TABLE IF NOT EXISTS refs (
+    name       TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL,             -- ref | worktree | live
+    commit_oid BLOB,
+    tree       BLOB,
+    view       INTEGER NOT NULL REFERENCES views(id),
+    indexed_at INTEGER NOT NULL,
+    detail     TEXT                       -- JSON: worktree path, HEAD name, ...
+);
+
+CREATE TABLE IF NOT EXISTS jobs (
+    id          INTEGER PRIMARY KEY,
+    kind        TEXT NOT NULL,            -- index | sync | gc | import
+    target      TEXT NOT NULL,
+    state       TEXT NOT NULL,            -- running | published | failed | interrupted
+    pid         INTEGER NOT NULL,
+    started_at  INTEGER NOT NULL,
+    finished_at INTEGER,
+    error       TEXT,
+    stats       TEXT
+);
+"#;

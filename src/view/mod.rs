@@ -1,0 +1,172 @@
+//! Workspaces and scopes: the only module that knows refs, `HEAD` and worktrees.
+//!
+//! A workspace is a repository seen from one working tree (or a bare repository, or a plain
+//! directory). A scope is what a query asks about: the live working tree (the default) or a
+//! committed ref. Each scope resolves to a view key: `tree:<tree id>` for a ref, so two refs
+//! with one tree share one view; `worktree:<id>` for a working tree; `live` for a directory
+//! that is not a repository.
+
+pub mod ignore_rules;
+
+use std::path::{Path, PathBuf};
+
+use crate::git::{GitError, GitRepo, LocalRepo, ObjectId, Resolved};
+
+/// What a query or an index run is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The working tree as it is on disk, uncommitted changes included (or the directory, for
+    /// a workspace that is not a repository; or `HEAD`, for a bare repository).
+    Worktree,
+    /// A committed commit-ish: a branch, tag, commit id, `HEAD~3`.
+    Ref(String),
+}
+
+impl Scope {
+    /// The scope `--ref` gives: none means the working tree.
+    pub fn from_option(reference: Option<&str>) -> Scope {
+        match reference {
+            None => Scope::Worktree,
+            Some(r) => Scope::Ref(r.to_owned()),
+        }
+    }
+}
+
+/// The default size above which files are not parsed (`codecompass.maxFileSize`).
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 1024 * 1024;
+
+/// A repository seen from one working tree, or a plain directory.
+pub struct Workspace {
+    root: PathBuf,
+    git: Option<GitRepo>,
+    store_dir: PathBuf,
+}
+
+/// What went wrong opening a workspace.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// The directory does not exist.
+    #[error("{path} does not exist or is not a directory")]
+    NoSuchDirectory { path: PathBuf },
+    /// Git failed.
+    #[error(transparent)]
+    Git(#[from] GitError),
+}
+
+impl Workspace {
+    /// Opens the workspace containing `path`. `store` overrides where the index lives; by
+    /// default it is `<common git dir>/codecompass` (shared by all linked worktrees) or
+    /// `<dir>/.codecompass` for a directory that is not a repository.
+    pub fn open(path: &Path, store: Option<&Path>) -> Result<Workspace, WorkspaceError> {
+        let canonical = std::fs::canonicalize(path).map_err(|_| WorkspaceError::NoSuchDirectory { path: path.to_owned() })?;
+        if !canonical.is_dir() {
+            return Err(WorkspaceError::NoSuchDirectory { path: path.to_owned() });
+        }
+        let git = GitRepo::discover(&canonical)?;
+        let (root, default_store) = match &git {
+            Some(repo) => {
+                let root = repo.workdir().unwrap_or(repo.git_dir()).to_owned();
+                (root, repo.common_dir().join("codecompass"))
+            }
+            None => (canonical.clone(), canonical.join(".codecompass")),
+        };
+        let store_dir = store.map_or(default_store, Path::to_owned);
+        Ok(Workspace { root, git, store_dir })
+    }
+
+    /// The working tree's root (the git dir of a bare repository; the directory itself when
+    /// it is not a repository).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The repository, if the workspace is one.
+    pub fn git(&self) -> Option<&GitRepo> {
+        self.git.as_ref()
+    }
+
+    /// Where the index lives.
+    pub fn store_dir(&self) -> &Path {
+        &self.store_dir
+    }
+
+    /// Whether the workspace has files on disk to index (not a bare repository).
+    pub fn has_worktree(&self) -> bool {
+        match &self.git {
+            Some(repo) => repo.workdir().is_some(),
+            None => true,
+        }
+    }
+
+    /// The key of this working tree's view: one per worktree of a repository, keyed by its
+    /// own git dir so linked worktrees never share one.
+    pub fn worktree_view_key(&self) -> String {
+        match &self.git {
+            Some(repo) => {
+                let id = blake3::hash(repo.git_dir().as_os_str().as_encoded_bytes()).to_hex();
+                format!("worktree:{}", &id[..16])
+            }
+            None => "live".to_owned(),
+        }
+    }
+
+    /// The name this working tree is listed under in `refs`.
+    pub fn worktree_ref_name(&self) -> String {
+        self.worktree_view_key()
+    }
+
+    /// The effective scope name reported in JSON: `worktree`, the ref as given, or `live`.
+    pub fn scope_name(&self, scope: &Scope) -> String {
+        match scope {
+            Scope::Worktree if self.git.is_none() => "live".to_owned(),
+            Scope::Worktree if !self.has_worktree() => "HEAD".to_owned(),
+            Scope::Worktree => "worktree".to_owned(),
+            Scope::Ref(r) => r.clone(),
+        }
+    }
+
+    /// `codecompass.maxFileSize` from git config, or the default.
+    pub fn max_file_size(&self) -> u64 {
+        self.git
+            .as_ref()
+            .and_then(|g| g.local().config_integer("codecompass.maxFileSize"))
+            .and_then(|v| u64::try_from(v).ok())
+            .unwrap_or(DEFAULT_MAX_FILE_SIZE)
+    }
+}
+
+/// A ref resolved for indexing: the name to store it under, its commit and tree.
+#[derive(Clone, Debug)]
+pub struct ResolvedRef {
+    /// The full ref name when `spec` names a ref (`refs/heads/main`), else `spec` itself.
+    pub name: String,
+    /// The commit and tree.
+    pub target: Resolved,
+}
+
+/// Resolves `spec` in `repo`, preferring the full name of a branch or tag it names.
+pub fn resolve_ref(repo: &LocalRepo, spec: &str) -> Result<ResolvedRef, GitError> {
+    let target = repo.resolve(spec)?;
+    let name = full_ref_name(repo, spec).unwrap_or_else(|| spec.to_owned());
+    Ok(ResolvedRef { name, target })
+}
+
+fn full_ref_name(repo: &LocalRepo, spec: &str) -> Option<String> {
+    if spec == "HEAD" {
+        return Some("HEAD".to_owned());
+    }
+    let candidates = [
+        spec.to_owned(),
+        format!("refs/{spec}"),
+        format!("refs/tags/{spec}"),
+        format!("refs/heads/{spec}"),
+        format!("refs/remotes/{spec}"),
+    ];
+    let refs = repo.references().ok()?;
+    candidates.into_iter().find(|c| refs.iter().any(|(name, _)| name == c))
+}
+
+/// The key of the view of tree `tree_id`.
+pub fn tree_view_key(tree_id: ObjectId) -> String {
+    format!("tree:{tree_id}")
+}
