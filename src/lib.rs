@@ -12,6 +12,7 @@ pub mod error;
 pub mod cli;
 pub mod engine;
 pub mod extract;
+pub mod failpoint;
 pub mod git;
 pub mod lang;
 pub mod indexer;

@@ -423,8 +423,16 @@ impl Engine {
         } else {
             std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned()).join(path)
         };
-        // Resolve symlinks of what exists on disk, lexically what does not (a file of a ref).
-        let resolved = std::fs::canonicalize(&joined).unwrap_or_else(|_| normalize(&joined));
+        // Resolve symlinks in the directories of what exists on disk, lexically what does not
+        // (a file of another ref). The last component stays as named: the index answers for
+        // the symlink itself, and never reads through it.
+        let lexical = normalize(&joined);
+        let resolved = match (lexical.parent(), lexical.file_name()) {
+            (Some(parent), Some(name)) => {
+                std::fs::canonicalize(parent).map_or_else(|_| lexical.clone(), |p| p.join(name))
+            }
+            _ => std::fs::canonicalize(&lexical).unwrap_or(lexical),
+        };
         let relative = resolved.strip_prefix(root).map_err(|_| {
             Error::new(ErrorCode::PathOutsideWorkspace, format!("{path} is outside the workspace {}", root.display()))
         })?;

@@ -215,7 +215,7 @@ pub(super) fn run(engine: &Engine) -> Result<StatusResponse, Error> {
     }
     let _ = view::tree_view_key;
     response.interrupted_jobs = store
-        .unresolved_interruptions()?
+        .unresolved_interruptions(writer_pid.is_some())?
         .into_iter()
         .map(|j| JobStatus { id: j.id, kind: j.kind, target: j.target, state: j.state, started_at: j.started_at, error: j.error })
         .collect();

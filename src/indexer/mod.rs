@@ -288,11 +288,14 @@ impl<'a> Indexer<'a> {
         let mut head_report = None;
         if let Some(head) = head {
             let mut report = self.ensure_tree_view(&repo, head.commit_id, head.tree_id)?;
-            let view_id = self.store.view(&report.view_key)?.map(|v| v.id).expect("the HEAD view was just published");
-            let batch = self.store.begin()?;
-            batch.put_ref("HEAD", "ref", Some(head.commit_id), Some(head.tree_id), view_id, None)?;
-            batch.commit()?;
-            report.ref_name = "HEAD".to_owned();
+            if let Some(branch) = repo.head_ref_name() {
+                let view_id =
+                    self.store.view(&report.view_key)?.map(|v| v.id).expect("the HEAD view was just published");
+                let batch = self.store.begin()?;
+                batch.put_ref(&branch, "ref", Some(head.commit_id), Some(head.tree_id), view_id, None)?;
+                batch.commit()?;
+                report.ref_name = branch;
+            }
             head_report = Some(report);
         }
         let key = self.ws.worktree_view_key();
@@ -575,6 +578,7 @@ impl<'a> Indexer<'a> {
         }
         drop(bar);
         batch.commit()?;
+        crate::failpoint::hit("index.after_file_versions");
         report.blobs_reused = reused.difference(&queued).count() as u64;
 
         // 2. Parse the never-seen blobs in parallel; write their records in batches.
@@ -584,6 +588,7 @@ impl<'a> Indexer<'a> {
         }
 
         // 3. Publish.
+        crate::failpoint::hit("index.before_publish");
         let batch = self.store.begin()?;
         batch.put_view(key, kind, tree, &bitmap, symbols, fingerprint)?;
         batch.commit()?;
@@ -642,6 +647,7 @@ impl<'a> Indexer<'a> {
                 in_batch += 1;
                 if in_batch >= 2000 {
                     batch.take().expect("a batch is open while records arrive").commit()?;
+                    crate::failpoint::hit("index.after_record_batch");
                     batch = Some(self.store.begin()?);
                     in_batch = 0;
                 }

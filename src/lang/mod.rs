@@ -467,12 +467,14 @@ pub fn index_of(language: &Language) -> usize {
 /// The language of a file from its path alone (file name, then extension).
 pub fn detect_by_path(path: &[u8]) -> Option<&'static Language> {
     let file_name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
-    let file_name = std::str::from_utf8(file_name).ok()?;
-    if let Some(language) = LANGUAGES.iter().find(|l| l.filenames.contains(&file_name)) {
-        return Some(language);
+    if let Ok(name) = std::str::from_utf8(file_name) {
+        if let Some(language) = LANGUAGES.iter().find(|l| l.filenames.contains(&name)) {
+            return Some(language);
+        }
     }
-    let (_, extension) = file_name.rsplit_once('.')?;
-    let extension = extension.to_ascii_lowercase();
+    // The extension decides even when the rest of the name is not UTF-8.
+    let dot = file_name.iter().rposition(|&b| b == b'.')?;
+    let extension = std::str::from_utf8(&file_name[dot + 1..]).ok()?.to_ascii_lowercase();
     LANGUAGES
         .iter()
         .find(|l| l.extensions.contains(&extension.as_str()))
@@ -524,6 +526,7 @@ mod tests {
         assert_eq!(name("bin/run", "#!/usr/bin/python3.11\n"), Some("python"));
         assert_eq!(name("README", "plain text"), None);
         assert_eq!(name("archive.tar.gz", ""), None);
+        assert_eq!(detect_by_path(b"odd-\xff.rs").map(|l| l.name), Some("rust"));
     }
 
     #[test]

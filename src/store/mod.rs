@@ -113,39 +113,55 @@ impl Store {
     /// Opens the store in `dir` for reading, or for writing when `create` is set (making it
     /// when missing). Anything but a compatible store is an [`StoreError::Incompatible`].
     pub fn open(dir: &Path, create: bool) -> Result<Store, StoreError> {
-        let (state, detail) = Store::classify(dir);
-        match state {
-            StoreState::Compatible => {}
-            StoreState::NotIndexed if create => {}
-            _ => return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail }),
+        let (mut state, mut detail) = Store::classify(dir);
+        if state == StoreState::NotIndexed && create {
+            // Two processes may find no store at once; the write lock makes one create it.
+            let _lock = WriteLock::acquire(dir, true)?;
+            (state, detail) = Store::classify(dir);
+            if state == StoreState::NotIndexed {
+                Store::create(dir)?;
+                state = StoreState::Compatible;
+            }
         }
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io { path: dir.to_owned(), source: e })?;
+        if state != StoreState::Compatible {
+            return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
+        }
         let conn = Connection::open(dir.join(DB_FILE))?;
-        conn.busy_timeout(std::time::Duration::from_secs(30))?;
-        conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
+        conn.busy_timeout(std::time::Duration::from_secs(60))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "OFF")?;
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.pragma_update(None, "cache_size", -65536)?;
         conn.pragma_update(None, "mmap_size", 268_435_456i64)?;
-        if state == StoreState::NotIndexed {
+        Ok(Store { dir: dir.to_owned(), conn })
+    }
+
+    /// Writes an empty store: WAL mode (kept by the file) and the schema, under a temporary
+    /// name renamed into place, so no reader ever opens a half-made database.
+    fn create(dir: &Path) -> Result<(), StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io { path: dir.to_owned(), source: e })?;
+        let tmp = dir.join(format!("{DB_FILE}.new-{}", std::process::id()));
+        let _ = std::fs::remove_file(&tmp);
+        {
+            let conn = Connection::open(&tmp)?;
+            conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
             let tx = conn.unchecked_transaction()?;
             tx.execute_batch(schema::CREATE)?;
-            tx.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?1)",
-                params![STORE_SCHEMA_VERSION.to_string()],
-            )?;
-            tx.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor_version', ?1)",
-                params![extract::EXTRACTOR_VERSION.to_string()],
-            )?;
-            tx.execute(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES ('created_by', ?1)",
-                params![concat!("codecompass ", env!("CARGO_PKG_VERSION"))],
-            )?;
+            for (key, value) in [
+                ("schema_version", STORE_SCHEMA_VERSION.to_string()),
+                ("extractor_version", extract::EXTRACTOR_VERSION.to_string()),
+                ("created_by", concat!("codecompass ", env!("CARGO_PKG_VERSION")).to_owned()),
+            ] {
+                tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
+            }
             tx.commit()?;
+            conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         }
-        Ok(Store { dir: dir.to_owned(), conn })
+        let _ = std::fs::remove_file(format!("{}-wal", tmp.display()));
+        let _ = std::fs::remove_file(format!("{}-shm", tmp.display()));
+        let target = dir.join(DB_FILE);
+        std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io { path: target, source: e })?;
+        Ok(())
     }
 
     /// The store's directory.
@@ -209,13 +225,16 @@ impl Store {
     }
 
     /// Jobs that were interrupted and not followed by a later success of the same kind.
-    pub fn unresolved_interruptions(&self) -> Result<Vec<JobRow>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT id, kind, target, state, pid, started_at, finished_at, error FROM jobs j
-             WHERE state = 'interrupted' AND NOT EXISTS (
+    /// With `writer_alive` false, jobs still marked `running` count as interrupted too: no
+    /// process holds the lock, so none can be running them.
+    pub fn unresolved_interruptions(&self, writer_alive: bool) -> Result<Vec<JobRow>, StoreError> {
+        let states = if writer_alive { "('interrupted')" } else { "('interrupted', 'running')" };
+        let mut stmt = self.conn.prepare(&format!(
+            "SELECT id, kind, target, 'interrupted', pid, started_at, finished_at, error FROM jobs j
+             WHERE state IN {states} AND NOT EXISTS (
                  SELECT 1 FROM jobs k WHERE k.kind = j.kind AND k.state = 'published' AND k.id > j.id)
-             ORDER BY id",
-        )?;
+             ORDER BY id"
+        ))?;
         let rows = stmt.query_map([], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }

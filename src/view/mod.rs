@@ -138,7 +138,8 @@ impl Workspace {
 /// A ref resolved for indexing: the name to store it under, its commit and tree.
 #[derive(Clone, Debug)]
 pub struct ResolvedRef {
-    /// The full ref name when `spec` names a ref (`refs/heads/main`), else `spec` itself.
+    /// The full ref name when `spec` names a ref (`refs/heads/main`; `HEAD` gives the branch
+    /// it points at), else the commit id.
     pub name: String,
     /// The commit and tree.
     pub target: Resolved,
@@ -147,13 +148,15 @@ pub struct ResolvedRef {
 /// Resolves `spec` in `repo`, preferring the full name of a branch or tag it names.
 pub fn resolve_ref(repo: &LocalRepo, spec: &str) -> Result<ResolvedRef, GitError> {
     let target = repo.resolve(spec)?;
-    let name = full_ref_name(repo, spec).unwrap_or_else(|| spec.to_owned());
+    let name = full_ref_name(repo, spec).unwrap_or_else(|| target.commit_id.to_hex());
     Ok(ResolvedRef { name, target })
 }
 
 fn full_ref_name(repo: &LocalRepo, spec: &str) -> Option<String> {
     if spec == "HEAD" {
-        return Some("HEAD".to_owned());
+        // `HEAD` differs between linked worktrees: store the branch it points at, or, when
+        // detached, the commit (the caller's fallback).
+        return repo.head_ref_name();
     }
     let candidates = [
         spec.to_owned(),

@@ -1,3 +1,7 @@
 //! Integration tests: one binary, one module per area, so the suite links once.
 
+mod content_addressing;
 mod corpus;
+mod robustness;
+mod support;
+mod worktree;

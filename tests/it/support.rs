@@ -1,0 +1,106 @@
+//! Test support: fixture repositories built by the scripts in `fixtures-repos/`, and a way to
+//! run the binary against them and read its JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A temporary directory that is removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(label: &str) -> TempDir {
+        let dir = tempfile::Builder::new().prefix(&format!("cc-{label}-")).tempdir().expect("a temp dir can be made");
+        TempDir(dir.keep())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Builds the fixture `name` (a script in `fixtures-repos/`) into a fresh directory and
+/// returns the directory (kept alive by the returned guard) and the repository path.
+pub fn fixture(name: &str) -> (TempDir, PathBuf) {
+    let tmp = TempDir::new(name);
+    let repo = tmp.path().join(name);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures-repos").join(format!("{name}.sh"));
+    let output = Command::new("bash").arg(&script).arg(&repo).output().expect("bash runs");
+    assert!(output.status.success(), "{name}.sh failed: {}", String::from_utf8_lossy(&output.stderr));
+    (tmp, repo)
+}
+
+/// Runs `git` in `dir` with the fixtures' hermetic environment.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Ada Fixture")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada Fixture")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .output()
+        .expect("git runs");
+    assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The binary under test.
+pub fn bin() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_git-codecompass"));
+    command.env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null").env("NO_COLOR", "1");
+    command
+}
+
+/// The result of one run.
+pub struct Run {
+    pub code: i32,
+    pub json: Value,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+fn finish(output: Output) -> Run {
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    Run { code: output.status.code().unwrap_or(-1), json, stdout, stderr: String::from_utf8_lossy(&output.stderr).into_owned() }
+}
+
+/// Runs `git-codecompass ARGS --json` in `dir`.
+pub fn cc(dir: &Path, args: &[&str]) -> Run {
+    let output = bin().args(args).arg("--json").arg("--quiet").current_dir(dir).output().expect("the binary runs");
+    finish(output)
+}
+
+/// Runs `git-codecompass ARGS` in `dir`, text output.
+pub fn cc_text(dir: &Path, args: &[&str]) -> Run {
+    finish(bin().args(args).current_dir(dir).output().expect("the binary runs"))
+}
+
+/// The `(path, line)` pairs of a `locate` answer.
+pub fn located(run: &Run) -> Vec<(String, u64)> {
+    run.json["results"]
+        .as_array()
+        .map(|results| {
+            results
+                .iter()
+                .map(|r| (r["path"].as_str().unwrap_or_default().to_owned(), r["line"].as_u64().unwrap_or_default()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The one view of an `index` answer.
+pub fn view(run: &Run) -> &Value {
+    assert_eq!(run.code, 0, "index failed: {} {}", run.stdout, run.stderr);
+    &run.json["views"][0]
+}
