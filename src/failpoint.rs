@@ -7,9 +7,13 @@
 
 /// Passes the point `name`, doing what the environment asks of it.
 pub fn hit(name: &str) {
-    let Ok(spec) = std::env::var("CODECOMPASS_FAILPOINTS") else { return };
+    let Ok(spec) = std::env::var("CODECOMPASS_FAILPOINTS") else {
+        return;
+    };
     for item in spec.split(',') {
-        let Some((point, action)) = item.split_once('=') else { continue };
+        let Some((point, action)) = item.split_once('=') else {
+            continue;
+        };
         if point.trim() != name {
             continue;
         }
@@ -19,7 +23,10 @@ pub fn hit(name: &str) {
             std::process::abort();
         } else if action == "panic" {
             panic!("failpoint {name}");
-        } else if let Some(ms) = action.strip_prefix("sleep(").and_then(|a| a.strip_suffix(')')) {
+        } else if let Some(ms) = action
+            .strip_prefix("sleep(")
+            .and_then(|a| a.strip_suffix(')'))
+        {
             std::thread::sleep(std::time::Duration::from_millis(ms.parse().unwrap_or(0)));
         }
     }

@@ -8,14 +8,14 @@
 //!
 //! See `docs/architecture.md` for the bird's eye view and the invariants.
 
-pub mod error;
 pub mod cli;
 pub mod engine;
+pub mod error;
 pub mod extract;
 pub mod failpoint;
 pub mod git;
-pub mod lang;
 pub mod indexer;
+pub mod lang;
 pub mod progress;
 pub mod store;
 pub mod view;

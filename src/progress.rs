@@ -38,7 +38,14 @@ impl Bar {
     /// A bar for `total` steps of `label`.
     pub fn new(label: &str, total: u64) -> Bar {
         let enabled = !is_quiet() && std::io::stderr().is_terminal() && total > 0;
-        Bar { label: label.to_owned(), total, done: 0, last_draw: Instant::now(), enabled, drawn: false }
+        Bar {
+            label: label.to_owned(),
+            total,
+            done: 0,
+            last_draw: Instant::now(),
+            enabled,
+            drawn: false,
+        }
     }
 
     /// Advances by `n` steps.
@@ -47,8 +54,14 @@ impl Bar {
         if self.enabled && self.last_draw.elapsed() > Duration::from_millis(100) {
             self.last_draw = Instant::now();
             self.drawn = true;
-            let percent = if self.total == 0 { 100 } else { self.done * 100 / self.total };
-            let _ = write!(std::io::stderr().lock(), "\r{}: {}/{} ({percent}%)\x1b[K", self.label, self.done, self.total);
+            let percent = (self.done * 100).checked_div(self.total).unwrap_or(100);
+            let _ = write!(
+                std::io::stderr().lock(),
+                "\r{}: {}/{} ({percent}%)\x1b[K",
+                self.label,
+                self.done,
+                self.total
+            );
         }
     }
 }

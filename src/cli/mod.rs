@@ -113,23 +113,44 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| Error::new(crate::error::ErrorCode::Io, format!("cannot read the current directory: {e}")))?;
+    let cwd = std::env::current_dir().map_err(|e| {
+        Error::new(
+            crate::error::ErrorCode::Io,
+            format!("cannot read the current directory: {e}"),
+        )
+    })?;
     let base = match &cli.global.workspace {
         Some(dir) => cwd.join(dir),
         None => cwd.clone(),
     };
-    let options = EngineOptions { store_dir: cli.global.store.as_ref().map(|s| cwd.join(s)) };
+    let options = EngineOptions {
+        store_dir: cli.global.store.as_ref().map(|s| cwd.join(s)),
+    };
     let engine = Engine::open(&base, &options)?;
     match &cli.command {
         Command::Index { refs, force } => {
-            let scopes: Vec<Scope> =
-                if refs.is_empty() { vec![Scope::Worktree] } else { refs.iter().map(|r| Scope::Ref(r.clone())).collect() };
-            let response = engine.index(&scopes, IndexOptions { force: *force, reparse: *force })?;
+            let scopes: Vec<Scope> = if refs.is_empty() {
+                vec![Scope::Worktree]
+            } else {
+                refs.iter().map(|r| Scope::Ref(r.clone())).collect()
+            };
+            let response = engine.index(
+                &scopes,
+                IndexOptions {
+                    force: *force,
+                    reparse: *force,
+                },
+            )?;
             out.index(&response);
             Ok(true)
         }
-        Command::Locate { name, kind, lang, reference, limit } => {
+        Command::Locate {
+            name,
+            kind,
+            lang,
+            reference,
+            limit,
+        } => {
             let request = LocateRequest {
                 name: name.clone(),
                 kind: kind.clone(),
@@ -142,7 +163,11 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.locate(&response);
             Ok(!response.results.is_empty())
         }
-        Command::Outline { path, depth, reference } => {
+        Command::Outline {
+            path,
+            depth,
+            reference,
+        } => {
             let relative = engine.relative_path(&base, path)?;
             let request = OutlineRequest {
                 path: relative,

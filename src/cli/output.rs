@@ -5,7 +5,10 @@ use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
 
-use crate::engine::{Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol, PROTOCOL_VERSION, StatusResponse};
+use crate::engine::{
+    Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol, PROTOCOL_VERSION,
+    StatusResponse,
+};
 
 /// Where results go.
 pub struct Out {
@@ -16,25 +19,36 @@ pub struct Out {
 impl Out {
     /// Text or JSON; colour only on a terminal.
     pub fn new(json: bool) -> Out {
-        Out { json, color: !json && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() }
+        Out {
+            json,
+            color: !json
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none(),
+        }
     }
 
     fn write(&self, text: &str) {
         let mut stdout = std::io::stdout().lock();
-        if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush()) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
+        if let Err(e) = stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush())
+            && e.kind() == std::io::ErrorKind::BrokenPipe {
                 std::process::exit(0);
             }
-        }
     }
 
     fn json_doc<T: Serialize>(&self, value: &T) {
-        let text = serde_json::to_string_pretty(value).expect("response types serialize because they hold plain data");
+        let text = serde_json::to_string_pretty(value)
+            .expect("response types serialize because they hold plain data");
         self.write(&format!("{text}\n"));
     }
 
     fn paint(&self, code: &str, text: &str) -> String {
-        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
     }
 
     /// An error: JSON on stdout under `--json`, text on stderr otherwise.
@@ -69,7 +83,11 @@ impl Out {
         }
         let mut text = String::new();
         for v in &response.views {
-            let state = if v.up_to_date { "up to date".to_owned() } else { format!("{} changed", v.files_changed) };
+            let state = if v.up_to_date {
+                "up to date".to_owned()
+            } else {
+                format!("{} changed", v.files_changed)
+            };
             text.push_str(&format!(
                 "{}: {} files ({state}), {} blobs parsed, {} reused, {} symbols, {} ms\n",
                 v.scope, v.files, v.blobs_parsed, v.blobs_reused, v.symbols, v.duration_ms
@@ -94,12 +112,23 @@ impl Out {
             let location = self.paint("35", &r.path);
             let line = self.paint("32", &r.line.to_string());
             let name = self.paint("1", &r.qualified_name);
-            let decl = if r.role == "declaration" { " (declaration)" } else { "" };
-            text.push_str(&format!("{location}:{line}: {} {name}{decl}  {}\n", r.kind, r.signature));
+            let decl = if r.role == "declaration" {
+                " (declaration)"
+            } else {
+                ""
+            };
+            text.push_str(&format!(
+                "{location}:{line}: {} {name}{decl}  {}\n",
+                r.kind, r.signature
+            ));
         }
         if response.results.is_empty() {
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "no symbol named `{}` in {}", response.query, response.scope);
+            let _ = writeln!(
+                stderr,
+                "no symbol named `{}` in {}",
+                response.query, response.scope
+            );
             if !response.suggestions.is_empty() {
                 let _ = writeln!(stderr, "did you mean: {}", response.suggestions.join(", "));
             }
@@ -117,14 +146,23 @@ impl Out {
                 let location = out.paint("35", path);
                 let line = out.paint("32", &s.line.to_string());
                 let indent = "  ".repeat(depth);
-                text.push_str(&format!("{location}:{line}: {indent}{} {}  {}\n", s.kind, out.paint("1", &s.name), s.signature));
+                text.push_str(&format!(
+                    "{location}:{line}: {indent}{} {}  {}\n",
+                    s.kind,
+                    out.paint("1", &s.name),
+                    s.signature
+                ));
                 walk(out, &s.children, depth + 1, path, text);
             }
         }
         let mut text = String::new();
         walk(self, &response.symbols, 0, &response.path, &mut text);
         if let Some(reason) = &response.skipped {
-            let _ = writeln!(std::io::stderr().lock(), "{} was not parsed: {reason}", response.path);
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "{} was not parsed: {reason}",
+                response.path
+            );
         }
         self.write(&text);
     }
@@ -156,14 +194,21 @@ impl Out {
             response.counts.views,
         ));
         for r in &response.refs {
-            let commit = r.indexed_commit.as_deref().map(|c| &c[..12.min(c.len())]).unwrap_or("-");
+            let commit = r
+                .indexed_commit
+                .as_deref()
+                .map(|c| &c[..12.min(c.len())])
+                .unwrap_or("-");
             text.push_str(&format!(
                 "  {} {} at {commit}: {} files, {} symbols [{}]\n",
                 r.kind, r.name, r.files, r.symbols, r.freshness_status
             ));
         }
         for j in &response.interrupted_jobs {
-            text.push_str(&format!("  interrupted {} job on {} (started {})\n", j.kind, j.target, j.started_at));
+            text.push_str(&format!(
+                "  interrupted {} job on {} (started {})\n",
+                j.kind, j.target, j.started_at
+            ));
         }
         self.write(&text);
     }

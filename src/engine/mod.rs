@@ -47,7 +47,11 @@ impl Serialize for ErrorCode {
 impl Error {
     /// An error with a code and message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
-        Error { code, message: message.into(), remedy: None }
+        Error {
+            code,
+            message: message.into(),
+            remedy: None,
+        }
     }
 
     /// Adds the remedy.
@@ -72,16 +76,23 @@ impl std::error::Error for Error {}
 impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
         match &e {
-            StoreError::Incompatible { .. } => Error::new(ErrorCode::IndexIncompatible, e.to_string())
-                .with_remedy("run `git codecompass index --force` to rebuild it"),
-            StoreError::Busy { .. } => {
-                Error::new(ErrorCode::StoreBusy, e.to_string()).with_remedy("wait for it to finish, then try again")
-            }
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
-                if matches!(f.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) =>
-            {
-                Error::new(ErrorCode::IndexIncompatible, format!("the index is corrupt: {e}"))
+            StoreError::Incompatible { .. } => {
+                Error::new(ErrorCode::IndexIncompatible, e.to_string())
                     .with_remedy("run `git codecompass index --force` to rebuild it")
+            }
+            StoreError::Busy { .. } => Error::new(ErrorCode::StoreBusy, e.to_string())
+                .with_remedy("wait for it to finish, then try again"),
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+                if matches!(
+                    f.code,
+                    rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
+                ) =>
+            {
+                Error::new(
+                    ErrorCode::IndexIncompatible,
+                    format!("the index is corrupt: {e}"),
+                )
+                .with_remedy("run `git codecompass index --force` to rebuild it")
             }
             StoreError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
             StoreError::Sqlite(_) => Error::new(ErrorCode::Internal, e.to_string()),
@@ -95,8 +106,13 @@ impl From<IndexError> for Error {
             IndexError::Store(s) => s.into(),
             IndexError::Git(g) => g.into(),
             IndexError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
-            IndexError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string())
-                .with_remedy("run it inside a git repository, or drop `--ref` to search the directory as it is"),
+            IndexError::NotARepository { .. } => Error::new(
+                ErrorCode::NotARepository,
+                e.to_string(),
+            )
+            .with_remedy(
+                "run it inside a git repository, or drop `--ref` to search the directory as it is",
+            ),
         }
     }
 }
@@ -117,7 +133,9 @@ impl From<crate::git::GitError> for Error {
 impl From<WorkspaceError> for Error {
     fn from(e: WorkspaceError) -> Error {
         match e {
-            WorkspaceError::NoSuchDirectory { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()),
+            WorkspaceError::NoSuchDirectory { .. } => {
+                Error::new(ErrorCode::InvalidArgument, e.to_string())
+            }
             WorkspaceError::Git(g) => g.into(),
         }
     }
@@ -308,13 +326,19 @@ impl Engine {
     fn reset_store(&self) -> Result<(), Error> {
         let dir = self.ws.store_dir();
         let aside = dir.with_extension(format!("old-{}", std::process::id()));
-        std::fs::rename(dir, &aside).map_err(|e| Error::new(ErrorCode::Io, format!("cannot move {}: {e}", dir.display())))?;
+        std::fs::rename(dir, &aside).map_err(|e| {
+            Error::new(ErrorCode::Io, format!("cannot move {}: {e}", dir.display()))
+        })?;
         let _ = std::fs::remove_dir_all(&aside);
         Ok(())
     }
 
     /// Resolves `scope` to a view, building or refreshing it first under `Strict`.
-    pub fn resolve(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
+    pub fn resolve(
+        &self,
+        scope: &Scope,
+        freshness: Freshness,
+    ) -> Result<(Store, ResolvedScope), Error> {
         let (state, _) = Store::classify(self.ws.store_dir());
         if state == StoreState::NotIndexed || freshness == Freshness::Strict {
             return self.resolve_strict(scope);
@@ -337,7 +361,15 @@ impl Engine {
         let view = store
             .view(&report.view_key)?
             .ok_or_else(|| Error::new(ErrorCode::Internal, "a view just published is missing"))?;
-        Ok((store, ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true }))
+        Ok((
+            store,
+            ResolvedScope {
+                name: self.ws.scope_name(scope),
+                commit: report.commit,
+                view,
+                fresh: true,
+            },
+        ))
     }
 
     /// The view of `scope` if it is current, without writing anything.
@@ -346,10 +378,17 @@ impl Engine {
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(_)) if self.ws.has_worktree() => {
                 let state = indexer::worktree_state(&self.ws)?;
-                let Some(view) = store.view(&self.ws.worktree_view_key())? else { return Ok(None) };
+                let Some(view) = store.view(&self.ws.worktree_view_key())? else {
+                    return Ok(None);
+                };
                 let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
                     && view.tree == state.head.map(|h| h.tree_id);
-                Ok(fresh.then(|| ResolvedScope { name, commit: state.head.map(|h| h.commit_id), view, fresh }))
+                Ok(fresh.then(|| ResolvedScope {
+                    name,
+                    commit: state.head.map(|h| h.commit_id),
+                    view,
+                    fresh,
+                }))
             }
             (Scope::Worktree, None) => Ok(None),
             (_, Some(repo)) => {
@@ -358,18 +397,28 @@ impl Engine {
                     Scope::Worktree => "HEAD",
                 };
                 let resolved = view::resolve_ref(&repo.local(), spec)?;
-                let Some(view) = store.view(&view::tree_view_key(resolved.target.tree_id))? else { return Ok(None) };
+                let Some(view) = store.view(&view::tree_view_key(resolved.target.tree_id))? else {
+                    return Ok(None);
+                };
                 let recorded = store.ref_row(&resolved.name)?;
                 if recorded.is_none_or(|r| r.commit != Some(resolved.target.commit_id)) {
                     // The view exists but the name is not recorded against this commit: let
                     // the indexer record it (cheap: nothing to parse).
                     return Ok(None);
                 }
-                Ok(Some(ResolvedScope { name, commit: Some(resolved.target.commit_id), view, fresh: true }))
+                Ok(Some(ResolvedScope {
+                    name,
+                    commit: Some(resolved.target.commit_id),
+                    view,
+                    fresh: true,
+                }))
             }
             (Scope::Ref(_), None) => Err(Error::new(
                 ErrorCode::NotARepository,
-                format!("{} is not a git repository, so `--ref` cannot be used there", self.ws.root().display()),
+                format!(
+                    "{} is not a git repository, so `--ref` cannot be used there",
+                    self.ws.root().display()
+                ),
             )),
         }
     }
@@ -383,12 +432,20 @@ impl Engine {
         let row = match scope {
             Scope::Worktree => store.ref_row(&self.ws.worktree_ref_name())?,
             Scope::Ref(r) => {
-                let full = self.ws.git().and_then(|g| view::resolve_ref(&g.local(), r).ok()).map(|r| r.name);
+                let full = self
+                    .ws
+                    .git()
+                    .and_then(|g| view::resolve_ref(&g.local(), r).ok())
+                    .map(|r| r.name);
                 store.ref_row(full.as_deref().unwrap_or(r))?
             }
         };
         let row = row.ok_or_else(|| {
-            Error::new(ErrorCode::NotIndexed, format!("`{name}` is not indexed yet")).with_remedy(match scope {
+            Error::new(
+                ErrorCode::NotIndexed,
+                format!("`{name}` is not indexed yet"),
+            )
+            .with_remedy(match scope {
                 Scope::Worktree => "run `git codecompass index`".to_owned(),
                 Scope::Ref(r) => format!("run `git codecompass index --ref {r}`"),
             })
@@ -396,7 +453,12 @@ impl Engine {
         let view = store
             .view_by_id(row.view)?
             .ok_or_else(|| Error::new(ErrorCode::Internal, "a ref points to a missing view"))?;
-        Ok(ResolvedScope { name, commit: row.commit, view, fresh: false })
+        Ok(ResolvedScope {
+            name,
+            commit: row.commit,
+            view,
+            fresh: false,
+        })
     }
 
     /// Finds where a symbol is defined.
@@ -421,7 +483,9 @@ impl Engine {
         let joined = if Path::new(path).is_absolute() {
             PathBuf::from(path)
         } else {
-            std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned()).join(path)
+            std::fs::canonicalize(cwd)
+                .unwrap_or_else(|_| cwd.to_owned())
+                .join(path)
         };
         // Resolve symlinks in the directories of what exists on disk, lexically what does not
         // (a file of another ref). The last component stays as named: the index answers for
@@ -434,7 +498,10 @@ impl Engine {
             _ => std::fs::canonicalize(&lexical).unwrap_or(lexical),
         };
         let relative = resolved.strip_prefix(root).map_err(|_| {
-            Error::new(ErrorCode::PathOutsideWorkspace, format!("{path} is outside the workspace {}", root.display()))
+            Error::new(
+                ErrorCode::PathOutsideWorkspace,
+                format!("{path} is outside the workspace {}", root.display()),
+            )
         })?;
         let text = relative.to_string_lossy().replace('\\', "/");
         Ok(text)

@@ -111,7 +111,9 @@ pub struct Counts {
 }
 
 fn dir_size(path: &std::path::Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(path) else { return 0 };
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
     entries
         .filter_map(Result::ok)
         .map(|e| match e.file_type() {
@@ -126,11 +128,16 @@ fn dir_size(path: &std::path::Path) -> u64 {
 fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static str, Option<String>) {
     match row.kind.as_str() {
         "ref" => {
-            let Some(repo) = ws.git() else { return ("stale", None) };
+            let Some(repo) = ws.git() else {
+                return ("stale", None);
+            };
             match repo.local().resolve(&row.name) {
                 Ok(now) => {
                     let fresh = Some(now.commit_id) == row.commit;
-                    (if fresh { "fresh" } else { "stale" }, Some(now.commit_id.to_hex()))
+                    (
+                        if fresh { "fresh" } else { "stale" },
+                        Some(now.commit_id.to_hex()),
+                    )
                 }
                 Err(_) => ("stale", None),
             }
@@ -141,16 +148,25 @@ fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static st
                 .as_deref()
                 .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
                 .and_then(|v| v.get("path").and_then(|p| p.as_str()).map(str::to_owned));
-            let Some(path) = path else { return ("stale", None) };
-            let Ok(other) = Workspace::open(std::path::Path::new(&path), Some(ws.store_dir())) else {
+            let Some(path) = path else {
                 return ("stale", None);
             };
-            let Ok(state) = indexer::worktree_state(&other) else { return ("stale", None) };
+            let Ok(other) = Workspace::open(std::path::Path::new(&path), Some(ws.store_dir()))
+            else {
+                return ("stale", None);
+            };
+            let Ok(state) = indexer::worktree_state(&other) else {
+                return ("stale", None);
+            };
             let view = store.view_by_id(row.view).ok().flatten();
             let fresh = view.is_some_and(|v| {
-                v.fingerprint.as_deref() == Some(state.fingerprint.as_str()) && v.tree == state.head.map(|h| h.tree_id)
+                v.fingerprint.as_deref() == Some(state.fingerprint.as_str())
+                    && v.tree == state.head.map(|h| h.tree_id)
             });
-            (if fresh { "fresh" } else { "stale" }, state.head.map(|h| h.commit_id.to_hex()))
+            (
+                if fresh { "fresh" } else { "stale" },
+                state.head.map(|h| h.commit_id.to_hex()),
+            )
         }
         _ => ("stale", None),
     }
@@ -190,8 +206,13 @@ pub(super) fn run(engine: &Engine) -> Result<StatusResponse, Error> {
     }
     let store = Store::open(ws.store_dir(), false)?;
     let c = store.counts()?;
-    response.counts =
-        Counts { blobs: c.blobs, records: c.records, symbols: c.symbols, file_versions: c.file_versions, views: c.views };
+    response.counts = Counts {
+        blobs: c.blobs,
+        records: c.records,
+        symbols: c.symbols,
+        file_versions: c.file_versions,
+        views: c.views,
+    };
     for row in store.refs()? {
         let view = store.view_by_id(row.view)?;
         let (freshness_status, commit) = freshness(ws, &store, &row);
@@ -217,7 +238,14 @@ pub(super) fn run(engine: &Engine) -> Result<StatusResponse, Error> {
     response.interrupted_jobs = store
         .unresolved_interruptions(writer_pid.is_some())?
         .into_iter()
-        .map(|j| JobStatus { id: j.id, kind: j.kind, target: j.target, state: j.state, started_at: j.started_at, error: j.error })
+        .map(|j| JobStatus {
+            id: j.id,
+            kind: j.kind,
+            target: j.target,
+            state: j.state,
+            started_at: j.started_at,
+            error: j.error,
+        })
         .collect();
     Ok(response)
 }

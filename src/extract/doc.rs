@@ -11,6 +11,7 @@ const WRAPPERS: &[&str] = &[
     "template_declaration",
     "ambient_declaration",
     "annotated_declaration",
+    "member_declaration",
 ];
 
 /// Kinds skipped between a comment and its definition (attributes, decorators, annotations).
@@ -23,11 +24,10 @@ const MAX_DOC_CHARS: usize = 400;
 
 /// The first paragraph of `node`'s documentation, if it has any.
 pub fn of(language: &Language, node: Node<'_>, source: &[u8]) -> Option<String> {
-    if language.doc_style == DocStyle::Docstring {
-        if let Some(doc) = docstring(node, source) {
+    if language.doc_style == DocStyle::Docstring
+        && let Some(doc) = docstring(node, source) {
             return Some(doc);
         }
-    }
     preceding_comments(node, source)
 }
 

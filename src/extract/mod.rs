@@ -233,7 +233,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         while let Some(m) = matches.next() {
             let mut def: Option<(Node<'_>, &'static str, Option<Role>)> = None;
             let mut name = None;
-            let mut context = None;
+            let mut context: Option<String> = None;
             for capture in m.captures() {
                 match compiled.captures[capture.index as usize] {
                     Capture::Definition(kind) => {
@@ -244,7 +244,16 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
                     }
                     Capture::Scope => def = Some((capture.node, "module", None)),
                     Capture::Name => name = Some(capture.node),
-                    Capture::Context => context = Some(clean_name(node_text(capture.node, source))),
+                    Capture::Context => {
+                        // Several contexts (`a::B::f`) join in capture order.
+                        let part = clean_name(node_text(capture.node, source));
+                        context = Some(match context {
+                            Some(before) if !before.is_empty() => {
+                                format!("{before}{}{part}", language.separator)
+                            }
+                            _ => part,
+                        });
+                    }
                     Capture::Ignored => {}
                 }
             }
@@ -268,6 +277,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
             f.node.start_byte(),
             std::cmp::Reverse(f.node.end_byte()),
             f.role.is_none(),
+            f.name_node.start_byte(),
             f.pattern,
         )
     });
@@ -389,8 +399,14 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
                 break;
             }
         }
-        let enclosing = stack.last().map(|&(j, _)| j);
-        let parent = stack.iter().rev().find_map(|&(k, _)| symbol_index[k]);
+        // Two names on one node (`const a = 1, b = 2`) are siblings, not nested.
+        let outer = |k: usize| found[k].node.id() != f.node.id();
+        let enclosing = stack.iter().rev().map(|&(j, _)| j).find(|&j| outer(j));
+        let parent = stack
+            .iter()
+            .rev()
+            .filter(|&&(k, _)| outer(k))
+            .find_map(|&(k, _)| symbol_index[k]);
         let name = clean_name(node_text(f.name_node, source));
         let own = match &f.context {
             Some(context) if !context.is_empty() => {

@@ -347,12 +347,22 @@ impl LocalRepo {
         let tree = self
             .repo
             .find_tree(tree_id.to_gix())
-            .map_err(|e| GitError::MissingObject { id: tree_id, source: Some(e) })?;
+            .map_err(|e| GitError::MissingObject {
+                id: tree_id,
+                source: Some(e),
+            })?;
         let mut files = Vec::new();
         for entry in tree.iter() {
-            let entry = entry.map_err(|e| GitError::Other { context: "reading a tree", source: boxed(e) })?;
+            let entry = entry.map_err(|e| GitError::Other {
+                context: "reading a tree",
+                source: boxed(e),
+            })?;
             if let Some(mode) = FileMode::from_gix(entry.mode()) {
-                files.push(TreeFile { path: entry.filename().to_vec(), blob_id: from_gix(entry.oid()), mode });
+                files.push(TreeFile {
+                    path: entry.filename().to_vec(),
+                    blob_id: from_gix(entry.oid()),
+                    mode,
+                });
             }
         }
         Ok(files)

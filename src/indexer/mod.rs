@@ -34,7 +34,10 @@ pub enum IndexError {
     Store(#[from] StoreError),
     /// Reading a file of a plain directory failed.
     #[error("cannot read {path}: {source}")]
-    Io { path: std::path::PathBuf, source: std::io::Error },
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     /// A ref was asked of a workspace that is not a repository.
     #[error("{path} is not a git repository, so `--ref` cannot be used there")]
     NotARepository { path: std::path::PathBuf },
@@ -127,10 +130,20 @@ pub struct Indexer<'a> {
 
 impl<'a> Indexer<'a> {
     /// Takes the write lock (waiting for another writer) and notes jobs a dead process left.
-    pub fn new(ws: &'a Workspace, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, IndexError> {
+    pub fn new(
+        ws: &'a Workspace,
+        store: &'a Store,
+        options: IndexOptions,
+    ) -> Result<Indexer<'a>, IndexError> {
         let lock = store.lock(true)?;
         store.mark_interrupted_jobs()?;
-        Ok(Indexer { ws, store, options, max_file_size: ws.max_file_size(), _lock: lock })
+        Ok(Indexer {
+            ws,
+            store,
+            options,
+            max_file_size: ws.max_file_size(),
+            _lock: lock,
+        })
     }
 
     fn extractor_for(&self, lang: &str) -> String {
@@ -143,7 +156,9 @@ impl<'a> Indexer<'a> {
         let job = self.store.start_job("index", &self.ws.scope_name(scope))?;
         let result = match (scope, self.ws.git()) {
             (Scope::Ref(spec), Some(_)) => self.index_ref(spec),
-            (Scope::Ref(_), None) => Err(IndexError::NotARepository { path: self.ws.root().to_owned() }),
+            (Scope::Ref(_), None) => Err(IndexError::NotARepository {
+                path: self.ws.root().to_owned(),
+            }),
             (Scope::Worktree, Some(_)) if !self.ws.has_worktree() => self.index_ref("HEAD"),
             (Scope::Worktree, Some(_)) => self.index_worktree(),
             (Scope::Worktree, None) => self.index_live(),
@@ -167,7 +182,10 @@ impl<'a> Indexer<'a> {
     }
 
     fn git(&self) -> LocalRepo {
-        self.ws.git().expect("only called for repositories because callers match on git()").local()
+        self.ws
+            .git()
+            .expect("only called for repositories because callers match on git()")
+            .local()
     }
 
     fn index_ref(&self, spec: &str) -> Result<ViewReport, IndexError> {
@@ -176,15 +194,31 @@ impl<'a> Indexer<'a> {
         let (commit_id, tree_id) = (resolved.target.commit_id, resolved.target.tree_id);
         let mut report = self.ensure_tree_view(&repo, commit_id, tree_id)?;
         let batch = self.store.begin()?;
-        let view_id = self.store.view(&report.view_key)?.map(|v| v.id).expect("ensure_tree_view published the view");
-        batch.put_ref(&resolved.name, "ref", Some(commit_id), Some(tree_id), view_id, None)?;
+        let view_id = self
+            .store
+            .view(&report.view_key)?
+            .map(|v| v.id)
+            .expect("ensure_tree_view published the view");
+        batch.put_ref(
+            &resolved.name,
+            "ref",
+            Some(commit_id),
+            Some(tree_id),
+            view_id,
+            None,
+        )?;
         batch.commit()?;
         report.ref_name = resolved.name;
         Ok(report)
     }
 
     /// Makes sure the view of `tree_id` exists, deriving it from the nearest indexed tree.
-    fn ensure_tree_view(&self, repo: &LocalRepo, commit_id: ObjectId, tree_id: ObjectId) -> Result<ViewReport, IndexError> {
+    fn ensure_tree_view(
+        &self,
+        repo: &LocalRepo,
+        commit_id: ObjectId,
+        tree_id: ObjectId,
+    ) -> Result<ViewReport, IndexError> {
         let key = view::tree_view_key(tree_id);
         let existing = self.store.view(&key)?;
         if let (Some(existing), false) = (&existing, self.options.force) {
@@ -198,24 +232,39 @@ impl<'a> Indexer<'a> {
                 ..ViewReport::default()
             });
         }
-        let base = if self.options.force { None } else { self.nearest_tree_view(repo, commit_id)? };
+        let base = if self.options.force {
+            None
+        } else {
+            self.nearest_tree_view(repo, commit_id)?
+        };
         let plan = match base {
             Some((base_key, base_tree)) => {
                 let changes = repo.diff_trees(base_tree, tree_id)?;
                 if changes.iter().any(|c| c.path == IGNORE_FILE.as_bytes()) {
                     self.full_plan(repo, tree_id)?
                 } else {
-                    let base_view = self.store.view(&base_key)?.expect("nearest_tree_view returns stored views");
+                    let base_view = self
+                        .store
+                        .view(&base_key)?
+                        .expect("nearest_tree_view returns stored views");
                     Plan {
                         base_key: Some(base_key),
                         base_bitmap: base_view.bitmap,
                         base_symbols: base_view.symbols,
-                        removed: changes.iter().filter_map(|c| Some((c.path.clone(), c.old?.0))).collect(),
+                        removed: changes
+                            .iter()
+                            .filter_map(|c| Some((c.path.clone(), c.old?.0)))
+                            .collect(),
                         added: changes
                             .into_iter()
                             .filter_map(|c| {
                                 let (blob_id, mode) = c.new?;
-                                Some(Entry { path: c.path, blob_id, mode, content: None })
+                                Some(Entry {
+                                    path: c.path,
+                                    blob_id,
+                                    mode,
+                                    content: None,
+                                })
                             })
                             .collect(),
                         rules: self.tree_rules(repo, tree_id)?,
@@ -232,18 +281,21 @@ impl<'a> Indexer<'a> {
 
     /// The indexed tree view closest to `commit_id`: one of its first-parent ancestors if
     /// any is indexed, else the most recently built one.
-    fn nearest_tree_view(&self, repo: &LocalRepo, commit_id: ObjectId) -> Result<Option<(String, ObjectId)>, IndexError> {
+    fn nearest_tree_view(
+        &self,
+        repo: &LocalRepo,
+        commit_id: ObjectId,
+    ) -> Result<Option<(String, ObjectId)>, IndexError> {
         let views = self.store.tree_views()?;
         if views.is_empty() {
             return Ok(None);
         }
         let by_tree: HashMap<ObjectId, &String> = views.iter().map(|(k, t)| (*t, k)).collect();
         for ancestor in repo.ancestors(commit_id, 64).unwrap_or_default() {
-            if let Ok(tree) = repo.commit_tree(ancestor) {
-                if let Some(key) = by_tree.get(&tree) {
+            if let Ok(tree) = repo.commit_tree(ancestor)
+                && let Some(key) = by_tree.get(&tree) {
                     return Ok(Some(((*key).clone(), tree)));
                 }
-            }
         }
         Ok(views.into_iter().next())
     }
@@ -261,7 +313,12 @@ impl<'a> Indexer<'a> {
             removed: Vec::new(),
             added: files
                 .into_iter()
-                .map(|f| Entry { path: f.path, blob_id: f.blob_id, mode: f.mode, content: None })
+                .map(|f| Entry {
+                    path: f.path,
+                    blob_id: f.blob_id,
+                    mode: f.mode,
+                    content: None,
+                })
                 .collect(),
             rules,
         })
@@ -284,15 +341,30 @@ impl<'a> Indexer<'a> {
     /// Brings the worktree view up to date with an already computed state.
     pub fn index_worktree_state(&self, state: WorktreeState) -> Result<ViewReport, IndexError> {
         let repo = self.git();
-        let WorktreeState { head, changes, disk_rules, fingerprint } = state;
+        let WorktreeState {
+            head,
+            changes,
+            disk_rules,
+            fingerprint,
+        } = state;
         let mut head_report = None;
         if let Some(head) = head {
             let mut report = self.ensure_tree_view(&repo, head.commit_id, head.tree_id)?;
             if let Some(branch) = repo.head_ref_name() {
-                let view_id =
-                    self.store.view(&report.view_key)?.map(|v| v.id).expect("the HEAD view was just published");
+                let view_id = self
+                    .store
+                    .view(&report.view_key)?
+                    .map(|v| v.id)
+                    .expect("the HEAD view was just published");
                 let batch = self.store.begin()?;
-                batch.put_ref(&branch, "ref", Some(head.commit_id), Some(head.tree_id), view_id, None)?;
+                batch.put_ref(
+                    &branch,
+                    "ref",
+                    Some(head.commit_id),
+                    Some(head.tree_id),
+                    view_id,
+                    None,
+                )?;
                 batch.commit()?;
                 report.ref_name = branch;
             }
@@ -304,10 +376,19 @@ impl<'a> Indexer<'a> {
             "head": repo.head_ref_name(),
         })
         .to_string();
-        if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?) {
-            if existing.fingerprint.as_deref() == Some(fingerprint.as_str()) && existing.tree == head.map(|h| h.tree_id) {
+        if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
+            && existing.fingerprint.as_deref() == Some(fingerprint.as_str())
+                && existing.tree == head.map(|h| h.tree_id)
+            {
                 let batch = self.store.begin()?;
-                batch.put_ref(&key, "worktree", head.map(|h| h.commit_id), head.map(|h| h.tree_id), existing.id, Some(&detail))?;
+                batch.put_ref(
+                    &key,
+                    "worktree",
+                    head.map(|h| h.commit_id),
+                    head.map(|h| h.tree_id),
+                    existing.id,
+                    Some(&detail),
+                )?;
                 batch.commit()?;
                 return Ok(ViewReport {
                     ref_name: key.clone(),
@@ -320,7 +401,6 @@ impl<'a> Indexer<'a> {
                     ..head_report.unwrap_or_default()
                 });
             }
-        }
 
         let (base_key, base_view) = match head {
             Some(h) => {
@@ -331,8 +411,10 @@ impl<'a> Indexer<'a> {
             None => (None, None),
         };
         let head_rules_same = match head {
-            Some(h) => self.tree_rules(&repo, h.tree_id)?.len() == IgnoreRules::parse(&disk_rules).len()
-                && repo_ignore_bytes(&repo, h.tree_id)? == disk_rules,
+            Some(h) => {
+                self.tree_rules(&repo, h.tree_id)?.len() == IgnoreRules::parse(&disk_rules).len()
+                    && repo_ignore_bytes(&repo, h.tree_id)? == disk_rules
+            }
             None => disk_rules.is_empty(),
         };
         let mut plan = match (head, base_view, head_rules_same) {
@@ -359,12 +441,16 @@ impl<'a> Indexer<'a> {
             },
         };
         let head_tree = head.map(|h| h.tree_id);
-        let head_files: HashMap<Vec<u8>, ObjectId> = if plan.base_key.is_none() && head_tree.is_some() {
-            // Full plan: the HEAD files are in `added`; apply the changes to that list.
-            plan.added.iter().map(|e| (e.path.clone(), e.blob_id)).collect()
-        } else {
-            HashMap::new()
-        };
+        let head_files: HashMap<Vec<u8>, ObjectId> =
+            if plan.base_key.is_none() && head_tree.is_some() {
+                // Full plan: the HEAD files are in `added`; apply the changes to that list.
+                plan.added
+                    .iter()
+                    .map(|e| (e.path.clone(), e.blob_id))
+                    .collect()
+            } else {
+                HashMap::new()
+            };
         let mut replace: HashMap<Vec<u8>, Option<Entry>> = HashMap::new();
         for change in changes {
             let head_blob = if plan.base_key.is_some() {
@@ -384,7 +470,12 @@ impl<'a> Indexer<'a> {
                     if let Some(old) = head_blob {
                         plan.removed.push((change.path.clone(), old));
                     }
-                    let entry = Entry { path: change.path.clone(), blob_id, mode, content: Some(data) };
+                    let entry = Entry {
+                        path: change.path.clone(),
+                        blob_id,
+                        mode,
+                        content: Some(data),
+                    };
                     replace.insert(change.path, Some(entry));
                 }
             }
@@ -394,10 +485,28 @@ impl<'a> Indexer<'a> {
             plan.removed.clear();
         }
         plan.added.extend(replace.into_values().flatten());
-        let mut report = self.build(Some(&repo), plan, &key, "worktree", head_tree, Some(&fingerprint))?;
-        let view_id = self.store.view(&key)?.map(|v| v.id).expect("the worktree view was just published");
+        let mut report = self.build(
+            Some(&repo),
+            plan,
+            &key,
+            "worktree",
+            head_tree,
+            Some(&fingerprint),
+        )?;
+        let view_id = self
+            .store
+            .view(&key)?
+            .map(|v| v.id)
+            .expect("the worktree view was just published");
         let batch = self.store.begin()?;
-        batch.put_ref(&key, "worktree", head.map(|h| h.commit_id), head_tree, view_id, Some(&detail))?;
+        batch.put_ref(
+            &key,
+            "worktree",
+            head.map(|h| h.commit_id),
+            head_tree,
+            view_id,
+            Some(&detail),
+        )?;
         batch.commit()?;
         report.ref_name = key;
         report.commit = head.map(|h| h.commit_id);
@@ -415,9 +524,17 @@ impl<'a> Indexer<'a> {
     }
 
     /// The blob at `path` among the file versions of `bitmap`.
-    fn blob_in_view(&self, bitmap: &RoaringBitmap, path: &[u8]) -> Result<Option<ObjectId>, IndexError> {
+    fn blob_in_view(
+        &self,
+        bitmap: &RoaringBitmap,
+        path: &[u8],
+    ) -> Result<Option<ObjectId>, IndexError> {
         let batch = self.store.begin()?;
-        let found = batch.file_versions_at(path)?.into_iter().find(|(id, _)| bitmap.contains(*id)).map(|(_, b)| b);
+        let found = batch
+            .file_versions_at(path)?
+            .into_iter()
+            .find(|(id, _)| bitmap.contains(*id))
+            .map(|(_, b)| b);
         drop(batch);
         Ok(found)
     }
@@ -436,15 +553,27 @@ impl<'a> Indexer<'a> {
             .build();
         for entry in walker {
             let Ok(entry) = entry else { continue };
-            let Some(file_type) = entry.file_type() else { continue };
+            let Some(file_type) = entry.file_type() else {
+                continue;
+            };
             if !file_type.is_file() {
                 continue;
             }
-            let Ok(relative) = entry.path().strip_prefix(&root) else { continue };
+            let Ok(relative) = entry.path().strip_prefix(&root) else {
+                continue;
+            };
             let path = relative.to_string_lossy().replace('\\', "/").into_bytes();
-            let data = std::fs::read(entry.path()).map_err(|e| IndexError::Io { path: entry.path().to_owned(), source: e })?;
+            let data = std::fs::read(entry.path()).map_err(|e| IndexError::Io {
+                path: entry.path().to_owned(),
+                source: e,
+            })?;
             let blob_id = ObjectId::for_blob(&data);
-            added.push(Entry { path, blob_id, mode: FileMode::Regular, content: Some(data) });
+            added.push(Entry {
+                path,
+                blob_id,
+                mode: FileMode::Regular,
+                content: Some(data),
+            });
         }
         added.sort_by(|a, b| a.path.cmp(&b.path));
         let mut hasher = blake3::Hasher::new();
@@ -455,8 +584,8 @@ impl<'a> Indexer<'a> {
         hasher.update(self.extractor_for("").as_bytes());
         let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
         let key = "live".to_owned();
-        if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?) {
-            if existing.fingerprint.as_deref() == Some(fingerprint.as_str()) {
+        if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
+            && existing.fingerprint.as_deref() == Some(fingerprint.as_str()) {
                 return Ok(ViewReport {
                     ref_name: key.clone(),
                     view_key: key,
@@ -466,11 +595,20 @@ impl<'a> Indexer<'a> {
                     ..ViewReport::default()
                 });
             }
-        }
-        let plan =
-            Plan { base_key: None, base_bitmap: RoaringBitmap::new(), base_symbols: 0, removed: Vec::new(), added, rules };
+        let plan = Plan {
+            base_key: None,
+            base_bitmap: RoaringBitmap::new(),
+            base_symbols: 0,
+            removed: Vec::new(),
+            added,
+            rules,
+        };
         let mut report = self.build(None, plan, &key, "live", None, Some(&fingerprint))?;
-        let view_id = self.store.view(&key)?.map(|v| v.id).expect("the live view was just published");
+        let view_id = self
+            .store
+            .view(&key)?
+            .map(|v| v.id)
+            .expect("the live view was just published");
         let batch = self.store.begin()?;
         batch.put_ref(&key, "live", None, None, view_id, None)?;
         batch.commit()?;
@@ -488,7 +626,11 @@ impl<'a> Indexer<'a> {
         tree: Option<ObjectId>,
         fingerprint: Option<&str>,
     ) -> Result<ViewReport, IndexError> {
-        let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
+        let mut report = ViewReport {
+            view_key: key.to_owned(),
+            base: plan.base_key.clone(),
+            ..ViewReport::default()
+        };
         let mut bitmap = plan.base_bitmap;
         let mut symbols = plan.base_symbols;
         report.files_changed = (plan.removed.len() + plan.added.len()) as u64;
@@ -497,12 +639,15 @@ impl<'a> Indexer<'a> {
         // are immutable facts about (path, blob), harmless until a view refers to them.
         let batch = self.store.begin()?;
         for (path, blob_id) in &plan.removed {
-            if let Some((id, blob_row, lang, skip)) = batch.file_version_by_oid(path, *blob_id)? {
-                if bitmap.remove(id) {
+            if let Some((id, blob_row, lang, skip)) = batch.file_version_by_oid(path, *blob_id)?
+                && bitmap.remove(id) {
                     let record_lang = if skip.is_some() { "" } else { lang.as_str() };
-                    symbols -= batch.record_symbol_count(blob_row, record_lang, &self.extractor_for(record_lang))?;
+                    symbols -= batch.record_symbol_count(
+                        blob_row,
+                        record_lang,
+                        &self.extractor_for(record_lang),
+                    )?;
                 }
-            }
         }
         let mut jobs: Vec<ParseJob> = Vec::new();
         let mut queued: HashSet<(ObjectId, &'static str)> = HashSet::new();
@@ -531,7 +676,12 @@ impl<'a> Indexer<'a> {
                             let head: &[u8] = match (&entry.content, repo) {
                                 (Some(c), _) => c,
                                 (None, Some(repo)) => {
-                                    content::read_head(repo, entry.blob_id, self.max_file_size, &mut head_buf);
+                                    content::read_head(
+                                        repo,
+                                        entry.blob_id,
+                                        self.max_file_size,
+                                        &mut head_buf,
+                                    );
                                     &head_buf
                                 }
                                 (None, None) => &[],
@@ -567,12 +717,16 @@ impl<'a> Indexer<'a> {
             } else {
                 pending_symbols.push(pair);
                 if queued.insert(pair) {
-                    if let Some(data) = &entry.content {
-                        if repo.is_some_and(|r| !r.has_object(entry.blob_id)) {
+                    if let Some(data) = &entry.content
+                        && repo.is_some_and(|r| !r.has_object(entry.blob_id)) {
                             store::blobs::put(self.store.dir(), entry.blob_id, data)?;
                         }
-                    }
-                    jobs.push(ParseJob { blob_id: entry.blob_id, lang: record_lang, extractor, content: entry.content });
+                    jobs.push(ParseJob {
+                        blob_id: entry.blob_id,
+                        lang: record_lang,
+                        extractor,
+                        content: entry.content,
+                    });
                 }
             }
         }
@@ -617,7 +771,15 @@ impl<'a> Indexer<'a> {
                 jobs.into_par_iter().for_each_init(
                     || (git.map(|g| g.local()), Vec::new()),
                     |(local, buf), job| {
-                        let parsed = content::process(local.as_ref(), job.blob_id, job.lang, job.extractor, job.content, max, buf);
+                        let parsed = content::process(
+                            local.as_ref(),
+                            job.blob_id,
+                            job.lang,
+                            job.extractor,
+                            job.content,
+                            max,
+                            buf,
+                        );
                         // A closed channel means the writer failed; its error is reported.
                         let _ = tx.send(parsed);
                     },
@@ -638,15 +800,23 @@ impl<'a> Indexer<'a> {
                 if let Some(reason) = record.skip_reason {
                     *report.skipped.entry(reason.to_owned()).or_default() += 1;
                 }
-                let pair = (record.blob_id, lang::by_name(&record.lang).map_or("", |l| l.name));
+                let pair = (
+                    record.blob_id,
+                    lang::by_name(&record.lang).map_or("", |l| l.name),
+                );
                 counts.insert(pair, record.extraction.symbols.len() as i64);
                 report.blobs_parsed += 1;
                 report.symbols_extracted += record.extraction.symbols.len() as u64;
-                let current = batch.as_ref().expect("a batch is open while records arrive");
+                let current = batch
+                    .as_ref()
+                    .expect("a batch is open while records arrive");
                 current.insert_record(&record)?;
                 in_batch += 1;
                 if in_batch >= 2000 {
-                    batch.take().expect("a batch is open while records arrive").commit()?;
+                    batch
+                        .take()
+                        .expect("a batch is open while records arrive")
+                        .commit()?;
                     crate::failpoint::hit("index.after_record_batch");
                     batch = Some(self.store.begin()?);
                     in_batch = 0;
@@ -706,7 +876,12 @@ pub struct WorktreeState {
 
 /// Computes the state of the workspace's working tree. Needs no lock: it only reads.
 pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
-    let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
+    let repo = ws
+        .git()
+        .ok_or_else(|| IndexError::NotARepository {
+            path: ws.root().to_owned(),
+        })?
+        .local();
     let head = repo.head()?;
     let changes = repo.worktree_changes()?;
     let disk_rules = std::fs::read(ws.root().join(IGNORE_FILE)).unwrap_or_default();
@@ -729,5 +904,10 @@ pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
         }
     }
     let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
-    Ok(WorktreeState { head, changes, disk_rules, fingerprint })
+    Ok(WorktreeState {
+        head,
+        changes,
+        disk_rules,
+        fingerprint,
+    })
 }

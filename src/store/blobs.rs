@@ -8,7 +8,9 @@ use crate::git::ObjectId;
 
 fn path_of(dir: &Path, blob_id: ObjectId) -> PathBuf {
     let hex = blob_id.to_hex();
-    dir.join("blobs").join(&hex[..2]).join(format!("{}.zst", &hex[2..]))
+    dir.join("blobs")
+        .join(&hex[..2])
+        .join(format!("{}.zst", &hex[2..]))
 }
 
 /// Stores `data` under its blob id, unless already there. Written to a temporary name first
@@ -18,8 +20,13 @@ pub fn put(dir: &Path, blob_id: ObjectId, data: &[u8]) -> Result<(), StoreError>
     if path.exists() {
         return Ok(());
     }
-    let io = |e| StoreError::Io { path: path.clone(), source: e };
-    let parent = path.parent().expect("a blob path has a parent because it is built under blobs/");
+    let io = |e| StoreError::Io {
+        path: path.clone(),
+        source: e,
+    };
+    let parent = path
+        .parent()
+        .expect("a blob path has a parent because it is built under blobs/");
     std::fs::create_dir_all(parent).map_err(io)?;
     let compressed = zstd::encode_all(data, 3).map_err(io)?;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));

@@ -32,10 +32,17 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     /// A file of the store could not be read or written.
     #[error("store I/O error at {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The store was written by an incompatible version or is damaged.
     #[error("the index at {path} is {state}: {detail}")]
-    Incompatible { path: PathBuf, state: StoreState, detail: String },
+    Incompatible {
+        path: PathBuf,
+        state: StoreState,
+        detail: String,
+    },
     /// Another process holds the write lock.
     #[error("another process (pid {pid}) is writing the index")]
     Busy { pid: u32 },
@@ -74,7 +81,10 @@ impl std::fmt::Display for StoreState {
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// An open store.
@@ -90,22 +100,36 @@ impl Store {
     pub fn classify(dir: &Path) -> (StoreState, String) {
         let db = dir.join(DB_FILE);
         if !db.exists() {
-            return (StoreState::NotIndexed, "no index has been built yet".to_owned());
+            return (
+                StoreState::NotIndexed,
+                "no index has been built yet".to_owned(),
+            );
         }
         let conn = match Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY) {
             Ok(c) => c,
             Err(e) => return (StoreState::Corrupt, e.to_string()),
         };
         let version: Result<Option<String>, _> = conn
-            .query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0))
+            .query_row(
+                "SELECT value FROM meta WHERE key = 'schema_version'",
+                [],
+                |r| r.get(0),
+            )
             .optional();
         match version {
-            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => (StoreState::Compatible, String::new()),
+            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => {
+                (StoreState::Compatible, String::new())
+            }
             Ok(Some(v)) => (
                 StoreState::ReindexRequired,
-                format!("written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"),
+                format!(
+                    "written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"
+                ),
             ),
-            Ok(None) => (StoreState::Corrupt, "the store has no schema version".to_owned()),
+            Ok(None) => (
+                StoreState::Corrupt,
+                "the store has no schema version".to_owned(),
+            ),
             Err(e) => (StoreState::Corrupt, e.to_string()),
         }
     }
@@ -124,7 +148,11 @@ impl Store {
             }
         }
         if state != StoreState::Compatible {
-            return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
+            return Err(StoreError::Incompatible {
+                path: dir.to_owned(),
+                state,
+                detail,
+            });
         }
         let conn = Connection::open(dir.join(DB_FILE))?;
         conn.busy_timeout(std::time::Duration::from_secs(60))?;
@@ -133,13 +161,19 @@ impl Store {
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.pragma_update(None, "cache_size", -65536)?;
         conn.pragma_update(None, "mmap_size", 268_435_456i64)?;
-        Ok(Store { dir: dir.to_owned(), conn })
+        Ok(Store {
+            dir: dir.to_owned(),
+            conn,
+        })
     }
 
     /// Writes an empty store: WAL mode (kept by the file) and the schema, under a temporary
     /// name renamed into place, so no reader ever opens a half-made database.
     fn create(dir: &Path) -> Result<(), StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io { path: dir.to_owned(), source: e })?;
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io {
+            path: dir.to_owned(),
+            source: e,
+        })?;
         let tmp = dir.join(format!("{DB_FILE}.new-{}", std::process::id()));
         let _ = std::fs::remove_file(&tmp);
         {
@@ -150,9 +184,15 @@ impl Store {
             for (key, value) in [
                 ("schema_version", STORE_SCHEMA_VERSION.to_string()),
                 ("extractor_version", extract::EXTRACTOR_VERSION.to_string()),
-                ("created_by", concat!("codecompass ", env!("CARGO_PKG_VERSION")).to_owned()),
+                (
+                    "created_by",
+                    concat!("codecompass ", env!("CARGO_PKG_VERSION")).to_owned(),
+                ),
             ] {
-                tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
+                tx.execute(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                    params![key, value],
+                )?;
             }
             tx.commit()?;
             conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
@@ -160,7 +200,10 @@ impl Store {
         let _ = std::fs::remove_file(format!("{}-wal", tmp.display()));
         let _ = std::fs::remove_file(format!("{}-shm", tmp.display()));
         let target = dir.join(DB_FILE);
-        std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io { path: target, source: e })?;
+        std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io {
+            path: target,
+            source: e,
+        })?;
         Ok(())
     }
 
@@ -181,19 +224,27 @@ impl Store {
 
     /// A value from `meta`.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()?)
     }
 
     /// Sets a value in `meta`.
     pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+            params![key, value],
+        )?;
         Ok(())
     }
 
     /// Starts a write transaction. Records written in it become visible when it commits;
     /// nothing refers to them until a view does.
     pub fn begin(&self) -> Result<Batch<'_>, StoreError> {
-        Ok(Batch { tx: self.conn.unchecked_transaction()? })
+        Ok(Batch {
+            tx: self.conn.unchecked_transaction()?,
+        })
     }
 
     /// Marks jobs left `running` by a process that died as `interrupted`. Call with the write
@@ -215,8 +266,17 @@ impl Store {
     }
 
     /// Records the end of a job.
-    pub fn finish_job(&self, id: i64, error: Option<&str>, stats: Option<&str>) -> Result<(), StoreError> {
-        let state = if error.is_some() { "failed" } else { "published" };
+    pub fn finish_job(
+        &self,
+        id: i64,
+        error: Option<&str>,
+        stats: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let state = if error.is_some() {
+            "failed"
+        } else {
+            "published"
+        };
         self.conn.execute(
             "UPDATE jobs SET state = ?2, finished_at = ?3, error = ?4, stats = ?5 WHERE id = ?1",
             params![id, state, now(), error, stats],
@@ -228,14 +288,20 @@ impl Store {
     /// With `writer_alive` false, jobs still marked `running` count as interrupted too: no
     /// process holds the lock, so none can be running them.
     pub fn unresolved_interruptions(&self, writer_alive: bool) -> Result<Vec<JobRow>, StoreError> {
-        let states = if writer_alive { "('interrupted')" } else { "('interrupted', 'running')" };
+        let states = if writer_alive {
+            "('interrupted')"
+        } else {
+            "('interrupted', 'running')"
+        };
         let mut stmt = self.conn.prepare(&format!(
             "SELECT id, kind, target, 'interrupted', pid, started_at, finished_at, error FROM jobs j
              WHERE state IN {states} AND NOT EXISTS (
                  SELECT 1 FROM jobs k WHERE k.kind = j.kind AND k.state = 'published' AND k.id > j.id)
              ORDER BY id"
         ))?;
-        let rows = stmt.query_map([], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        let rows = stmt
+            .query_map([], JobRow::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
@@ -244,7 +310,9 @@ impl Store {
         let mut stmt = self.conn.prepare(
             "SELECT id, kind, target, state, pid, started_at, finished_at, error FROM jobs ORDER BY id DESC LIMIT ?1",
         )?;
-        let rows = stmt.query_map([limit as i64], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        let rows = stmt
+            .query_map([limit as i64], JobRow::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
@@ -274,10 +342,13 @@ impl Store {
 
     /// Every tree view's key and tree id, most recently updated first.
     pub fn tree_views(&self) -> Result<Vec<(String, ObjectId)>, StoreError> {
-        let mut stmt =
-            self.conn.prepare("SELECT key, tree FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC")?;
+        let mut stmt = self.conn.prepare(
+            "SELECT key, tree FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC",
+        )?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)))?
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+            })?
             .filter_map(|r| r.ok())
             .filter_map(|(k, t)| Some((k, ObjectId::from_bytes(&t)?)))
             .collect();
@@ -287,7 +358,10 @@ impl Store {
     /// Notes that a view was used by a query (for gc's grace period). Best effort: a reader
     /// that cannot write (a read-only store) loses nothing.
     pub fn touch_view(&self, id: i64) {
-        let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now()]);
+        let _ = self.conn.execute(
+            "UPDATE views SET last_used_at = ?2 WHERE id = ?1",
+            params![id, now()],
+        );
     }
 
     /// The ref stored under `name`.
@@ -304,14 +378,20 @@ impl Store {
 
     /// Every stored ref, by name.
     pub fn refs(&self) -> Result<Vec<RefRow>, StoreError> {
-        let mut stmt =
-            self.conn.prepare("SELECT name, kind, commit_oid, tree, view, indexed_at, detail FROM refs ORDER BY name")?;
-        let rows = stmt.query_map([], RefRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        let mut stmt = self.conn.prepare(
+            "SELECT name, kind, commit_oid, tree, view, indexed_at, detail FROM refs ORDER BY name",
+        )?;
+        let rows = stmt
+            .query_map([], RefRow::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// The file versions with these ids, with their record for the current extractors.
-    pub fn file_infos(&self, ids: impl IntoIterator<Item = u32>) -> Result<Vec<FileInfo>, StoreError> {
+    pub fn file_infos(
+        &self,
+        ids: impl IntoIterator<Item = u32>,
+    ) -> Result<Vec<FileInfo>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
              JOIN blobs b ON b.id = fv.blob WHERE fv.id = ?1",
@@ -331,12 +411,19 @@ impl Store {
             "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
              JOIN blobs b ON b.id = fv.blob WHERE fv.path = ?1",
         )?;
-        let rows = stmt.query_map([path], FileInfo::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        let rows = stmt
+            .query_map([path], FileInfo::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// The record of `blob_id` read as `lang` by `extractor`.
-    pub fn record(&self, blob_id: ObjectId, lang: &str, extractor: &str) -> Result<Option<RecordRow>, StoreError> {
+    pub fn record(
+        &self,
+        blob_id: ObjectId,
+        lang: &str,
+        extractor: &str,
+    ) -> Result<Option<RecordRow>, StoreError> {
         Ok(self
             .conn
             .prepare_cached(
@@ -357,15 +444,22 @@ impl Store {
 
     /// The symbols of a record, in extraction order.
     pub fn symbols_of(&self, record_id: i64) -> Result<Vec<SymbolRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!("SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 ORDER BY s.ord"))?;
-        let rows = stmt.query_map([record_id], SymbolRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 ORDER BY s.ord"
+        ))?;
+        let rows = stmt
+            .query_map([record_id], SymbolRow::from_row)?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// Symbols named `name`, case-insensitively, with the file versions that hold them.
     /// `extractors` maps a language to its current extractor key; records of other keys are
     /// stale and left out.
-    pub fn symbols_named(&self, name: &str) -> Result<Vec<(SymbolRow, u32, String, String)>, StoreError> {
+    pub fn symbols_named(
+        &self,
+        name: &str,
+    ) -> Result<Vec<(SymbolRow, u32, String, String)>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {SYMBOL_COLUMNS}, fv.id, r.lang, r.extractor FROM symbols s
              JOIN records r ON r.id = s.record
@@ -374,7 +468,12 @@ impl Store {
         ))?;
         let rows = stmt
             .query_map([name], |r| {
-                Ok((SymbolRow::from_row(r)?, r.get::<_, u32>(16)?, r.get::<_, String>(17)?, r.get::<_, String>(18)?))
+                Ok((
+                    SymbolRow::from_row(r)?,
+                    r.get::<_, u32>(16)?,
+                    r.get::<_, String>(17)?,
+                    r.get::<_, String>(18)?,
+                ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
@@ -383,7 +482,9 @@ impl Store {
     /// Counts for `status`: blobs, records, symbols, file versions, views.
     pub fn counts(&self) -> Result<StoreCounts, StoreError> {
         let count = |table: &str| -> Result<i64, StoreError> {
-            Ok(self.conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
+            Ok(self
+                .conn
+                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
         };
         Ok(StoreCounts {
             blobs: count("blobs")?,
@@ -396,7 +497,9 @@ impl Store {
 
     /// Flushes the write-ahead log into the database file.
     pub fn checkpoint(&self) {
-        let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
     }
 }
 
@@ -453,7 +556,9 @@ impl ViewRow {
             id: r.get(0)?,
             key: r.get(1)?,
             kind: r.get(2)?,
-            tree: r.get::<_, Option<Vec<u8>>>(3)?.and_then(|t| ObjectId::from_bytes(&t)),
+            tree: r
+                .get::<_, Option<Vec<u8>>>(3)?
+                .and_then(|t| ObjectId::from_bytes(&t)),
             bitmap,
             files: r.get(5)?,
             fingerprint: r.get(6)?,
@@ -488,8 +593,12 @@ impl RefRow {
         Ok(RefRow {
             name: r.get(0)?,
             kind: r.get(1)?,
-            commit: r.get::<_, Option<Vec<u8>>>(2)?.and_then(|t| ObjectId::from_bytes(&t)),
-            tree: r.get::<_, Option<Vec<u8>>>(3)?.and_then(|t| ObjectId::from_bytes(&t)),
+            commit: r
+                .get::<_, Option<Vec<u8>>>(2)?
+                .and_then(|t| ObjectId::from_bytes(&t)),
+            tree: r
+                .get::<_, Option<Vec<u8>>>(3)?
+                .and_then(|t| ObjectId::from_bytes(&t)),
             view: r.get(4)?,
             indexed_at: r.get(5)?,
             detail: r.get(6)?,
@@ -632,7 +741,11 @@ impl SymbolRow {
             name: r.get(2)?,
             qualified_name: r.get(3)?,
             kind: r.get(4)?,
-            role: if r.get::<_, i64>(5)? == 0 { Role::Definition } else { Role::Declaration },
+            role: if r.get::<_, i64>(5)? == 0 {
+                Role::Definition
+            } else {
+                Role::Declaration
+            },
             line_start: r.get(6)?,
             line_end: r.get(7)?,
             name_line: r.get(8)?,
@@ -666,6 +779,9 @@ pub struct NewRecord {
     pub extraction: Extraction,
 }
 
+/// A stored file version: its id, blob row, language and path skip reason.
+pub type FileVersionHit = (u32, i64, String, Option<String>);
+
 /// A write transaction.
 pub struct Batch<'a> {
     tx: rusqlite::Transaction<'a>,
@@ -681,20 +797,32 @@ impl Batch<'_> {
             .optional()?;
         if let Some((id, known)) = existing {
             if known < 0 && size >= 0 {
-                self.tx.prepare_cached("UPDATE blobs SET size = ?2 WHERE id = ?1")?.execute(params![id, size])?;
+                self.tx
+                    .prepare_cached("UPDATE blobs SET size = ?2 WHERE id = ?1")?
+                    .execute(params![id, size])?;
             }
             return Ok(id);
         }
-        self.tx.prepare_cached("INSERT INTO blobs (oid, size) VALUES (?1, ?2)")?.execute(params![&blob_id.0[..], size])?;
+        self.tx
+            .prepare_cached("INSERT INTO blobs (oid, size) VALUES (?1, ?2)")?
+            .execute(params![&blob_id.0[..], size])?;
         Ok(self.tx.last_insert_rowid())
     }
 
     /// The file version `(path, blob)`, if stored: its id, language and path skip reason.
-    pub fn file_version(&self, path: &[u8], blob_row: i64) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
+    pub fn file_version(
+        &self,
+        path: &[u8],
+        blob_row: i64,
+    ) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
         Ok(self
             .tx
-            .prepare_cached("SELECT id, lang, skip FROM file_versions WHERE path = ?1 AND blob = ?2")?
-            .query_row(params![path, blob_row], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached(
+                "SELECT id, lang, skip FROM file_versions WHERE path = ?1 AND blob = ?2",
+            )?
+            .query_row(params![path, blob_row], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
             .optional()?)
     }
 
@@ -714,10 +842,17 @@ impl Batch<'_> {
     }
 
     /// Whether a record exists for this blob, language and extractor.
-    pub fn has_record(&self, blob_row: i64, lang: &str, extractor: &str) -> Result<bool, StoreError> {
+    pub fn has_record(
+        &self,
+        blob_row: i64,
+        lang: &str,
+        extractor: &str,
+    ) -> Result<bool, StoreError> {
         Ok(self
             .tx
-            .prepare_cached("SELECT 1 FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
+            .prepare_cached(
+                "SELECT 1 FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3",
+            )?
             .query_row(params![blob_row, lang, extractor], |_| Ok(()))
             .optional()?
             .is_some())
@@ -807,7 +942,9 @@ impl Batch<'_> {
         fingerprint: Option<&str>,
     ) -> Result<i64, StoreError> {
         let mut bytes = Vec::with_capacity(bitmap.serialized_size());
-        bitmap.serialize_into(&mut bytes).expect("serializing into a Vec cannot fail because it does no I/O");
+        bitmap
+            .serialize_into(&mut bytes)
+            .expect("serializing into a Vec cannot fail because it does no I/O");
         let t = now();
         let tree = tree.map(|t| t.0.to_vec());
         self.tx
@@ -818,7 +955,9 @@ impl Batch<'_> {
                      updated_at = ?7, last_used_at = ?7, symbols = ?8",
             )?
             .execute(params![key, kind, tree, bytes, bitmap.len() as i64, fingerprint, t, symbols])?;
-        Ok(self.tx.query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)
+        Ok(self
+            .tx
+            .query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)
     }
 
     /// Points the name `name` at a view.
@@ -849,10 +988,17 @@ impl Batch<'_> {
     }
 
     /// The symbol count of the record `(blob_row, lang, extractor)`, 0 when there is none.
-    pub fn record_symbol_count(&self, blob_row: i64, lang: &str, extractor: &str) -> Result<i64, StoreError> {
+    pub fn record_symbol_count(
+        &self,
+        blob_row: i64,
+        lang: &str,
+        extractor: &str,
+    ) -> Result<i64, StoreError> {
         Ok(self
             .tx
-            .prepare_cached("SELECT symbol_count FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
+            .prepare_cached(
+                "SELECT symbol_count FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3",
+            )?
             .query_row(params![blob_row, lang, extractor], |r| r.get(0))
             .optional()?
             .unwrap_or(0))
@@ -863,7 +1009,7 @@ impl Batch<'_> {
         &self,
         path: &[u8],
         blob_id: ObjectId,
-    ) -> Result<Option<(u32, i64, String, Option<String>)>, StoreError> {
+    ) -> Result<Option<FileVersionHit>, StoreError> {
         Ok(self
             .tx
             .prepare_cached(
@@ -880,7 +1026,9 @@ impl Batch<'_> {
             "SELECT fv.id, b.oid FROM file_versions fv JOIN blobs b ON b.id = fv.blob WHERE fv.path = ?1",
         )?;
         let rows = stmt
-            .query_map([path], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, Vec<u8>>(1)?)))?
+            .query_map([path], |r| {
+                Ok((r.get::<_, u32>(0)?, r.get::<_, Vec<u8>>(1)?))
+            })?
             .filter_map(|r| r.ok())
             .filter_map(|(id, oid)| Some((id, ObjectId::from_bytes(&oid)?)))
             .collect();

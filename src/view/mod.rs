@@ -58,9 +58,14 @@ impl Workspace {
     /// default it is `<common git dir>/codecompass` (shared by all linked worktrees) or
     /// `<dir>/.codecompass` for a directory that is not a repository.
     pub fn open(path: &Path, store: Option<&Path>) -> Result<Workspace, WorkspaceError> {
-        let canonical = std::fs::canonicalize(path).map_err(|_| WorkspaceError::NoSuchDirectory { path: path.to_owned() })?;
+        let canonical =
+            std::fs::canonicalize(path).map_err(|_| WorkspaceError::NoSuchDirectory {
+                path: path.to_owned(),
+            })?;
         if !canonical.is_dir() {
-            return Err(WorkspaceError::NoSuchDirectory { path: path.to_owned() });
+            return Err(WorkspaceError::NoSuchDirectory {
+                path: path.to_owned(),
+            });
         }
         let git = GitRepo::discover(&canonical)?;
         let (root, default_store) = match &git {
@@ -71,7 +76,11 @@ impl Workspace {
             None => (canonical.clone(), canonical.join(".codecompass")),
         };
         let store_dir = store.map_or(default_store, Path::to_owned);
-        Ok(Workspace { root, git, store_dir })
+        Ok(Workspace {
+            root,
+            git,
+            store_dir,
+        })
     }
 
     /// The working tree's root (the git dir of a bare repository; the directory itself when
@@ -166,7 +175,9 @@ fn full_ref_name(repo: &LocalRepo, spec: &str) -> Option<String> {
         format!("refs/remotes/{spec}"),
     ];
     let refs = repo.references().ok()?;
-    candidates.into_iter().find(|c| refs.iter().any(|(name, _)| name == c))
+    candidates
+        .into_iter()
+        .find(|c| refs.iter().any(|(name, _)| name == c))
 }
 
 /// The key of the view of tree `tree_id`.

@@ -1,1 +1,70 @@
-; scala definitions: to be written.
+; Scala definitions (Scala 2 and 3).
+;
+; Objects are singleton classes (`class`), like Kotlin's. A package with a body encloses its
+; definitions and qualifies them; `package a.b` on its own line does not, like Java's.
+
+(package_clause name: (package_identifier) @name body: (template_body)) @definition.module
+(package_object name: (identifier) @name) @definition.module
+(class_definition name: (identifier) @name) @definition.class
+(object_definition name: (identifier) @name) @definition.class
+(trait_definition name: (identifier) @name) @definition.trait
+(enum_definition name: (identifier) @name) @definition.enum
+(simple_enum_case name: (identifier) @name) @definition.enum_member
+(full_enum_case name: (identifier) @name) @definition.enum_member
+(type_definition name: (type_identifier) @name) @definition.type
+
+; An extension's methods are qualified by the extended type (`Account.describe`).
+(extension_definition
+  parameters: (parameters
+                (parameter type: [(type_identifier) @name
+                                  (generic_type type: (type_identifier) @name)]))) @scope
+(extension_definition (function_definition name: (identifier) @name) @definition.method)
+(extension_definition (template_body (function_definition name: (identifier) @name) @definition.method))
+
+; Members of classes, objects, traits and enums. `def this(...)` is an auxiliary constructor; a
+; `def` without a body (abstract) only declares.
+(function_definition name: (identifier) @name (#eq? @name "this")) @definition.constructor
+[(class_definition body: (template_body (function_definition name: (_) @name) @definition.method))
+ (object_definition body: (template_body (function_definition name: (_) @name) @definition.method))
+ (trait_definition body: (template_body (function_definition name: (_) @name) @definition.method))
+ (enum_definition body: (enum_body (function_definition name: (_) @name) @definition.method))]
+[(class_definition body: (template_body (function_declaration name: (_) @name) @declaration.method))
+ (object_definition body: (template_body (function_declaration name: (_) @name) @declaration.method))
+ (trait_definition body: (template_body (function_declaration name: (_) @name) @declaration.method))
+ (enum_definition body: (enum_body (function_declaration name: (_) @name) @declaration.method))]
+(function_definition name: (_) @name) @definition.function
+(function_declaration name: (_) @name) @declaration.function
+
+; `val`/`var` members are properties, as are `val`/`var` class parameters and every parameter
+; of a case class.
+[(class_definition body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                         (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                         (val_declaration name: (_) @name)
+                                         (var_declaration name: (_) @name)] @definition.property))
+ (object_definition body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                          (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                          (val_declaration name: (_) @name)
+                                          (var_declaration name: (_) @name)] @definition.property))
+ (trait_definition body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                         (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                         (val_declaration name: (_) @name)
+                                         (var_declaration name: (_) @name)] @definition.property))
+ (enum_definition body: (enum_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                    (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                    (val_declaration name: (_) @name)
+                                    (var_declaration name: (_) @name)] @definition.property))]
+(class_parameter ["val" "var"] name: (_) @name) @definition.property
+(class_definition "case" class_parameters: (class_parameters (class_parameter name: (_) @name) @definition.property))
+
+; Top-level (Scala 3) and package-level values are the package's variables.
+[(compilation_unit [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                    (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])] @definition.variable)
+ (package_clause body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                       (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])] @definition.variable))
+ (package_object body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+                                       (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])] @definition.variable))]
+
+; References, for the call graph.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (field_expression field: (identifier) @name)) @reference.call
+(instance_expression (type_identifier) @name) @reference.class

@@ -1,1 +1,56 @@
-; swift definitions: to be written.
+; Swift definitions.
+
+(class_declaration declaration_kind: "class" name: (type_identifier) @name) @definition.class
+(class_declaration declaration_kind: "actor" name: (type_identifier) @name) @definition.class
+(class_declaration declaration_kind: "struct" name: (type_identifier) @name) @definition.struct
+(class_declaration declaration_kind: "enum" name: (type_identifier) @name) @definition.enum
+(protocol_declaration name: (type_identifier) @name) @definition.interface
+; `case a, b` is one entry with two names: each name is then its own definition, so that `b`
+; does not nest inside `a`. An entry with one name is the definition of that name.
+((enum_entry name: (simple_identifier) @name @definition.enum_member) @_entry
+  (#match? @_entry "^[^(=]*(\\([^)]*\\))?\\s*,"))
+((enum_entry name: (simple_identifier) @name) @definition.enum_member
+  (#not-match? @definition.enum_member "^[^(=]*(\\([^)]*\\))?\\s*,"))
+(typealias_declaration name: (type_identifier) @name) @definition.type
+(associatedtype_declaration name: (type_identifier) @name) @definition.type
+
+; An extension qualifies its members with the extended type (`Playlist.sorted`).
+(class_declaration declaration_kind: "extension" name: (user_type) @name) @scope
+
+; Members of types and extensions. Protocol requirements have no body: they only declare.
+(init_declaration name: "init" @name body: (function_body)) @definition.constructor
+(init_declaration name: "init" @name) @declaration.constructor
+(deinit_declaration "deinit" @name) @definition.method
+(subscript_declaration "subscript" @name) @definition.method
+; Operators (`static func ==`) are named by their token.
+(class_body
+  (function_declaration
+    name: [(simple_identifier) (custom_operator) (bang) "==" "!=" "===" "!=="
+          "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "+=" "-=" "*=" "/=" "%=" "&" "|" "^" "~" "<<" ">>" "++" "--"] @name) @definition.method)
+(enum_class_body
+  (function_declaration
+    name: [(simple_identifier) (custom_operator) (bang) "==" "!=" "===" "!=="
+          "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "+=" "-=" "*=" "/=" "%=" "&" "|" "^" "~" "<<" ">>" "++" "--"] @name) @definition.method)
+(protocol_function_declaration name: (simple_identifier) @name) @declaration.method
+(function_declaration
+  name: [(simple_identifier) (custom_operator) (bang) "==" "!=" "===" "!=="
+        "<" ">" "<=" ">=" "+" "-" "*" "/" "%" "+=" "-=" "*=" "/=" "%=" "&" "|" "^" "~" "<<" ">>" "++" "--"] @name) @definition.function
+
+; Stored and computed properties of types, and protocol property requirements.
+(class_body (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
+(enum_class_body (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property)
+(protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
+
+; Top-level `let` is a constant, `var` a variable.
+(source_file
+  (property_declaration
+    (value_binding_pattern mutability: "let")
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
+(source_file
+  (property_declaration
+    (value_binding_pattern mutability: "var")
+    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
+
+; References, for the call graph.
+(call_expression (simple_identifier) @name) @reference.call
+(call_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call

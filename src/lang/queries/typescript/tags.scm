@@ -1,1 +1,105 @@
-; typescript definitions: to be written.
+; TypeScript and TSX definitions (one query serves both grammars).
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+; Overload signatures and `declare function` have no body.
+(function_signature name: (identifier) @name) @declaration.function
+
+(class_declaration name: (type_identifier) @name) @definition.class
+(abstract_class_declaration name: (type_identifier) @name) @definition.class
+(interface_declaration name: (type_identifier) @name) @definition.interface
+(type_alias_declaration name: (type_identifier) @name) @definition.type
+(enum_declaration name: (identifier) @name) @definition.enum
+(enum_body name: (property_identifier) @name @definition.enum_member)
+(enum_body (enum_assignment name: (property_identifier) @name) @definition.enum_member)
+
+; `namespace N {}` and `declare module "m" {}`.
+(internal_module name: [(identifier) (nested_identifier) (string)] @name) @definition.module
+(module name: [(identifier) (nested_identifier) (string)] @name) @definition.module
+
+; Class members: the constructor, methods (accessors, generators, private `#m`), overload and
+; abstract signatures, and properties. A property holding a function is a method.
+(class_body
+  (method_definition
+    name: (property_identifier) @name
+    (#eq? @name "constructor")) @definition.constructor)
+(class_body (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+(class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @declaration.method)
+(abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @declaration.method
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  value: [(arrow_function) (function_expression)]) @definition.method
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.property
+
+; Interface members.
+(interface_body (method_signature name: (property_identifier) @name) @declaration.method)
+(interface_body (property_signature name: (property_identifier) @name) @definition.property)
+
+; Module-level bindings, in the file or a namespace, exported or not: a function or class value
+; makes a function or class, `const` a constant, `let` and `var` a variable. The patterns for
+; constants and variables exclude each other so that `const a = 1, b = 2` gives each name once.
+
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+   (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+                                  (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))])] @definition.function)
+(internal_module body: (statement_block
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+   (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+                                  (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))])] @definition.function))
+(module body: (statement_block
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+   (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))
+                                  (variable_declaration (variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]))])] @definition.function))
+(program
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+   (variable_declaration (variable_declarator name: (identifier) @name value: (class)))
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+                                  (variable_declaration (variable_declarator name: (identifier) @name value: (class)))])] @definition.class)
+(internal_module body: (statement_block
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+   (variable_declaration (variable_declarator name: (identifier) @name value: (class)))
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+                                  (variable_declaration (variable_declarator name: (identifier) @name value: (class)))])] @definition.class))
+(module body: (statement_block
+  [(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+   (variable_declaration (variable_declarator name: (identifier) @name value: (class)))
+   (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @name value: (class)))
+                                  (variable_declaration (variable_declarator name: (identifier) @name value: (class)))])] @definition.class))
+(program
+  [(lexical_declaration kind: "const" (variable_declarator name: (identifier) @name))
+   (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)))] @definition.constant)
+(internal_module body: (statement_block
+  [(lexical_declaration kind: "const" (variable_declarator name: (identifier) @name))
+   (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)))] @definition.constant))
+(module body: (statement_block
+  [(lexical_declaration kind: "const" (variable_declarator name: (identifier) @name))
+   (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)))] @definition.constant))
+(program
+  [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+   (variable_declaration (variable_declarator name: (identifier) @name))
+   (export_statement declaration: [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+                                  (variable_declaration (variable_declarator name: (identifier) @name))])] @definition.variable)
+(internal_module body: (statement_block
+  [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+   (variable_declaration (variable_declarator name: (identifier) @name))
+   (export_statement declaration: [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+                                  (variable_declaration (variable_declarator name: (identifier) @name))])] @definition.variable))
+(module body: (statement_block
+  [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+   (variable_declaration (variable_declarator name: (identifier) @name))
+   (export_statement declaration: [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+                                  (variable_declaration (variable_declarator name: (identifier) @name))])] @definition.variable))
+
+; `declare const X: T;` only declares.
+(program (ambient_declaration (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @declaration.constant))
+(program (ambient_declaration [(lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))
+                               (variable_declaration (variable_declarator name: (identifier) @name))] @declaration.variable))
+
+; References, for the call graph.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (member_expression property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.class
