@@ -425,8 +425,12 @@ impl Engine {
 
     /// The last published view of `scope`, current or not.
     fn resolve_existing(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
-        if let Some(current) = self.current_view(store, scope)? {
-            return Ok(current);
+        // A ref's freshness is one rev-parse away; a working tree's needs a status walk, which
+        // best effort skips: its answer is then reported `stale`, never `fresh` unverified.
+        if matches!(scope, Scope::Ref(_)) || !self.ws.has_worktree() {
+            if let Some(current) = self.current_view(store, scope)? {
+                return Ok(current);
+            }
         }
         let name = self.ws.scope_name(scope);
         let row = match scope {

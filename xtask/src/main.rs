@@ -1,1 +1,65 @@
-fn main() {}
+//! Project tasks: `cargo xtask bench <what> --repo PATH`.
+//!
+//! Benchmarks run CodeCompass side by side with the tools a user would pick instead, in the
+//! same run, and report medians and ratios: the machines this runs on are shared and noisy.
+//! They take a path to a real repository and never copy anything from it.
+
+mod bench;
+mod measure;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+
+const USAGE: &str = "\
+usage: cargo xtask bench <index> --repo PATH [--runs N] [--json FILE]
+
+  bench index   index a repository from scratch beside `ctags -R`, then re-index it
+                unchanged, index a ref 10 files away, and time `locate`
+";
+
+/// Parsed arguments shared by the benchmarks.
+pub struct BenchArgs {
+    /// The repository to measure.
+    pub repo: PathBuf,
+    /// Repetitions per measurement (medians are reported).
+    pub runs: usize,
+    /// Where to also write the figures as JSON.
+    pub json: Option<PathBuf>,
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("bench") => {
+            let what = args.get(1).map(String::as_str).unwrap_or("");
+            let parsed = parse_bench_args(&args[2.min(args.len())..])?;
+            match what {
+                "index" => bench::index(&parsed),
+                other => bail!("unknown benchmark `{other}`\n{USAGE}"),
+            }
+        }
+        _ => {
+            eprint!("{USAGE}");
+            std::process::exit(2);
+        }
+    }
+}
+
+fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
+    let mut repo = None;
+    let mut runs = 3;
+    let mut json = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--repo" => repo = Some(PathBuf::from(it.next().context("--repo needs a path")?)),
+            "--runs" => runs = it.next().context("--runs needs a number")?.parse().context("--runs needs a number")?,
+            "--json" => json = Some(PathBuf::from(it.next().context("--json needs a file")?)),
+            other => bail!("unknown argument `{other}`\n{USAGE}"),
+        }
+    }
+    let repo = repo.context("--repo PATH is required")?;
+    let repo = std::fs::canonicalize(&repo).with_context(|| format!("{} does not exist", repo.display()))?;
+    Ok(BenchArgs { repo, runs: runs.max(1), json })
+}
