@@ -135,7 +135,17 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
     let max_file_size = engine.workspace().max_file_size();
     let mut found = Vec::new();
     let mut paths = std::collections::HashMap::new();
-    for (symbol, fv, lang, extractor) in store.symbols_named(last)? {
+    // A name may itself contain separators (a markdown heading, a CSS selector): look it up
+    // whole, and by its last segment for qualified matches.
+    let mut rows = store.symbols_named(query)?;
+    if qualified_query {
+        rows.extend(store.symbols_named(last)?);
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (symbol, fv, lang, extractor) in rows {
+        if !seen.insert((symbol.record, symbol.ord, fv)) {
+            continue;
+        }
         if !bitmap.contains(fv) {
             continue;
         }
@@ -150,15 +160,14 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
         {
             continue;
         }
-        let tier = if qualified_query {
-            if !qualified_suffix(&symbol.qualified_name, &parts) {
-                continue;
-            }
-            if symbol.name == last { 2 } else { 3 }
-        } else if symbol.name == last {
+        let tier = if symbol.name == query {
             0
-        } else {
+        } else if symbol.name.eq_ignore_ascii_case(query) {
             1
+        } else if qualified_query && qualified_suffix(&symbol.qualified_name, &parts) {
+            if symbol.name == last { 2 } else { 3 }
+        } else {
+            continue;
         };
         let path = match paths.get(&fv) {
             Some(p) => String::clone(p),

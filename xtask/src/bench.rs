@@ -249,7 +249,8 @@ fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Dura
     let names: Vec<String> = {
         let db = codecompass::store::Store::open(store, false)?;
         let mut stmt = db.conn().prepare(
-            "SELECT name FROM symbols WHERE declaration = 0 GROUP BY name HAVING count(*) = 1
+            "SELECT name FROM symbols WHERE declaration = 0 AND name NOT GLOB '*[^A-Za-z0-9_]*'
+             GROUP BY name HAVING count(*) = 1
              ORDER BY substr(min(stable_id), 1, 8) LIMIT 200",
         )?;
         let rows = stmt.query_map([], |r| r.get::<_, String>(0))?.filter_map(Result::ok).collect();
@@ -273,4 +274,20 @@ fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Dura
         }
     }
     Ok((names, times))
+}
+
+/// `cargo xtask bench queries`: the one-time cost of compiling each language's query.
+pub fn queries() -> Result<()> {
+    let mut rows = Vec::new();
+    for language in codecompass::lang::LANGUAGES {
+        let started = Instant::now();
+        codecompass::extract::check_query(language).map_err(anyhow::Error::msg)?;
+        rows.push((started.elapsed(), language.name));
+    }
+    rows.sort();
+    rows.reverse();
+    for (time, name) in rows {
+        println!("{name:12} {}", secs(time));
+    }
+    Ok(())
 }

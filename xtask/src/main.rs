@@ -13,9 +13,11 @@ use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
 usage: cargo xtask bench <index> --repo PATH [--runs N] [--json FILE]
+       cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
                 unchanged, index a ref 10 files away, and time `locate`
+  bench queries how long each language's query takes to compile
 ";
 
 /// Parsed arguments shared by the benchmarks.
@@ -33,6 +35,9 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("bench") => {
             let what = args.get(1).map(String::as_str).unwrap_or("");
+            if what == "queries" {
+                return bench::queries();
+            }
             let parsed = parse_bench_args(&args[2.min(args.len())..])?;
             match what {
                 "index" => bench::index(&parsed),
