@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest};
+use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy};
+use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use crate::indexer::IndexOptions;
 use crate::view::Scope;
 use output::Out;
@@ -52,6 +53,44 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Search code: names, words, paths, exact text or regexes, ranked or line by line.
+    Search {
+        /// The query: a name, words, a path, "quoted text" or a regex.
+        query: String,
+        #[command(flatten)]
+        search: SearchArgs,
+        /// Lines of context around line matches.
+        #[arg(long, default_value_t = 0, value_name = "N")]
+        context: usize,
+        /// How much to say per result.
+        #[arg(long, value_enum, default_value_t = DetailArg::Signature)]
+        detail: DetailArg,
+        /// Only the essential fields.
+        #[arg(long)]
+        compact: bool,
+        /// Explain the ranking.
+        #[arg(long, value_enum, default_value_t = ExplainArg::Off)]
+        explain: ExplainArg,
+        /// Fit whole results into this many estimated tokens (`ceil(words * 1.3)`).
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<usize>,
+        /// One JSON line per result, then a summary line.
+        #[arg(long)]
+        jsonl: bool,
+    },
+    /// Gather the code that answers a question, fitted whole into a token budget.
+    Context {
+        /// The question or name.
+        query: String,
+        /// The budget, in estimated tokens (`ceil(words * 1.3)`).
+        #[arg(long, value_name = "N")]
+        max_tokens: usize,
+        /// Many short results, or few whole ones.
+        #[arg(long, value_enum, default_value_t = StrategyArg::Breadth)]
+        strategy: StrategyArg,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
     /// Find where a symbol is defined.
     Locate {
         /// The name, bare (`find`) or qualified (`Index::find`, `Greeter.greet`).
@@ -82,6 +121,111 @@ enum Command {
     },
     /// Show the index: store, versions, refs and their freshness.
     Status,
+}
+
+#[derive(Debug, Args)]
+struct SearchArgs {
+    /// Look at this commit-ish instead of the working tree.
+    #[arg(long = "ref", value_name = "REF")]
+    reference: Option<String>,
+    /// How to read the query (auto routes by what it looks like).
+    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
+    mode: ModeArg,
+    /// Only these languages (repeatable).
+    #[arg(long = "lang", value_name = "L")]
+    langs: Vec<String>,
+    /// Not these languages (repeatable).
+    #[arg(long = "exclude-lang", value_name = "L")]
+    exclude_langs: Vec<String>,
+    /// Only paths matching this glob (repeatable; `**` crosses directories).
+    #[arg(long = "path", value_name = "GLOB")]
+    paths: Vec<String>,
+    /// Not paths matching this glob (repeatable).
+    #[arg(long = "exclude", value_name = "GLOB")]
+    excludes: Vec<String>,
+    /// Only files with this extension (repeatable).
+    #[arg(long = "ext", value_name = "EXT")]
+    exts: Vec<String>,
+    /// At most N results (line matches for regex and literal search); default 20 ranked, 100 lines.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Tolerate this many edits per word (0-3; not with regex).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    fuzzy: u8,
+    /// Match case exactly.
+    #[arg(long)]
+    case_sensitive: bool,
+    /// Ignore case (regex and literal search).
+    #[arg(long, short = 'i')]
+    ignore_case: bool,
+    /// Give up verifying after this many seconds and say the answer is partial.
+    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    timeout: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ModeArg {
+    Auto,
+    Fts,
+    Regex,
+    Symbol,
+    Path,
+    Literal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum DetailArg {
+    Location,
+    Signature,
+    Context,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ExplainArg {
+    Off,
+    Basic,
+    Full,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum StrategyArg {
+    Breadth,
+    Depth,
+}
+
+impl SearchArgs {
+    fn request(&self, query: &str) -> SearchRequest {
+        let mode = match self.mode {
+            ModeArg::Auto => Mode::Auto,
+            ModeArg::Fts => Mode::Fts,
+            ModeArg::Regex => Mode::Regex,
+            ModeArg::Symbol => Mode::Symbol,
+            ModeArg::Path => Mode::Path,
+            ModeArg::Literal => Mode::Literal,
+        };
+        let exact = matches!(mode, Mode::Regex | Mode::Literal);
+        SearchRequest {
+            query: query.to_owned(),
+            mode,
+            limit: self.limit.unwrap_or(if exact { 100 } else { 20 }),
+            context: 0,
+            detail: Detail::Signature,
+            compact: false,
+            fuzzy: self.fuzzy,
+            case_sensitive: self.case_sensitive,
+            ignore_case: self.ignore_case,
+            explain: Explain::Off,
+            max_tokens: None,
+            filters: Filters {
+                langs: self.langs.clone(),
+                exclude_langs: self.exclude_langs.clone(),
+                paths: self.paths.clone(),
+                excludes: self.excludes.clone(),
+                exts: self.exts.clone(),
+            },
+            timeout: std::time::Duration::from_secs(self.timeout),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -143,6 +287,42 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             )?;
             out.index(&response);
             Ok(true)
+        }
+        Command::Search { query, search, context, detail, compact, explain, max_tokens, jsonl } => {
+            let mut request = search.request(query);
+            request.context = *context;
+            request.detail = match detail {
+                DetailArg::Location => Detail::Location,
+                DetailArg::Signature => Detail::Signature,
+                DetailArg::Context => Detail::Context,
+            };
+            request.compact = *compact;
+            request.explain = match explain {
+                ExplainArg::Off => Explain::Off,
+                ExplainArg::Basic => Explain::Basic,
+                ExplainArg::Full => Explain::Full,
+            };
+            request.max_tokens = *max_tokens;
+            let scope = Scope::from_option(search.reference.as_deref());
+            let response = engine.search(&request, &scope, Freshness::Strict)?;
+            if *jsonl {
+                out.search_jsonl(&response);
+            } else {
+                out.search(&response);
+            }
+            Ok(!response.output.results.is_empty())
+        }
+        Command::Context { query, max_tokens, strategy, search } => {
+            let mut request = search.request(query);
+            request.max_tokens = Some(*max_tokens);
+            let strategy = match strategy {
+                StrategyArg::Breadth => Strategy::Breadth,
+                StrategyArg::Depth => Strategy::Depth,
+            };
+            let scope = Scope::from_option(search.reference.as_deref());
+            let response = engine.context(&request, strategy, &scope, Freshness::Strict)?;
+            out.context(&response);
+            Ok(!response.results.is_empty())
         }
         Command::Locate {
             name,

@@ -6,9 +6,10 @@ use std::io::{IsTerminal, Write};
 use serde::Serialize;
 
 use crate::engine::{
-    Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol, PROTOCOL_VERSION,
-    StatusResponse,
+    ContextResponse, Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol, PROTOCOL_VERSION,
+    SearchResponse, StatusResponse,
 };
+use crate::query::{LineHit, SearchResult};
 
 /// Where results go.
 pub struct Out {
@@ -164,6 +165,157 @@ impl Out {
                 response.path
             );
         }
+        self.write(&text);
+    }
+
+    /// A line's text with its match ranges highlighted on a terminal.
+    fn highlight(&self, hit: &LineHit) -> String {
+        if !self.color || hit.ranges.is_empty() {
+            return hit.text.clone();
+        }
+        let mut out = String::with_capacity(hit.text.len() + 16);
+        let mut at = 0;
+        let mut ranges = hit.ranges.clone();
+        ranges.sort_unstable();
+        for (a, b) in ranges {
+            if a < at || b > hit.text.len() || !hit.text.is_char_boundary(a) || !hit.text.is_char_boundary(b) {
+                continue;
+            }
+            out.push_str(&hit.text[at..a]);
+            out.push_str(&self.paint("1;31", &hit.text[a..b]));
+            at = b;
+        }
+        out.push_str(&hit.text[at..]);
+        out
+    }
+
+    fn result_heading(&self, r: &SearchResult) -> String {
+        let location = self.paint("35", &r.path);
+        let line = self.paint("32", &r.line_start.to_string());
+        let name = match r.qualified_name.as_deref().or(r.name.as_deref()) {
+            Some(name) => name.to_owned(),
+            None => format!("lines {}-{}", r.line_start, r.line_end),
+        };
+        let mut text = format!("{location}:{line}: {} {}", r.kind, self.paint("1", &name));
+        if let Some(signature) = &r.signature {
+            text.push_str("  ");
+            text.push_str(signature);
+        }
+        if !r.also_at.is_empty() {
+            text.push_str(&format!("  (also at {})", r.also_at.join(", ")));
+        }
+        text.push('\n');
+        text
+    }
+
+    /// The answer of `search`: line matches grep-style (grouped by file on a terminal),
+    /// ranked results as a heading per result with their matching lines.
+    pub fn search(&self, response: &SearchResponse) {
+        if self.json {
+            return self.json_doc(response);
+        }
+        let mut text = String::new();
+        let mut last_path: Option<&str> = None;
+        for r in &response.output.results {
+            if r.kind == "line" {
+                for hit in &r.lines {
+                    let first_context = hit.line as usize - hit.before.len();
+                    if self.color {
+                        if last_path != Some(&r.path) {
+                            if last_path.is_some() {
+                                text.push('\n');
+                            }
+                            text.push_str(&self.paint("35", &r.path));
+                            text.push('\n');
+                        }
+                        for (i, b) in hit.before.iter().enumerate() {
+                            text.push_str(&format!("{}-{b}\n", self.paint("32", &(first_context + i).to_string())));
+                        }
+                        text.push_str(&format!("{}:{}: {}\n", self.paint("32", &hit.line.to_string()), hit.column, self.highlight(hit)));
+                        for (i, a) in hit.after.iter().enumerate() {
+                            text.push_str(&format!("{}-{a}\n", self.paint("32", &(hit.line as usize + 1 + i).to_string())));
+                        }
+                    } else {
+                        for (i, b) in hit.before.iter().enumerate() {
+                            text.push_str(&format!("{}-{}-{b}\n", r.path, first_context + i));
+                        }
+                        text.push_str(&format!("{}:{}:{}: {}\n", r.path, hit.line, hit.column, hit.text));
+                        for (i, a) in hit.after.iter().enumerate() {
+                            text.push_str(&format!("{}-{}-{a}\n", r.path, hit.line as usize + 1 + i));
+                        }
+                    }
+                }
+                last_path = Some(&r.path);
+            } else {
+                text.push_str(&self.result_heading(r));
+                for hit in &r.lines {
+                    text.push_str(&format!("  {}: {}\n", self.paint("32", &hit.line.to_string()), self.highlight(hit).trim()));
+                }
+                if let Some(preview) = &r.preview {
+                    for line in preview.lines() {
+                        text.push_str(&format!("  | {line}\n"));
+                    }
+                }
+                for reason in &r.ranking_reasons {
+                    text.push_str(&format!("  # {reason}\n"));
+                }
+            }
+        }
+        self.write(&text);
+        let mut stderr = std::io::stderr().lock();
+        if response.output.results.is_empty() {
+            let _ = writeln!(stderr, "nothing matched `{}` in {}", response.query, response.scope);
+        }
+        if response.output.truncated {
+            let _ = writeln!(stderr, "(more results: raise --limit)");
+        }
+        if response.output.safety_limit_applied {
+            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
+        }
+        if let Some(s) = &response.output.suggestion {
+            let _ = writeln!(stderr, "hint: {}: {}", s.reason, s.command);
+        }
+    }
+
+    /// The answer of `search --jsonl`: a `result` line per result, then a `summary` line.
+    pub fn search_jsonl(&self, response: &SearchResponse) {
+        let mut text = String::new();
+        for r in &response.output.results {
+            let line = serde_json::json!({ "type": "result", "data": r });
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        let mut summary = serde_json::to_value(response).expect("responses serialize because they hold plain data");
+        if let Some(object) = summary.as_object_mut() {
+            object.remove("results");
+        }
+        text.push_str(&serde_json::json!({ "type": "summary", "data": summary }).to_string());
+        text.push('\n');
+        self.write(&text);
+    }
+
+    /// The answer of `context`.
+    pub fn context(&self, response: &ContextResponse) {
+        if self.json {
+            return self.json_doc(response);
+        }
+        let mut text = String::new();
+        for r in &response.results {
+            text.push_str(&self.result_heading(r));
+            if let Some(preview) = &r.preview {
+                for line in preview.lines() {
+                    text.push_str(&format!("  | {line}\n"));
+                }
+            }
+        }
+        text.push_str(&format!(
+            "-- {} of {} results, about {} of {} tokens{}\n",
+            response.returned,
+            response.total_candidates,
+            response.estimated_tokens,
+            response.max_tokens,
+            if response.truncated { " (truncated)" } else { "" }
+        ));
         self.write(&text);
     }
 

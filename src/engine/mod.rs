@@ -6,6 +6,7 @@
 
 mod locate;
 mod outline;
+mod search;
 mod status;
 
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use serde::Serialize;
 
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol};
+pub use search::{ContextResponse, SearchResponse, Strategy};
 pub use status::{StatusResponse, ViewStatus};
 
 use crate::error::ErrorCode;
@@ -106,6 +108,7 @@ impl From<IndexError> for Error {
             IndexError::Store(s) => s.into(),
             IndexError::Git(g) => g.into(),
             IndexError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
+            IndexError::Fulltext(_) | IndexError::WorkerPanicked => Error::new(ErrorCode::Internal, e.to_string()),
             IndexError::NotARepository { .. } => Error::new(
                 ErrorCode::NotARepository,
                 e.to_string(),
@@ -468,6 +471,27 @@ impl Engine {
     /// Finds where a symbol is defined.
     pub fn locate(&self, request: &LocateRequest) -> Result<LocateResponse, Error> {
         locate::run(self, request)
+    }
+
+    /// Searches the view of `scope`.
+    pub fn search(
+        &self,
+        request: &crate::query::SearchRequest,
+        scope: &Scope,
+        freshness: Freshness,
+    ) -> Result<SearchResponse, Error> {
+        search::search(self, request, scope, freshness)
+    }
+
+    /// Fits whole search results into a token budget.
+    pub fn context(
+        &self,
+        request: &crate::query::SearchRequest,
+        strategy: Strategy,
+        scope: &Scope,
+        freshness: Freshness,
+    ) -> Result<ContextResponse, Error> {
+        search::context(self, request, strategy, scope, freshness)
     }
 
     /// Lists the symbols of one file.

@@ -17,11 +17,12 @@ use crate::extract;
 use crate::git::{FileMode, GitError, LocalRepo, ObjectId, TreeFile};
 use crate::lang;
 use crate::progress;
+use crate::index::FullText;
 use crate::store::{self, Store, StoreError};
 use crate::view::ignore_rules::{self, IGNORE_FILE, IgnoreRules};
 use crate::view::{self, Scope, Workspace};
 
-pub use content::TEXT_EXTRACTOR;
+pub use content::{TEXT_EXTRACTOR, is_binary};
 
 /// What went wrong while indexing.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +39,12 @@ pub enum IndexError {
         path: std::path::PathBuf,
         source: std::io::Error,
     },
+    /// The full-text index failed.
+    #[error(transparent)]
+    Fulltext(#[from] crate::index::FtsError),
+    /// A worker thread panicked (a bug).
+    #[error("an indexing thread panicked")]
+    WorkerPanicked,
     /// A ref was asked of a workspace that is not a repository.
     #[error("{path} is not a git repository, so `--ref` cannot be used there")]
     NotARepository { path: std::path::PathBuf },
@@ -105,19 +112,13 @@ struct Entry {
 struct Plan {
     base_key: Option<String>,
     base_bitmap: RoaringBitmap,
+    base_scan_bitmap: RoaringBitmap,
     base_symbols: i64,
     removed: Vec<(Vec<u8>, ObjectId)>,
     added: Vec<Entry>,
     rules: IgnoreRules,
 }
 
-/// A blob to parse.
-struct ParseJob {
-    blob_id: ObjectId,
-    lang: &'static str,
-    extractor: String,
-    content: Option<Vec<u8>>,
-}
 
 /// Builds and publishes views in one store. Holds the write lock for its lifetime.
 pub struct Indexer<'a> {
@@ -250,6 +251,7 @@ impl<'a> Indexer<'a> {
                     Plan {
                         base_key: Some(base_key),
                         base_bitmap: base_view.bitmap,
+                        base_scan_bitmap: base_view.scan_bitmap,
                         base_symbols: base_view.symbols,
                         removed: changes
                             .iter()
@@ -309,6 +311,7 @@ impl<'a> Indexer<'a> {
         Ok(Plan {
             base_key: None,
             base_bitmap: RoaringBitmap::new(),
+            base_scan_bitmap: RoaringBitmap::new(),
             base_symbols: 0,
             removed: Vec::new(),
             added: files
@@ -421,6 +424,7 @@ impl<'a> Indexer<'a> {
             (Some(_), Some(base), true) => Plan {
                 base_key,
                 base_bitmap: base.bitmap,
+                base_scan_bitmap: base.scan_bitmap,
                 base_symbols: base.symbols,
                 removed: Vec::new(),
                 added: Vec::new(),
@@ -434,6 +438,7 @@ impl<'a> Indexer<'a> {
             (None, _, _) => Plan {
                 base_key: None,
                 base_bitmap: RoaringBitmap::new(),
+            base_scan_bitmap: RoaringBitmap::new(),
                 base_symbols: 0,
                 removed: Vec::new(),
                 added: Vec::new(),
@@ -598,6 +603,7 @@ impl<'a> Indexer<'a> {
         let plan = Plan {
             base_key: None,
             base_bitmap: RoaringBitmap::new(),
+            base_scan_bitmap: RoaringBitmap::new(),
             base_symbols: 0,
             removed: Vec::new(),
             added,
@@ -616,7 +622,8 @@ impl<'a> Indexer<'a> {
         Ok(report)
     }
 
-    /// Applies a plan: file versions, records for never-seen blobs, then the view.
+    /// Applies a plan: file versions, records for never-seen blobs, full-text documents for
+    /// new file versions, then the view.
     fn build(
         &self,
         repo: Option<&LocalRepo>,
@@ -626,12 +633,9 @@ impl<'a> Indexer<'a> {
         tree: Option<ObjectId>,
         fingerprint: Option<&str>,
     ) -> Result<ViewReport, IndexError> {
-        let mut report = ViewReport {
-            view_key: key.to_owned(),
-            base: plan.base_key.clone(),
-            ..ViewReport::default()
-        };
+        let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
         let mut bitmap = plan.base_bitmap;
+        let mut scan_bitmap = plan.base_scan_bitmap;
         let mut symbols = plan.base_symbols;
         report.files_changed = (plan.removed.len() + plan.added.len()) as u64;
 
@@ -640,17 +644,15 @@ impl<'a> Indexer<'a> {
         let batch = self.store.begin()?;
         for (path, blob_id) in &plan.removed {
             if let Some((id, blob_row, lang, skip)) = batch.file_version_by_oid(path, *blob_id)?
-                && bitmap.remove(id) {
-                    let record_lang = if skip.is_some() { "" } else { lang.as_str() };
-                    symbols -= batch.record_symbol_count(
-                        blob_row,
-                        record_lang,
-                        &self.extractor_for(record_lang),
-                    )?;
-                }
+                && bitmap.remove(id)
+            {
+                scan_bitmap.remove(id);
+                let record_lang = if skip.is_some() { "" } else { lang.as_str() };
+                symbols -= batch.record_symbol_count(blob_row, record_lang, &self.extractor_for(record_lang))?;
+            }
         }
-        let mut jobs: Vec<ParseJob> = Vec::new();
-        let mut queued: HashSet<(ObjectId, &'static str)> = HashSet::new();
+        let mut jobs: Vec<Job> = Vec::new();
+        let mut job_of: HashMap<(ObjectId, &'static str), usize> = HashMap::new();
         let mut reused: HashSet<(ObjectId, &'static str)> = HashSet::new();
         let mut pending_symbols: Vec<(ObjectId, &'static str)> = Vec::new();
         let mut bar = progress::Bar::new("listing files", plan.added.len() as u64);
@@ -662,7 +664,7 @@ impl<'a> Indexer<'a> {
             }
             let size = entry.content.as_ref().map_or(-1, |c| c.len() as i64);
             let blob_row = batch.ensure_blob(entry.blob_id, size)?;
-            let (id, lang, skip) = match batch.file_version(&entry.path, blob_row)? {
+            let stored = match batch.file_version(&entry.path, blob_row)? {
                 Some(found) => found,
                 None => {
                     let skip = if entry.mode == FileMode::Symlink {
@@ -676,12 +678,7 @@ impl<'a> Indexer<'a> {
                             let head: &[u8] = match (&entry.content, repo) {
                                 (Some(c), _) => c,
                                 (None, Some(repo)) => {
-                                    content::read_head(
-                                        repo,
-                                        entry.blob_id,
-                                        self.max_file_size,
-                                        &mut head_buf,
-                                    );
+                                    content::read_head(repo, entry.blob_id, self.max_file_size, &mut head_buf);
                                     &head_buf
                                 }
                                 (None, None) => &[],
@@ -697,126 +694,164 @@ impl<'a> Indexer<'a> {
                         FileMode::Symlink => 2,
                     };
                     let id = batch.insert_file_version(&entry.path, blob_row, mode, lang, skip)?;
-                    (id, lang.to_owned(), skip.map(str::to_owned))
+                    store::StoredFileVersion {
+                        id,
+                        lang: lang.to_owned(),
+                        skip: skip.map(str::to_owned),
+                        fts_key: None,
+                        fts_scan: false,
+                    }
                 }
             };
-            if !bitmap.insert(id) {
+            if !bitmap.insert(stored.id) {
                 continue;
             }
-            let record_lang: &'static str = if skip.is_some() {
-                ""
-            } else {
-                lang::by_name(&lang).map_or("", |l| l.name)
-            };
+            let record_lang: &'static str =
+                if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
             let extractor = self.extractor_for(record_lang);
             let pair = (entry.blob_id, record_lang);
             let exists = batch.has_record(blob_row, record_lang, &extractor)?;
-            if exists && !(self.options.reparse) {
+            let parse = !exists || self.options.reparse;
+            let documents = stored.fts_key.as_deref() != Some(extractor.as_str()) || self.options.reparse;
+            if parse {
+                pending_symbols.push(pair);
+            } else {
                 symbols += batch.record_symbol_count(blob_row, record_lang, &extractor)?;
                 reused.insert(pair);
-            } else {
-                pending_symbols.push(pair);
-                if queued.insert(pair) {
-                    if let Some(data) = &entry.content
-                        && repo.is_some_and(|r| !r.has_object(entry.blob_id)) {
-                            store::blobs::put(self.store.dir(), entry.blob_id, data)?;
-                        }
-                    jobs.push(ParseJob {
-                        blob_id: entry.blob_id,
-                        lang: record_lang,
-                        extractor,
-                        content: entry.content,
-                    });
+                if stored.fts_scan {
+                    scan_bitmap.insert(stored.id);
                 }
+            }
+            if !parse && !documents {
+                continue;
+            }
+            let job = *job_of.entry(pair).or_insert_with(|| {
+                jobs.push(Job {
+                    blob_id: entry.blob_id,
+                    lang: record_lang,
+                    extractor: extractor.clone(),
+                    parse: false,
+                    content: None,
+                    documents: Vec::new(),
+                });
+                jobs.len() - 1
+            });
+            let job = &mut jobs[job];
+            if parse && !job.parse {
+                job.parse = true;
+                if let Some(data) = &entry.content
+                    && repo.is_some_and(|r| !r.has_object(entry.blob_id))
+                {
+                    store::blobs::put(self.store.dir(), entry.blob_id, data)?;
+                }
+            }
+            if job.content.is_none() {
+                job.content = entry.content;
+            }
+            if documents {
+                job.documents.push(content::DocTarget {
+                    fv: stored.id,
+                    path: String::from_utf8_lossy(&entry.path).into_owned(),
+                    lang_id: lang::by_name(&stored.lang).map_or(0, |l| lang::index_of(l) as u64 + 1),
+                    snippets: stored.skip.is_none(),
+                    replace: stored.fts_key.is_some() || self.options.reparse,
+                });
             }
         }
         drop(bar);
         batch.commit()?;
         crate::failpoint::hit("index.after_file_versions");
+        let queued: HashSet<_> = jobs.iter().filter(|j| j.parse).map(|j| (j.blob_id, j.lang)).collect();
         report.blobs_reused = reused.difference(&queued).count() as u64;
 
-        // 2. Parse the never-seen blobs in parallel; write their records in batches.
-        let counts = self.parse_and_write(repo, jobs, &mut report)?;
+        // 2. Parse never-seen blobs and write documents for new file versions, in parallel;
+        // records are written in batches, documents committed once, before the view.
+        let outcome = self.process_jobs(repo, jobs, &mut report)?;
         for pair in pending_symbols {
-            symbols += counts.get(&pair).copied().unwrap_or(0);
+            symbols += outcome.symbol_counts.get(&pair).copied().unwrap_or(0);
+        }
+        for (fv, _, scan) in &outcome.documented {
+            if *scan {
+                scan_bitmap.insert(*fv);
+            } else {
+                scan_bitmap.remove(*fv);
+            }
+        }
+        for fv in &outcome.unreadable {
+            scan_bitmap.insert(*fv);
         }
 
-        // 3. Publish.
+        // 3. Publish: the documents' marks and the view switch in one transaction.
         crate::failpoint::hit("index.before_publish");
         let batch = self.store.begin()?;
-        batch.put_view(key, kind, tree, &bitmap, symbols, fingerprint)?;
+        for (fv, key, scan) in &outcome.documented {
+            batch.mark_documents(*fv, key, *scan)?;
+        }
+        batch.put_view(key, kind, tree, &bitmap, &scan_bitmap, symbols, fingerprint)?;
         batch.commit()?;
         report.files = bitmap.len();
         report.symbols = symbols.max(0) as u64;
         Ok(report)
     }
 
-    fn parse_and_write(
+    fn process_jobs(
         &self,
         repo: Option<&LocalRepo>,
-        jobs: Vec<ParseJob>,
+        jobs: Vec<Job>,
         report: &mut ViewReport,
-    ) -> Result<HashMap<(ObjectId, &'static str), i64>, IndexError> {
+    ) -> Result<JobsOutcome, IndexError> {
         use rayon::prelude::*;
-        let mut counts = HashMap::new();
+        let mut outcome = JobsOutcome::default();
         if jobs.is_empty() {
-            return Ok(counts);
+            return Ok(outcome);
         }
+        let _ = repo;
+        let fulltext = FullText::open(self.store.dir())?;
+        let mut writer = fulltext.writer()?;
+        let fields = *fulltext.fields();
         let git = self.ws.git();
         let max = self.max_file_size;
+        let store_dir = self.store.dir().to_owned();
         let total = jobs.len() as u64;
-        let (tx, rx) = crossbeam_channel::bounded::<content::Parsed>(256);
+        let (tx, rx) = crossbeam_channel::bounded::<content::Processed>(256);
+        let writer_ref = &writer;
         let result = std::thread::scope(|scope| -> Result<(), IndexError> {
-            scope.spawn(move || {
-                jobs.into_par_iter().for_each_init(
-                    || (git.map(|g| g.local()), Vec::new()),
-                    |(local, buf), job| {
-                        let parsed = content::process(
-                            local.as_ref(),
-                            job.blob_id,
-                            job.lang,
-                            job.extractor,
-                            job.content,
-                            max,
-                            buf,
-                        );
+            let worker = scope.spawn(move || -> Result<(), IndexError> {
+                jobs.into_par_iter().try_for_each_init(
+                    || (git.map(|g| g.local()), store::read_connection(&store_dir), Vec::new()),
+                    |(local, conn, buf), job| -> Result<(), IndexError> {
+                        let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_sqlite_error(e))))?;
+                        let context = content::Context { repo: local.as_ref(), conn, max_file_size: max, fields: &fields, writer: writer_ref };
+                        let processed = content::process(&context, job, buf)?;
                         // A closed channel means the writer failed; its error is reported.
-                        let _ = tx.send(parsed);
+                        let _ = tx.send(processed);
+                        Ok(())
                     },
-                );
+                )
             });
             let mut bar = progress::Bar::new("parsing", total);
             let mut batch = Some(self.store.begin()?);
             let mut in_batch = 0usize;
-            for parsed in rx.iter() {
+            for processed in rx.iter() {
                 bar.inc(1);
-                let record = match parsed {
-                    content::Parsed::Missing => {
-                        report.missing_objects += 1;
-                        continue;
-                    }
-                    content::Parsed::Record(record) => record,
-                };
+                outcome.documented.extend(processed.documented);
+                outcome.unreadable.extend(processed.unreadable);
+                if processed.missing {
+                    report.missing_objects += 1;
+                }
+                let Some(record) = processed.record else { continue };
                 if let Some(reason) = record.skip_reason {
                     *report.skipped.entry(reason.to_owned()).or_default() += 1;
                 }
-                let pair = (
-                    record.blob_id,
-                    lang::by_name(&record.lang).map_or("", |l| l.name),
-                );
-                counts.insert(pair, record.extraction.symbols.len() as i64);
+                let pair = (record.blob_id, lang::by_name(&record.lang).map_or("", |l| l.name));
+                outcome.symbol_counts.insert(pair, record.extraction.symbols.len() as i64);
                 report.blobs_parsed += 1;
                 report.symbols_extracted += record.extraction.symbols.len() as u64;
-                let current = batch
-                    .as_ref()
-                    .expect("a batch is open while records arrive");
+                let current = batch.as_ref().expect("a batch is open while records arrive");
                 current.insert_record(&record)?;
                 in_batch += 1;
                 if in_batch >= 2000 {
-                    batch
-                        .take()
-                        .expect("a batch is open while records arrive")
-                        .commit()?;
+                    batch.take().expect("a batch is open while records arrive").commit()?;
                     crate::failpoint::hit("index.after_record_batch");
                     batch = Some(self.store.begin()?);
                     in_batch = 0;
@@ -825,12 +860,39 @@ impl<'a> Indexer<'a> {
             if let Some(b) = batch.take() {
                 b.commit()?;
             }
+            worker.join().map_err(|_| IndexError::WorkerPanicked)??;
             Ok(())
         });
-        let _ = repo;
         result?;
-        Ok(counts)
+        writer.commit().map_err(crate::index::FtsError::from)?;
+        crate::failpoint::hit("index.after_fulltext_commit");
+        Ok(outcome)
     }
+}
+
+/// A blob to process: parse it (when no record exists) and/or write documents for file
+/// versions that hold it.
+struct Job {
+    blob_id: ObjectId,
+    lang: &'static str,
+    extractor: String,
+    parse: bool,
+    content: Option<Vec<u8>>,
+    documents: Vec<content::DocTarget>,
+}
+
+/// What the parallel pass produced, beside the records it wrote.
+#[derive(Default)]
+struct JobsOutcome {
+    symbol_counts: HashMap<(ObjectId, &'static str), i64>,
+    /// File versions that got documents: id, record key, and whether they must be scanned.
+    documented: Vec<(u32, String, bool)>,
+    /// File versions whose content could not be read.
+    unreadable: Vec<u32>,
+}
+
+fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {
+    rusqlite::Error::InvalidPath(std::path::PathBuf::from(e.to_string()))
 }
 
 fn rules_from_blob(repo: &LocalRepo, file: &TreeFile) -> Result<IgnoreRules, IndexError> {

@@ -321,7 +321,7 @@ impl Store {
         Ok(self
             .conn
             .query_row(
-                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols FROM views WHERE key = ?1",
+                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols, scan_bitmap FROM views WHERE key = ?1",
                 [key],
                 ViewRow::from_row,
             )
@@ -333,7 +333,7 @@ impl Store {
         Ok(self
             .conn
             .query_row(
-                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols FROM views WHERE id = ?1",
+                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols, scan_bitmap FROM views WHERE id = ?1",
                 [id],
                 ViewRow::from_row,
             )
@@ -503,6 +503,49 @@ impl Store {
     }
 }
 
+/// A read-only connection to the store in `dir`, for worker threads.
+pub fn read_connection(dir: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open_with_flags(dir.join(DB_FILE), OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    conn.busy_timeout(std::time::Duration::from_secs(60))?;
+    Ok(conn)
+}
+
+/// The record `(blob_id, lang, key)` as documents need it: its skip reason and symbols.
+pub fn record_for_documents(
+    conn: &Connection,
+    blob_id: ObjectId,
+    lang: &str,
+    key: &str,
+) -> Result<Option<(Option<String>, Vec<crate::index::DocSymbol>)>, StoreError> {
+    let record: Option<(i64, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT r.id, r.skip_reason FROM records r JOIN blobs b ON b.id = r.blob
+             WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3",
+        )?
+        .query_row(params![&blob_id.0[..], lang, key], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((id, skip)) = record else { return Ok(None) };
+    let mut stmt = conn.prepare_cached(
+        "SELECT ord, name, qualified_name, kind, signature, doc, line_start, line_end FROM symbols
+         WHERE record = ?1 ORDER BY ord",
+    )?;
+    let symbols = stmt
+        .query_map([id], |r| {
+            Ok(crate::index::DocSymbol {
+                ord: r.get(0)?,
+                name: r.get(1)?,
+                qualified_name: r.get(2)?,
+                kind: r.get(3)?,
+                signature: r.get(4)?,
+                doc: r.get(5)?,
+                line_start: r.get(6)?,
+                line_end: r.get(7)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some((skip, symbols)))
+}
+
 const SYMBOL_COLUMNS: &str = "s.record, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, \
      s.line_end, s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc, s.stable_id";
 
@@ -544,6 +587,8 @@ pub struct ViewRow {
     pub updated_at: i64,
     /// Symbols over all its file versions.
     pub symbols: i64,
+    /// The file versions without a trigram document: exact search reads them directly.
+    pub scan_bitmap: roaring::RoaringBitmap,
 }
 
 impl ViewRow {
@@ -565,6 +610,12 @@ impl ViewRow {
             created_at: r.get(7)?,
             updated_at: r.get(8)?,
             symbols: r.get(9)?,
+            scan_bitmap: match r.get::<_, Option<Vec<u8>>>(10)? {
+                Some(bytes) => roaring::RoaringBitmap::deserialize_from(&bytes[..]).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Blob, Box::new(e))
+                })?,
+                None => roaring::RoaringBitmap::new(),
+            },
         })
     }
 }
@@ -782,6 +833,21 @@ pub struct NewRecord {
 /// A stored file version: its id, blob row, language and path skip reason.
 pub type FileVersionHit = (u32, i64, String, Option<String>);
 
+/// A stored file version as the indexer needs it.
+#[derive(Clone, Debug)]
+pub struct StoredFileVersion {
+    /// Its id.
+    pub id: u32,
+    /// Language name or `""`.
+    pub lang: String,
+    /// A reason from the path alone not to parse it.
+    pub skip: Option<String>,
+    /// The record key its documents were made with, if they were.
+    pub fts_key: Option<String>,
+    /// Whether it has no trigram document.
+    pub fts_scan: bool,
+}
+
 /// A write transaction.
 pub struct Batch<'a> {
     tx: rusqlite::Transaction<'a>,
@@ -809,21 +875,30 @@ impl Batch<'_> {
         Ok(self.tx.last_insert_rowid())
     }
 
-    /// The file version `(path, blob)`, if stored: its id, language and path skip reason.
-    pub fn file_version(
-        &self,
-        path: &[u8],
-        blob_row: i64,
-    ) -> Result<Option<(u32, String, Option<String>)>, StoreError> {
+    /// The file version `(path, blob)`, if stored.
+    pub fn file_version(&self, path: &[u8], blob_row: i64) -> Result<Option<StoredFileVersion>, StoreError> {
         Ok(self
             .tx
-            .prepare_cached(
-                "SELECT id, lang, skip FROM file_versions WHERE path = ?1 AND blob = ?2",
-            )?
+            .prepare_cached("SELECT id, lang, skip, fts_key, fts_scan FROM file_versions WHERE path = ?1 AND blob = ?2")?
             .query_row(params![path, blob_row], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                Ok(StoredFileVersion {
+                    id: r.get(0)?,
+                    lang: r.get(1)?,
+                    skip: r.get(2)?,
+                    fts_key: r.get(3)?,
+                    fts_scan: r.get::<_, i64>(4)? != 0,
+                })
             })
             .optional()?)
+    }
+
+    /// Records that the full-text documents of `fv` were made with the record key `key`,
+    /// and whether exact search must scan it (it has no trigram document).
+    pub fn mark_documents(&self, fv: u32, key: &str, scan: bool) -> Result<(), StoreError> {
+        self.tx
+            .prepare_cached("UPDATE file_versions SET fts_key = ?2, fts_scan = ?3 WHERE id = ?1")?
+            .execute(params![fv, key, i64::from(scan)])?;
+        Ok(())
     }
 
     /// Stores a new file version and returns its id.
@@ -938,23 +1013,28 @@ impl Batch<'_> {
         kind: &str,
         tree: Option<ObjectId>,
         bitmap: &roaring::RoaringBitmap,
+        scan_bitmap: &roaring::RoaringBitmap,
         symbols: i64,
         fingerprint: Option<&str>,
     ) -> Result<i64, StoreError> {
-        let mut bytes = Vec::with_capacity(bitmap.serialized_size());
-        bitmap
-            .serialize_into(&mut bytes)
-            .expect("serializing into a Vec cannot fail because it does no I/O");
+        let serialize = |b: &roaring::RoaringBitmap| {
+            let mut bytes = Vec::with_capacity(b.serialized_size());
+            b.serialize_into(&mut bytes).expect("serializing into a Vec cannot fail because it does no I/O");
+            bytes
+        };
+        let bytes = serialize(bitmap);
+        let scan_bytes = serialize(scan_bitmap);
         let t = now();
         let tree = tree.map(|t| t.0.to_vec());
         self.tx
             .prepare_cached(
-                "INSERT INTO views (key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, last_used_at, symbols)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?7, ?8)
+                "INSERT INTO views (key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, last_used_at, symbols,
+                                    scan_bitmap)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?7, ?8, ?9)
                  ON CONFLICT (key) DO UPDATE SET tree = ?3, bitmap = ?4, files = ?5, fingerprint = ?6,
-                     updated_at = ?7, last_used_at = ?7, symbols = ?8",
+                     updated_at = ?7, last_used_at = ?7, symbols = ?8, scan_bitmap = ?9",
             )?
-            .execute(params![key, kind, tree, bytes, bitmap.len() as i64, fingerprint, t, symbols])?;
+            .execute(params![key, kind, tree, bytes, bitmap.len() as i64, fingerprint, t, symbols, scan_bytes])?;
         Ok(self
             .tx
             .query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)

@@ -67,6 +67,8 @@ CREATE TABLE IF NOT EXISTS file_versions (
     mode  INTEGER NOT NULL,               -- 0 regular, 1 executable, 2 symlink
     lang  TEXT NOT NULL,
     skip  TEXT,
+    fts_key  TEXT,                        -- the record key its full-text documents were made with
+    fts_scan INTEGER NOT NULL DEFAULT 0,  -- 1: no trigram document; exact search scans it
     UNIQUE (path, blob)
 );
 CREATE INDEX IF NOT EXISTS file_versions_by_blob ON file_versions (blob);
@@ -79,6 +81,7 @@ CREATE TABLE IF NOT EXISTS views (
     kind         TEXT NOT NULL,           -- tree | worktree | live
     tree         BLOB,                    -- the tree id (for a worktree: HEAD's tree)
     bitmap       BLOB NOT NULL,
+    scan_bitmap  BLOB,                    -- the file versions exact search must scan
     files        INTEGER NOT NULL,
     symbols      INTEGER NOT NULL DEFAULT 0,
     fingerprint  TEXT,                    -- worktree: what the uncommitted changes were

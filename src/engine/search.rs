@@ -1,0 +1,186 @@
+//! `search` and `context`: the engine side of the query pipeline (scope, view, readers).
+
+use serde::Serialize;
+
+use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, ResolvedScope, metadata};
+use crate::error::ErrorCode;
+use crate::index::FullText;
+use crate::query::{self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest};
+use crate::view::Scope;
+
+impl From<QueryError> for Error {
+    fn from(e: QueryError) -> Error {
+        match e {
+            QueryError::Store(s) => s.into(),
+            QueryError::Pattern(p) => Error::new(ErrorCode::InvalidArgument, p.to_string())
+                .with_remedy("fix the pattern (Rust regex syntax), or search for a literal with --mode literal"),
+            QueryError::Invalid(m) => Error::new(ErrorCode::InvalidArgument, m),
+            QueryError::Tantivy(t) => Error::new(ErrorCode::IndexIncompatible, format!("the full-text index cannot be read: {t}"))
+                .with_remedy("run `git codecompass index --force` to rebuild it"),
+        }
+    }
+}
+
+/// The answer of `search`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The scope as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// The commit answered from.
+    pub commit: Option<String>,
+    /// The query.
+    pub query: String,
+    /// What was found.
+    #[serde(flatten)]
+    pub output: SearchOutput,
+    /// Freshness and completeness.
+    pub metadata: Metadata,
+}
+
+/// How `context` spends its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Many results, each short.
+    Breadth,
+    /// Few results, each whole.
+    Depth,
+}
+
+/// The answer of `context`.
+#[derive(Clone, Debug, Serialize)]
+pub struct ContextResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The scope as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// The commit answered from.
+    pub commit: Option<String>,
+    /// The query.
+    pub query: String,
+    /// The budget.
+    pub max_tokens: usize,
+    /// Estimated tokens returned (never over the budget).
+    pub estimated_tokens: usize,
+    /// Results returned.
+    pub returned: usize,
+    /// Results considered.
+    pub total_candidates: usize,
+    /// Whether some did not fit.
+    pub truncated: bool,
+    /// The results, whole.
+    pub results: Vec<query::SearchResult>,
+    /// Freshness and completeness.
+    pub metadata: Metadata,
+}
+
+fn run_search(engine: &Engine, request: &SearchRequest, scope: &Scope, freshness: Freshness) -> Result<(SearchOutput, ResolvedScope), Error> {
+    let (store, resolved) = engine.resolve(scope, freshness)?;
+    let fulltext = FullText::open(engine.workspace().store_dir())
+        .map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()).with_remedy("run `git codecompass index --force`"))?;
+    let reader = fulltext
+        .reader()
+        .map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()).with_remedy("run `git codecompass index --force`"))?;
+    let searcher = reader.searcher();
+    let content = ContentReader {
+        git: engine.workspace().git(),
+        store_dir: engine.workspace().store_dir(),
+        root: engine.workspace().root(),
+    };
+    let ctx = SearchContext {
+        store: &store,
+        fulltext: &fulltext,
+        searcher: &searcher,
+        view: &resolved.view,
+        content: &content,
+        max_file_size: engine.workspace().max_file_size(),
+    };
+    let output = query::search(&ctx, request)?;
+    store.touch_view(resolved.view.id);
+    Ok((output, resolved))
+}
+
+fn metadata_of(resolved: &ResolvedScope, output: &SearchOutput) -> Metadata {
+    let completeness = if output.safety_limit_applied || output.unreadable_files.is_some() {
+        "partial"
+    } else if output.truncated {
+        "truncated"
+    } else {
+        "complete"
+    };
+    let mut m = metadata(resolved, completeness);
+    m.suppressed_duplicate_count = output.suppressed_duplicate_count;
+    m.safety_limit_applied = output.safety_limit_applied;
+    m
+}
+
+pub(super) fn search(engine: &Engine, request: &SearchRequest, scope: &Scope, freshness: Freshness) -> Result<SearchResponse, Error> {
+    let (output, resolved) = run_search(engine, request, scope, freshness)?;
+    Ok(SearchResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        scope: resolved.name.clone(),
+        commit: resolved.commit.map(|c| c.to_hex()),
+        query: request.query.clone(),
+        metadata: metadata_of(&resolved, &output),
+        output,
+    })
+}
+
+pub(super) fn context(
+    engine: &Engine,
+    request: &SearchRequest,
+    strategy: Strategy,
+    scope: &Scope,
+    freshness: Freshness,
+) -> Result<ContextResponse, Error> {
+    let budget = request.max_tokens.ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "context needs --max-tokens"))?;
+    let mut request = request.clone();
+    request.detail = Detail::Context;
+    request.limit = match strategy {
+        Strategy::Breadth => request.limit.max(30),
+        Strategy::Depth => request.limit.clamp(1, 8),
+    };
+    let (mut output, resolved) = run_search(engine, &request, scope, freshness)?;
+    if strategy == Strategy::Depth {
+        // Whole bodies: the preview grows to the result's full range (capped per result).
+        let local = engine.workspace().git().map(|g| g.local());
+        let store = crate::store::Store::open(engine.workspace().store_dir(), false)?;
+        let content = ContentReader { git: engine.workspace().git(), store_dir: engine.workspace().store_dir(), root: engine.workspace().root() };
+        let bitmap = &resolved.view.bitmap;
+        for r in &mut output.results {
+            if let Some(info) = super::outline::file_in_view(&store, bitmap, &r.path)? {
+                if let Some(data) = content.read(local.as_ref(), &info) {
+                    let text = String::from_utf8_lossy(&data);
+                    let from = r.line_start.saturating_sub(1) as usize;
+                    let to = (r.line_end as usize).min(from + 200);
+                    r.preview = Some(text.lines().skip(from).take(to.saturating_sub(from)).collect::<Vec<_>>().join("\n"));
+                }
+            }
+        }
+    } else {
+        for r in &mut output.results {
+            if let Some(p) = &mut r.preview {
+                *p = p.lines().take(6).collect::<Vec<_>>().join("\n");
+            }
+        }
+    }
+    let total = output.total_candidates;
+    crate::query::fit_budget(&mut output, budget);
+    let truncated = output.truncated || total > output.results.len();
+    Ok(ContextResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        scope: resolved.name.clone(),
+        commit: resolved.commit.map(|c| c.to_hex()),
+        query: request.query.clone(),
+        max_tokens: budget,
+        estimated_tokens: output.estimated_tokens.unwrap_or(0),
+        returned: output.results.len(),
+        total_candidates: total,
+        truncated,
+        metadata: metadata_of(&resolved, &output),
+        results: output.results,
+    })
+}

@@ -1,0 +1,189 @@
+//! Collectors that see only one view: a document counts when its file version is in the
+//! view's bitmap. The filter runs inside the collection, per document, so a view's top-k is
+//! never cut from a global top-k.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use roaring::RoaringBitmap;
+use tantivy::collector::{Collector, SegmentCollector};
+use tantivy::columnar::Column;
+use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
+
+use super::DocKind;
+
+fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
+    reader.fast_fields().u64(name)
+}
+
+/// Every file version in the view with a matching document (no scores).
+pub struct ViewFileVersions {
+    /// The view.
+    pub bitmap: Arc<RoaringBitmap>,
+}
+
+/// Per-segment part of [`ViewFileVersions`].
+pub struct ViewFileVersionsSegment {
+    bitmap: Arc<RoaringBitmap>,
+    fv: Column<u64>,
+    out: RoaringBitmap,
+}
+
+impl Collector for ViewFileVersions {
+    type Fruit = RoaringBitmap;
+    type Child = ViewFileVersionsSegment;
+
+    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
+        Ok(ViewFileVersionsSegment { bitmap: self.bitmap.clone(), fv: column(reader, "fv")?, out: RoaringBitmap::new() })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<RoaringBitmap>) -> tantivy::Result<RoaringBitmap> {
+        Ok(fruits.into_iter().fold(RoaringBitmap::new(), |a, b| a | b))
+    }
+}
+
+impl SegmentCollector for ViewFileVersionsSegment {
+    type Fruit = RoaringBitmap;
+
+    fn collect(&mut self, doc: DocId, _: Score) {
+        if let Some(fv) = self.fv.first(doc) {
+            let fv = fv as u32;
+            if self.bitmap.contains(fv) {
+                self.out.insert(fv);
+            }
+        }
+    }
+
+    fn harvest(self) -> RoaringBitmap {
+        self.out
+    }
+}
+
+/// One scored document of a view.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    /// BM25 score.
+    pub score: f32,
+    /// Document kind.
+    pub kind: DocKind,
+    /// File version.
+    pub fv: u32,
+    /// Ordinal (symbol documents).
+    pub ord: u32,
+    /// First line.
+    pub line_start: u32,
+    /// Last line.
+    pub line_end: u32,
+}
+
+impl Hit {
+    fn key(&self) -> (u32, u32, u32) {
+        (self.fv, self.line_start, self.ord)
+    }
+}
+
+impl PartialEq for Hit {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Hit {}
+impl PartialOrd for Hit {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Hit {
+    /// Better hits are greater: higher score, then the smaller (fv, line) for determinism.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.score.total_cmp(&other.score).then_with(|| other.key().cmp(&self.key()))
+    }
+}
+
+/// The `limit` best-scored documents of the view.
+pub struct TopInView {
+    /// The view.
+    pub bitmap: Arc<RoaringBitmap>,
+    /// How many.
+    pub limit: usize,
+}
+
+/// Per-segment part of [`TopInView`].
+pub struct TopInViewSegment {
+    bitmap: Arc<RoaringBitmap>,
+    limit: usize,
+    columns: [Column<u64>; 5],
+    heap: BinaryHeap<std::cmp::Reverse<Hit>>,
+}
+
+impl Collector for TopInView {
+    type Fruit = Vec<Hit>;
+    type Child = TopInViewSegment;
+
+    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
+        Ok(TopInViewSegment {
+            bitmap: self.bitmap.clone(),
+            limit: self.limit,
+            columns: [
+                column(reader, "kind")?,
+                column(reader, "fv")?,
+                column(reader, "ord")?,
+                column(reader, "line_start")?,
+                column(reader, "line_end")?,
+            ],
+            heap: BinaryHeap::new(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        true
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Vec<Hit>>) -> tantivy::Result<Vec<Hit>> {
+        let mut all: Vec<Hit> = fruits.into_iter().flatten().collect();
+        all.sort_by(|a, b| b.cmp(a));
+        all.truncate(self.limit);
+        Ok(all)
+    }
+}
+
+impl SegmentCollector for TopInViewSegment {
+    type Fruit = Vec<Hit>;
+
+    fn collect(&mut self, doc: DocId, score: Score) {
+        let Some(fv) = self.columns[1].first(doc) else { return };
+        let fv = fv as u32;
+        if !self.bitmap.contains(fv) {
+            return;
+        }
+        if self.heap.len() == self.limit {
+            if let Some(std::cmp::Reverse(worst)) = self.heap.peek() {
+                if score <= worst.score {
+                    return;
+                }
+            }
+        }
+        let get = |i: usize| self.columns[i].first(doc).unwrap_or(0);
+        let hit = Hit {
+            score,
+            kind: DocKind::from_u64(get(0)),
+            fv,
+            ord: get(2) as u32,
+            line_start: get(3) as u32,
+            line_end: get(4) as u32,
+        };
+        self.heap.push(std::cmp::Reverse(hit));
+        if self.heap.len() > self.limit {
+            self.heap.pop();
+        }
+    }
+
+    fn harvest(self) -> Vec<Hit> {
+        self.heap.into_iter().map(|std::cmp::Reverse(h)| h).collect()
+    }
+}

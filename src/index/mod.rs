@@ -1,0 +1,181 @@
+//! The full-text index (Tantivy, in `fts/`): symbol, snippet and file documents, each keyed by
+//! a file version id, so one document serves every view that holds that file version.
+//!
+//! Useful for: ranked recall of symbols, code snippets and paths by words and identifier parts;
+//! the trigram prefilter of literal and regex search. Not useful for: exact answers on its own
+//! (regex results are always verified against the content), or anything a view needs to be
+//! consistent (a view's bitmap decides what is visible; documents of file versions no published
+//! view holds are simply never returned).
+//!
+//! Every structure follows writer -> commit -> immutable reader: documents are added during an
+//! index run and committed before the view that needs them is published.
+
+mod collect;
+mod docs;
+pub mod tokenizer;
+
+use std::path::Path;
+
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
+
+pub use collect::{Hit, TopInView, ViewFileVersions};
+pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
+
+/// The version of the documents' layout and tokenizers. A store whose index was written with
+/// another version is `reindex_required`.
+///
+/// History:
+/// - 1: file (path, trigrams), symbol (name, qualified, signature, doc) and snippet (body)
+///   documents; `code`, `path` and `trigram` tokenizers.
+pub const INDEX_FORMAT_VERSION: u32 = 1;
+
+/// What went wrong in the full-text index.
+#[derive(Debug, thiserror::Error)]
+pub enum FtsError {
+    /// Tantivy failed.
+    #[error("full-text index error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// The index directory could not be made.
+    #[error("full-text index I/O error at {path}: {source}")]
+    Io { path: std::path::PathBuf, source: std::io::Error },
+}
+
+/// Kinds of documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DocKind {
+    /// A file: path, name, language, trigrams of its content.
+    File = 0,
+    /// A symbol: name, qualified name, signature, doc.
+    Symbol = 1,
+    /// A code snippet: a function body or the top-level code between definitions.
+    Snippet = 2,
+}
+
+impl DocKind {
+    /// From the stored number.
+    pub fn from_u64(v: u64) -> DocKind {
+        match v {
+            0 => DocKind::File,
+            1 => DocKind::Symbol,
+            _ => DocKind::Snippet,
+        }
+    }
+}
+
+/// The schema's fields.
+#[derive(Clone, Copy, Debug)]
+pub struct Fields {
+    /// Document kind.
+    pub kind: Field,
+    /// File version id.
+    pub fv: Field,
+    /// Language index + 1 (0: none).
+    pub lang: Field,
+    /// Symbol docs: the symbol's ordinal in its record.
+    pub ord: Field,
+    /// First line of the range.
+    pub line_start: Field,
+    /// Last line of the range.
+    pub line_end: Field,
+    /// Symbol name / file name.
+    pub name: Field,
+    /// Qualified name.
+    pub qualified: Field,
+    /// Signature.
+    pub signature: Field,
+    /// Doc comment.
+    pub doc: Field,
+    /// Snippet text.
+    pub body: Field,
+    /// File path.
+    pub path: Field,
+    /// Content trigrams.
+    pub trigrams: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let number = INDEXED | FAST;
+    let text = |tokenizer: &str, positions: bool| {
+        let option = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
+        TextOptions::default()
+            .set_indexing_options(TextFieldIndexing::default().set_tokenizer(tokenizer).set_index_option(option))
+    };
+    let fields = Fields {
+        kind: builder.add_u64_field("kind", number.clone()),
+        fv: builder.add_u64_field("fv", number.clone()),
+        lang: builder.add_u64_field("lang", FAST),
+        ord: builder.add_u64_field("ord", FAST),
+        line_start: builder.add_u64_field("line_start", FAST),
+        line_end: builder.add_u64_field("line_end", FAST),
+        name: builder.add_text_field("name", text("code", true)),
+        qualified: builder.add_text_field("qualified", text("code", true)),
+        signature: builder.add_text_field("signature", text("code", true)),
+        doc: builder.add_text_field("doc", text("code", false)),
+        body: builder.add_text_field("body", text("code", true)),
+        path: builder.add_text_field("path", text("path", true)),
+        trigrams: builder.add_text_field(
+            "trigrams",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default().set_tokenizer("trigram").set_index_option(IndexRecordOption::Basic),
+            ),
+        ),
+    };
+    (builder.build(), fields)
+}
+
+fn register_tokenizers(index: &Index) {
+    index.tokenizers().register("code", TextAnalyzer::builder(tokenizer::CodeTokenizer).build());
+    index.tokenizers().register("path", TextAnalyzer::builder(tokenizer::PathTokenizer).build());
+    index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer).build());
+}
+
+/// The full-text index of one store.
+pub struct FullText {
+    index: Index,
+    fields: Fields,
+}
+
+/// The directory of the full-text index inside a store.
+pub fn dir_of(store_dir: &Path) -> std::path::PathBuf {
+    store_dir.join("fts")
+}
+
+impl FullText {
+    /// Opens the index in `store_dir/fts`, creating it when missing.
+    pub fn open(store_dir: &Path) -> Result<FullText, FtsError> {
+        let dir = dir_of(store_dir);
+        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io { path: dir.clone(), source: e })?;
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(&dir)
+            .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
+        let index = Index::open_or_create(directory, schema)?;
+        register_tokenizers(&index);
+        Ok(FullText { index, fields })
+    }
+
+    /// The fields.
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+
+    /// The Tantivy index.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// A writer with a memory budget, for one index run.
+    pub fn writer(&self) -> Result<IndexWriter, FtsError> {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+        Ok(self.index.writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?)
+    }
+
+    /// A reader of the last commit.
+    pub fn reader(&self) -> Result<IndexReader, FtsError> {
+        Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
+    }
+}

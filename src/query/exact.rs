@@ -1,0 +1,155 @@
+//! Exact search over one view: the trigram index picks candidate files, the real regex
+//! verifies every line. Files without trigram documents (too large, not UTF-8) are always
+//! verified; binaries never are, as `git grep -I` skips them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use roaring::RoaringBitmap;
+use tantivy::Term;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+
+use super::grep::{LineMatch, Matcher};
+use super::prefilter::Prefilter;
+use super::{QueryError, SearchContext};
+use crate::index::ViewFileVersions;
+use crate::store::FileInfo;
+
+/// Files are verified in path order, in chunks of this many, so a limit stops early and
+/// the first results are always the same ones.
+const CHUNK: usize = 256;
+
+/// The outcome of an exact search.
+pub struct ExactOutcome {
+    /// Matching files in path order, each with its matching lines.
+    pub files: Vec<(FileInfo, Vec<LineMatch>)>,
+    /// Whether the trigram index narrowed the candidates.
+    pub prefiltered: bool,
+    /// Candidate files verified.
+    pub files_scanned: u64,
+    /// Whether the limit cut the results.
+    pub truncated: bool,
+    /// Whether the deadline stopped the search.
+    pub timed_out: bool,
+    /// Files whose content could not be read.
+    pub unreadable: u64,
+}
+
+fn trigram_query(ctx: &SearchContext<'_>, p: &Prefilter) -> Box<dyn Query> {
+    let field = ctx.fulltext.fields().trigrams;
+    match p {
+        Prefilter::Any => unreachable!("Any is handled by the caller, which scans the whole view"),
+        Prefilter::Trigram(t) => {
+            Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic))
+        }
+        Prefilter::And(parts) => {
+            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, trigram_query(ctx, q))).collect()))
+        }
+        Prefilter::Or(parts) => {
+            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, trigram_query(ctx, q))).collect()))
+        }
+    }
+}
+
+/// Runs `matcher` over the files of `allowed` (the view, after filters).
+pub fn search(
+    ctx: &SearchContext<'_>,
+    matcher: &Matcher,
+    allowed: &Arc<RoaringBitmap>,
+    limit: usize,
+    deadline: Instant,
+) -> Result<ExactOutcome, QueryError> {
+    let prefiltered = !matcher.prefilter().is_any();
+    let mut candidates = if prefiltered {
+        let query = trigram_query(ctx, matcher.prefilter());
+        let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
+        found | (&ctx.view.scan_bitmap & &**allowed)
+    } else {
+        (**allowed).clone()
+    };
+    // Binaries have file documents without trigrams and are not in the scan set; with no
+    // prefilter they are still candidates here and are dropped when read.
+    candidates &= &**allowed;
+    let mut infos = ctx.store.file_infos(candidates.iter())?;
+    // `git grep` never searches symlinks, neither their target text nor what they point at.
+    infos.retain(|f| f.mode != 2);
+    infos.sort_by(|a, b| a.path.cmp(&b.path));
+
+    let mut outcome = ExactOutcome {
+        files: Vec::new(),
+        prefiltered,
+        files_scanned: 0,
+        truncated: false,
+        timed_out: false,
+        unreadable: 0,
+    };
+    let mut total = 0usize;
+    let stop = AtomicBool::new(false);
+    for chunk in infos.chunks(CHUNK) {
+        if Instant::now() > deadline {
+            outcome.timed_out = true;
+            break;
+        }
+        let results: Vec<(usize, Option<Vec<LineMatch>>)> = chunk
+            .par_iter()
+            .enumerate()
+            .map_init(
+                || ctx.content.local(),
+                |local, (i, info)| {
+                    if stop.load(Ordering::Relaxed) || Instant::now() > deadline {
+                        return (i, Some(Vec::new()));
+                    }
+                    let Some(data) = ctx.content.read(local.as_ref(), info) else { return (i, None) };
+                    if crate::indexer::is_binary(&data) {
+                        return (i, Some(Vec::new()));
+                    }
+                    if !matcher.is_match(&data) {
+                        return (i, Some(Vec::new()));
+                    }
+                    (i, Some(matcher.lines(&data, limit + 1)))
+                },
+            )
+            .collect();
+        outcome.files_scanned += chunk.len() as u64;
+        for (i, lines) in results {
+            match lines {
+                None => outcome.unreadable += 1,
+                Some(lines) if !lines.is_empty() => {
+                    total += lines.len();
+                    outcome.files.push((chunk[i].clone(), lines));
+                }
+                Some(_) => {}
+            }
+        }
+        if total > limit {
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+    }
+    if Instant::now() > deadline {
+        outcome.timed_out = true;
+    }
+    // Keep exactly `limit` lines, in path then line order.
+    let mut kept = 0usize;
+    let mut files = Vec::new();
+    for (info, mut lines) in outcome.files.drain(..) {
+        if kept == limit {
+            outcome.truncated = true;
+            break;
+        }
+        if kept + lines.len() > limit {
+            lines.truncate(limit - kept);
+            outcome.truncated = true;
+        }
+        kept += lines.len();
+        files.push((info, lines));
+    }
+    outcome.files = files;
+    if total > limit {
+        outcome.truncated = true;
+    }
+    Ok(outcome)
+}

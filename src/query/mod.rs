@@ -1,0 +1,564 @@
+//! Search: parse the query, route it by intent, recall from symbol, snippet and file
+//! documents restricted to one view, verify exactly where the mode is exact, fuse (RRF),
+//! rerank deterministically, merge duplicates, then shape to the requested detail and budget.
+//!
+//! Architecture invariant: every document considered belongs to a file version of the one
+//! view asked about (the collectors test the view's bitmap per document); exact modes never
+//! answer from the index alone.
+
+mod exact;
+pub mod grep;
+pub mod intent;
+mod prefilter;
+mod rank;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use roaring::RoaringBitmap;
+use serde::Serialize;
+
+pub use grep::{LineMatch, Matcher, PatternError};
+pub use intent::{Classified, Intent};
+pub use rank::estimate_tokens;
+pub(crate) use rank::fit_budget;
+
+use crate::git::{GitRepo, LocalRepo, ObjectId};
+use crate::index::FullText;
+use crate::store::{FileInfo, Store, StoreError, ViewRow};
+
+/// What went wrong in a search.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The full-text index failed.
+    #[error("full-text index error: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    /// The pattern is invalid or too large.
+    #[error(transparent)]
+    Pattern(#[from] PatternError),
+    /// An argument is invalid.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// How to interpret the query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Route by intent.
+    Auto,
+    /// Words: every term must match (a quoted phrase as a phrase).
+    Fts,
+    /// A Rust regex, line by line, exact.
+    Regex,
+    /// A definition by name.
+    Symbol,
+    /// A file by path.
+    Path,
+    /// An exact string, line by line.
+    Literal,
+}
+
+impl Mode {
+    /// The stable spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Auto => "auto",
+            Mode::Fts => "fts",
+            Mode::Regex => "regex",
+            Mode::Symbol => "symbol",
+            Mode::Path => "path",
+            Mode::Literal => "literal",
+        }
+    }
+}
+
+/// How much to say per result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Detail {
+    /// Path, lines, kind, name.
+    Location,
+    /// Plus qualified name, signature, visibility.
+    Signature,
+    /// Plus a body preview, the parent and related symbols.
+    Context,
+}
+
+/// Whether to explain the ranking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Explain {
+    /// No.
+    Off,
+    /// The deciding reasons.
+    Basic,
+    /// Every signal with its value.
+    Full,
+}
+
+/// Which files may answer.
+#[derive(Clone, Debug, Default)]
+pub struct Filters {
+    /// Only these languages.
+    pub langs: Vec<String>,
+    /// Not these languages.
+    pub exclude_langs: Vec<String>,
+    /// Only paths matching one of these globs.
+    pub paths: Vec<String>,
+    /// Not paths matching any of these globs.
+    pub excludes: Vec<String>,
+    /// Only these extensions (without the dot).
+    pub exts: Vec<String>,
+}
+
+impl Filters {
+    /// Whether nothing is filtered.
+    pub fn is_empty(&self) -> bool {
+        self.langs.is_empty()
+            && self.exclude_langs.is_empty()
+            && self.paths.is_empty()
+            && self.excludes.is_empty()
+            && self.exts.is_empty()
+    }
+}
+
+/// A search question.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    /// The query text.
+    pub query: String,
+    /// How to interpret it.
+    pub mode: Mode,
+    /// At most this many results (line matches in exact modes).
+    pub limit: usize,
+    /// Lines of context around line matches.
+    pub context: usize,
+    /// How much per result.
+    pub detail: Detail,
+    /// Only the essential fields.
+    pub compact: bool,
+    /// Edit distance for fuzzy term matching (0 to 3).
+    pub fuzzy: u8,
+    /// Match case exactly (the default for regex, literal and symbol lookups is smart case).
+    pub case_sensitive: bool,
+    /// Ignore case (regex and literal).
+    pub ignore_case: bool,
+    /// Ranking explanations.
+    pub explain: Explain,
+    /// Fit whole results into this many estimated tokens.
+    pub max_tokens: Option<usize>,
+    /// File filters.
+    pub filters: Filters,
+    /// Stop verifying after this long.
+    pub timeout: Duration,
+}
+
+/// Where a search reads from: one store, one full-text reader and one view.
+pub struct SearchContext<'a> {
+    /// The store.
+    pub store: &'a Store,
+    /// The full-text index.
+    pub fulltext: &'a FullText,
+    /// A searcher of the last full-text commit.
+    pub searcher: &'a tantivy::Searcher,
+    /// The view.
+    pub view: &'a ViewRow,
+    /// How to read file contents.
+    pub content: &'a ContentReader<'a>,
+    /// `codecompass.maxFileSize`.
+    pub max_file_size: u64,
+}
+
+/// Reads file contents: the git object store, then `blobs/` for dirty files, then the
+/// directory itself for a workspace that is not a repository (checked against the blob id).
+pub struct ContentReader<'a> {
+    /// The repository, if any.
+    pub git: Option<&'a GitRepo>,
+    /// The store directory (for `blobs/`).
+    pub store_dir: &'a std::path::Path,
+    /// The workspace root (for live files).
+    pub root: &'a std::path::Path,
+}
+
+impl ContentReader<'_> {
+    /// A repository handle for the calling thread.
+    pub fn local(&self) -> Option<LocalRepo> {
+        self.git.map(GitRepo::local)
+    }
+
+    /// The content of `info`'s blob.
+    pub fn read(&self, local: Option<&LocalRepo>, info: &FileInfo) -> Option<Vec<u8>> {
+        self.read_blob(local, info.blob_id, &info.path)
+    }
+
+    /// The content of `blob_id`, found at `path` in the view.
+    pub fn read_blob(&self, local: Option<&LocalRepo>, blob_id: ObjectId, path: &[u8]) -> Option<Vec<u8>> {
+        if let Some(repo) = local {
+            let mut buf = Vec::new();
+            if repo.read_blob_into(blob_id, &mut buf).is_ok() {
+                return Some(buf);
+            }
+        }
+        if let Some(data) = crate::store::blobs::get(self.store_dir, blob_id) {
+            return Some(data);
+        }
+        let data = std::fs::read(self.root.join(String::from_utf8_lossy(path).as_ref())).ok()?;
+        (ObjectId::for_blob(&data) == blob_id).then_some(data)
+    }
+}
+
+/// A line match in a response.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineHit {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based byte column of the first match.
+    pub column: u32,
+    /// The line's text.
+    pub text: String,
+    /// Byte ranges of the matches in `text`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranges: Vec<(usize, usize)>,
+    /// Lines before, for `--context`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<String>,
+    /// Lines after, for `--context`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
+}
+
+/// One result.
+#[derive(Clone, Debug, Serialize, Default)]
+pub struct SearchResult {
+    /// Repository-relative path.
+    pub path: String,
+    /// First line (1-based).
+    pub line_start: u32,
+    /// Last line.
+    pub line_end: u32,
+    /// A symbol kind, `snippet`, `file` or `line`.
+    pub kind: String,
+    /// The symbol's or file's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Qualified name (detail `signature` and up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qualified_name: Option<String>,
+    /// Signature (detail `signature` and up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Visibility (detail `signature` and up).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility: Option<String>,
+    /// Language.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// `definition` or `declaration`, for symbols.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<&'static str>,
+    /// The matching lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<LineHit>,
+    /// The first lines of the result (detail `context`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+    /// The enclosing symbol (detail `context`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    /// Other symbols of the file near it (detail `context`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<String>,
+    /// Other paths with identical content at these lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_at: Vec<String>,
+    /// Fused score (higher is better).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    /// Why it ranks where it does (`--explain`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranking_reasons: Vec<String>,
+    /// Estimated tokens of this result's text (with a budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_tokens: Option<usize>,
+}
+
+/// A better way to ask, when the answer looks weak.
+#[derive(Clone, Debug, Serialize)]
+pub struct Suggestion {
+    /// The mode to try.
+    pub mode: &'static str,
+    /// Why.
+    pub reason: String,
+    /// A command that asks it.
+    pub command: String,
+}
+
+/// What a search found, before the engine adds scope and metadata.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchOutput {
+    /// The mode that ran.
+    pub mode: &'static str,
+    /// The intent the router chose (auto) or the mode's intent.
+    pub intent: &'static str,
+    /// The router's confidence.
+    pub confidence: f32,
+    /// The results, best first (exact modes: by path, then line).
+    pub results: Vec<SearchResult>,
+    /// Results before the limit and budget.
+    pub total_candidates: usize,
+    /// Whether a limit or budget cut results.
+    pub truncated: bool,
+    /// Results merged into others (identical content, overlapping regions).
+    pub suppressed_duplicate_count: u64,
+    /// Whether a safety limit (time) stopped the search.
+    pub safety_limit_applied: bool,
+    /// Exact modes: whether trigrams narrowed the candidates, or every file was scanned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefilter: Option<&'static str>,
+    /// Exact modes: files verified.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files_scanned: Option<u64>,
+    /// Files that could not be read (missing objects).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable_files: Option<u64>,
+    /// With a budget: estimated tokens returned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_tokens: Option<usize>,
+    /// A better query, when confidence is low.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<Suggestion>,
+}
+
+/// Glob matching with `**`, by whole path or by file name for patterns without `/`.
+fn glob_set(patterns: &[String]) -> Result<Option<globset::GlobSet>, QueryError> {
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    let mut builder = globset::GlobSetBuilder::new();
+    for p in patterns {
+        let glob = globset::GlobBuilder::new(p)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| QueryError::Invalid(format!("invalid glob `{p}`: {e}")))?;
+        builder.add(glob);
+        if !p.contains('/') {
+            let anywhere = format!("**/{p}");
+            builder.add(
+                globset::GlobBuilder::new(&anywhere)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| QueryError::Invalid(format!("invalid glob `{p}`: {e}")))?,
+            );
+        }
+        // A directory pattern covers what is under it.
+        let under = format!("{}/**", p.trim_end_matches('/'));
+        if let Ok(g) = globset::GlobBuilder::new(&under).literal_separator(true).build() {
+            builder.add(g);
+        }
+    }
+    Ok(Some(builder.build().map_err(|e| QueryError::Invalid(e.to_string()))?))
+}
+
+/// The view's file versions that pass the filters.
+pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result<Arc<RoaringBitmap>, QueryError> {
+    if filters.is_empty() {
+        return Ok(Arc::new(view.bitmap.clone()));
+    }
+    let resolve = |names: &[String]| -> Result<Vec<&'static str>, QueryError> {
+        names
+            .iter()
+            .map(|n| {
+                crate::lang::by_name(n).map(|l| l.name).ok_or_else(|| {
+                    QueryError::Invalid(format!(
+                        "unknown language `{n}`; known: {}",
+                        crate::lang::LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+                    ))
+                })
+            })
+            .collect()
+    };
+    let langs = resolve(&filters.langs)?;
+    let exclude_langs = resolve(&filters.exclude_langs)?;
+    let paths = glob_set(&filters.paths)?;
+    let excludes = glob_set(&filters.excludes)?;
+    let exts: Vec<String> = filters.exts.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()).collect();
+    let mut out = RoaringBitmap::new();
+    for info in store.file_infos(view.bitmap.iter())? {
+        let path = info.path_str();
+        if !langs.is_empty() && !langs.contains(&info.lang.as_str()) {
+            continue;
+        }
+        if exclude_langs.contains(&info.lang.as_str()) {
+            continue;
+        }
+        if paths.as_ref().is_some_and(|g| !g.is_match(&path)) || excludes.as_ref().is_some_and(|g| g.is_match(&path)) {
+            continue;
+        }
+        if !exts.is_empty() {
+            let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+            if !exts.contains(&ext) {
+                continue;
+            }
+        }
+        out.insert(info.id);
+    }
+    Ok(Arc::new(out))
+}
+
+/// Runs a search.
+pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<SearchOutput, QueryError> {
+    let query = request.query.trim();
+    if query.is_empty() {
+        return Err(QueryError::Invalid("the query is empty".to_owned()));
+    }
+    if request.fuzzy > 3 {
+        return Err(QueryError::Invalid("--fuzzy takes an edit distance from 0 to 3".to_owned()));
+    }
+    if request.fuzzy > 0 && matches!(request.mode, Mode::Regex | Mode::Literal) {
+        return Err(QueryError::Invalid("--fuzzy does not apply to regex or literal search".to_owned()));
+    }
+    let classified = match request.mode {
+        Mode::Auto => intent::classify(query),
+        Mode::Regex => Classified { intent: Intent::Regex, confidence: 1.0 },
+        Mode::Literal => Classified { intent: Intent::ErrorText, confidence: 1.0 },
+        Mode::Symbol => Classified { intent: Intent::Symbol, confidence: 1.0 },
+        Mode::Path => Classified { intent: Intent::Path, confidence: 1.0 },
+        Mode::Fts => Classified { intent: Intent::NaturalLanguage, confidence: 1.0 },
+    };
+    let allowed = allowed_files(ctx.store, ctx.view, &request.filters)?;
+    let deadline = Instant::now() + request.timeout;
+    let mut output = match (request.mode, classified.intent) {
+        (Mode::Regex, _) | (Mode::Auto, Intent::Regex) => run_exact(ctx, request, query, false, &allowed, deadline, "regex")?,
+        (Mode::Literal, _) => run_exact(ctx, request, query, true, &allowed, deadline, "literal")?,
+        (Mode::Auto, Intent::ErrorText) => {
+            let unquoted = unquote(query);
+            let exact = run_exact(ctx, request, unquoted, true, &allowed, deadline, "literal")?;
+            if exact.results.is_empty() {
+                rank::ranked(ctx, request, unquoted, Mode::Fts, &allowed)?
+            } else {
+                exact
+            }
+        }
+        (Mode::Fts, _) => rank::ranked(ctx, request, query, Mode::Fts, &allowed)?,
+        (Mode::Symbol, _) | (Mode::Auto, Intent::Symbol) => rank::ranked(ctx, request, query, Mode::Symbol, &allowed)?,
+        (Mode::Path, _) | (Mode::Auto, Intent::Path) => rank::ranked(ctx, request, query, Mode::Path, &allowed)?,
+        (Mode::Auto, Intent::NaturalLanguage) => rank::ranked(ctx, request, query, Mode::Auto, &allowed)?,
+    };
+    output.intent = classified.intent.as_str();
+    output.confidence = classified.confidence;
+    if output.suggestion.is_none() {
+        output.suggestion = rank::suggest(query, classified, &output);
+    }
+    Ok(output)
+}
+
+fn unquote(q: &str) -> &str {
+    let t = q.trim();
+    for quote in ['"', '\''] {
+        if let Some(inner) = t.strip_prefix(quote).and_then(|r| r.strip_suffix(quote)) {
+            return inner;
+        }
+    }
+    t
+}
+
+/// Exact modes match case like `git grep`: exactly, unless `--ignore-case`.
+fn ignore_case(request: &SearchRequest) -> bool {
+    request.ignore_case && !request.case_sensitive
+}
+
+fn run_exact(
+    ctx: &SearchContext<'_>,
+    request: &SearchRequest,
+    pattern: &str,
+    literal: bool,
+    allowed: &Arc<RoaringBitmap>,
+    deadline: Instant,
+    mode: &'static str,
+) -> Result<SearchOutput, QueryError> {
+    let matcher = Matcher::new(pattern, literal, ignore_case(request))?;
+    let outcome = exact::search(ctx, &matcher, allowed, request.limit, deadline)?;
+    let local = ctx.content.local();
+    let mut results = Vec::new();
+    let mut total = 0usize;
+    for (info, lines) in outcome.files {
+        let content = if request.context > 0 { ctx.content.read(local.as_ref(), &info) } else { None };
+        let all_lines: Vec<&[u8]> =
+            content.as_deref().map(|c| c.split(|&b| b == b'\n').collect()).unwrap_or_default();
+        let language = (!info.lang.is_empty()).then(|| info.lang.clone());
+        for m in lines {
+            total += 1;
+            let around = |from: usize, to: usize| -> Vec<String> {
+                (from..to)
+                    .filter_map(|i| all_lines.get(i))
+                    .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
+                    .collect()
+            };
+            let index = m.line as usize - 1;
+            let before = if request.context > 0 { around(index.saturating_sub(request.context), index) } else { Vec::new() };
+            let after = if request.context > 0 { around(index + 1, index + 1 + request.context) } else { Vec::new() };
+            results.push(SearchResult {
+                path: info.path_str(),
+                line_start: m.line,
+                line_end: m.line,
+                kind: "line".to_owned(),
+                language: if request.compact { None } else { language.clone() },
+                lines: vec![LineHit { line: m.line, column: m.column, text: m.text, ranges: m.ranges, before, after }],
+                ..SearchResult::default()
+            });
+        }
+    }
+    let mut output = SearchOutput {
+        mode,
+        intent: "",
+        confidence: 1.0,
+        total_candidates: total,
+        truncated: outcome.truncated,
+        results,
+        suppressed_duplicate_count: 0,
+        safety_limit_applied: outcome.timed_out,
+        prefilter: Some(if outcome.prefiltered { "trigram" } else { "none: every file of the view was scanned" }),
+        files_scanned: Some(outcome.files_scanned),
+        unreadable_files: (outcome.unreadable > 0).then_some(outcome.unreadable),
+        estimated_tokens: None,
+        suggestion: None,
+    };
+    if let Some(budget) = request.max_tokens {
+        rank::fit_budget(&mut output, budget);
+    }
+    Ok(output)
+}
+
+/// Symbol details of file versions, loaded once per file.
+pub(crate) struct SymbolCache<'a> {
+    store: &'a Store,
+    max_file_size: u64,
+    by_fv: HashMap<u32, Option<(FileInfo, Vec<crate::store::SymbolRow>)>>,
+}
+
+impl<'a> SymbolCache<'a> {
+    pub(crate) fn new(store: &'a Store, max_file_size: u64) -> SymbolCache<'a> {
+        SymbolCache { store, max_file_size, by_fv: HashMap::new() }
+    }
+
+    pub(crate) fn file(&mut self, fv: u32) -> Result<Option<&(FileInfo, Vec<crate::store::SymbolRow>)>, QueryError> {
+        if !self.by_fv.contains_key(&fv) {
+            let loaded = match self.store.file_infos([fv])?.pop() {
+                Some(info) => {
+                    let lang = if info.skip.is_some() { "" } else { info.lang.as_str() };
+                    let key = crate::indexer::record_key(lang, self.max_file_size);
+                    let symbols = match self.store.record(info.blob_id, lang, &key)? {
+                        Some(r) => self.store.symbols_of(r.id)?,
+                        None => Vec::new(),
+                    };
+                    Some((info, symbols))
+                }
+                None => None,
+            };
+            self.by_fv.insert(fv, loaded);
+        }
+        Ok(self.by_fv.get(&fv).and_then(Option::as_ref))
+    }
+}

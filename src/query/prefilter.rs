@@ -1,0 +1,189 @@
+//! From a regex to the trigrams any match must contain: an AND/OR tree over trigram terms,
+//! or `Any` when the pattern requires nothing usable (`.*`, `\w+`, a two-letter literal).
+//!
+//! The tree is a necessary condition only: a file that lacks it cannot match, a file that has
+//! it may not. Literal runs are joined across concatenations; case-folded classes (`[Ff]`,
+//! what `(?i)` produces) count as their ASCII-lower-case letter, like the index.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+use crate::index::tokenizer::{fold, trigrams};
+
+/// A boolean condition over trigrams.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prefilter {
+    /// No constraint: every file is a candidate.
+    Any,
+    /// The file contains this trigram.
+    Trigram(String),
+    /// All of these.
+    And(Vec<Prefilter>),
+    /// Any of these.
+    Or(Vec<Prefilter>),
+}
+
+impl Prefilter {
+    fn and(parts: Vec<Prefilter>) -> Prefilter {
+        let mut flat = Vec::new();
+        for p in parts {
+            match p {
+                Prefilter::Any => {}
+                Prefilter::And(inner) => flat.extend(inner),
+                other => flat.push(other),
+            }
+        }
+        flat.dedup();
+        match flat.len() {
+            0 => Prefilter::Any,
+            1 => flat.pop().expect("one element"),
+            _ => Prefilter::And(flat),
+        }
+    }
+
+    fn or(parts: Vec<Prefilter>) -> Prefilter {
+        if parts.iter().any(|p| *p == Prefilter::Any) || parts.is_empty() {
+            return Prefilter::Any;
+        }
+        let mut flat = Vec::new();
+        for p in parts {
+            match p {
+                Prefilter::Or(inner) => flat.extend(inner),
+                other => flat.push(other),
+            }
+        }
+        if flat.len() == 1 { flat.pop().expect("one element") } else { Prefilter::Or(flat) }
+    }
+
+    fn literal(text: &str) -> Prefilter {
+        Prefilter::and(trigrams(text).into_iter().map(Prefilter::Trigram).collect())
+    }
+
+    /// Whether the condition constrains nothing.
+    pub fn is_any(&self) -> bool {
+        *self == Prefilter::Any
+    }
+}
+
+/// A piece of a concatenation: a literal character, or a sub-condition that breaks literal runs.
+enum Piece {
+    Char(char),
+    Break(Prefilter),
+}
+
+/// The prefilter of a parsed pattern.
+pub fn of(hir: &Hir) -> Prefilter {
+    let mut pieces = Vec::new();
+    pieces_of(hir, &mut pieces);
+    assemble(pieces)
+}
+
+fn assemble(pieces: Vec<Piece>) -> Prefilter {
+    let mut parts = Vec::new();
+    let mut run = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Char(c) => run.push(fold(c)),
+            Piece::Break(p) => {
+                parts.push(Prefilter::literal(&run));
+                run.clear();
+                parts.push(p);
+            }
+        }
+    }
+    parts.push(Prefilter::literal(&run));
+    Prefilter::and(parts)
+}
+
+/// A class that is one letter in either case (`[Ff]`) or a single character.
+fn class_char(class: &Class) -> Option<char> {
+    let mut chars: Vec<char> = Vec::new();
+    match class {
+        Class::Unicode(c) => {
+            for range in c.ranges() {
+                if (range.end() as u32) - (range.start() as u32) > 1 || chars.len() > 2 {
+                    return None;
+                }
+                chars.extend([range.start(), range.end()]);
+            }
+        }
+        Class::Bytes(c) => {
+            for range in c.ranges() {
+                if range.end() - range.start() > 1 || chars.len() > 2 {
+                    return None;
+                }
+                chars.extend([range.start() as char, range.end() as char]);
+            }
+        }
+    }
+    chars.dedup();
+    let first = *chars.first()?;
+    chars.iter().all(|&c| fold(c) == fold(first) && c.is_ascii()).then_some(fold(first))
+}
+
+fn pieces_of(hir: &Hir, out: &mut Vec<Piece>) {
+    match hir.kind() {
+        HirKind::Empty => {}
+        HirKind::Literal(lit) => match std::str::from_utf8(&lit.0) {
+            Ok(text) => out.extend(text.chars().map(Piece::Char)),
+            Err(_) => out.push(Piece::Break(Prefilter::Any)),
+        },
+        HirKind::Class(class) => match class_char(class) {
+            Some(c) => out.push(Piece::Char(c)),
+            None => out.push(Piece::Break(Prefilter::Any)),
+        },
+        // Zero-width assertions consume no text: the literals around them stay adjacent.
+        HirKind::Look(_) => {}
+        HirKind::Repetition(rep) => {
+            if rep.min == 0 {
+                out.push(Piece::Break(Prefilter::Any));
+            } else if rep.min == 1 && rep.max == Some(1) {
+                pieces_of(&rep.sub, out);
+            } else {
+                // `x{2,}` must contain `x` at least once, but its copies are not a fixed run.
+                out.push(Piece::Break(of(&rep.sub)));
+            }
+        }
+        HirKind::Capture(cap) => pieces_of(&cap.sub, out),
+        HirKind::Concat(subs) => {
+            for sub in subs {
+                pieces_of(sub, out);
+            }
+        }
+        HirKind::Alternation(subs) => out.push(Piece::Break(Prefilter::or(subs.iter().map(of).collect()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prefilter(pattern: &str) -> Prefilter {
+        of(&regex_syntax::Parser::new().parse(pattern).unwrap())
+    }
+
+    fn t(s: &str) -> Prefilter {
+        Prefilter::Trigram(s.to_owned())
+    }
+
+    #[test]
+    fn literals_and_concatenations() {
+        assert_eq!(prefilter("abcd"), Prefilter::And(vec![t("abc"), t("bcd")]));
+        assert_eq!(prefilter("ab"), Prefilter::Any);
+        assert_eq!(prefilter("abc.*def"), Prefilter::And(vec![t("abc"), t("def")]));
+        assert_eq!(prefilter(r"\bfoo\b"), t("foo"));
+        assert_eq!(prefilter("^Foo$"), t("foo"));
+        assert_eq!(prefilter(r"\w+"), Prefilter::Any);
+        assert_eq!(prefilter("a(bc)d"), Prefilter::And(vec![t("abc"), t("bcd")]));
+    }
+
+    #[test]
+    fn alternations_and_case() {
+        assert_eq!(prefilter("foo|bar"), Prefilter::Or(vec![t("foo"), t("bar")]));
+        assert_eq!(prefilter("foo|b"), Prefilter::Any);
+        assert_eq!(prefilter("(?i)FOO"), t("foo"));
+        assert_eq!(prefilter("x(abc)+"), t("abc"));
+        assert_eq!(prefilter("x(abc)*"), Prefilter::Any);
+        assert_eq!(prefilter("[a-z]+_id"), t("_id"));
+        assert_eq!(prefilter("user_[a-z]+"), Prefilter::And(vec![t("er_"), t("ser"), t("use")]));
+    }
+}
