@@ -121,10 +121,20 @@ impl Matcher {
         let mut line = 1u32;
         let mut counted_to = 0usize;
         let mut current: Option<(u32, usize, usize)> = None; // line, line start, line end
+        if content.is_empty() {
+            // `git grep` never reports a line of an empty file.
+            return out;
+        }
         for m in self.regex.find_iter(content) {
             let start = m.start();
-            // An empty match after the final line end is not on a line.
-            if start == content.len() && content.ends_with(b"\n") && start > 0 {
+            // An empty match after the final line end: `git grep` reports it as one more
+            // (empty) line when its look-ahead reaches it, which happens exactly when the last
+            // real line did not match. Matching that keeps results equal to git's.
+            if start == content.len() && content.ends_with(b"\n") {
+                let last_line = memchr::memchr_iter(b'\n', content).count() as u32;
+                if out.len() < limit && out.last().is_none_or(|m| m.line != last_line) {
+                    out.push(LineMatch { line: last_line + 1, column: 1, text: String::new(), ranges: Vec::new() });
+                }
                 break;
             }
             line += memchr::memchr_iter(b'\n', &content[counted_to..start]).count() as u32;
@@ -176,6 +186,11 @@ mod tests {
     #[test]
     fn anchors_and_empty_matches_follow_git_grep() {
         assert_eq!(lines("^", "a\nb\n"), [(1, 1), (2, 1)]);
+        // git's quirk: an empty match at the end counts as one more line when the last
+        // line does not match.
+        assert_eq!(lines("^$", "ab\n\ncd\n"), [(2, 1), (4, 1)]);
+        assert_eq!(lines("^$", "\n"), [(1, 1)]);
+        assert_eq!(lines("^$", ""), []);
         assert_eq!(lines("^", "a\nb"), [(1, 1), (2, 1)]);
         assert_eq!(lines("x*", "a\n\nb\n"), [(1, 1), (2, 1), (3, 1)]);
         assert_eq!(lines("b$", "ab\r\nab\n"), [(2, 2)]);

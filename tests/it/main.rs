@@ -2,6 +2,7 @@
 
 mod content_addressing;
 mod corpus;
+mod oracle;
 mod robustness;
 mod support;
 mod worktree;

@@ -1,0 +1,190 @@
+//! Exact search equals `git grep`: for a few hundred patterns (identifiers, literals full of
+//! regex metacharacters, anchored and unanchored regexes, alternations, case-insensitive
+//! ones, multibyte UTF-8, CRLF lines, very long lines, a file over the parse limit), the set
+//! of (path, line) answers equals `git grep -n -I -E` at the worktree (with `--untracked`, as
+//! the worktree view holds untracked files) and at a ref that is not checked out.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use codecompass::engine::{Engine, EngineOptions, Freshness};
+use codecompass::indexer::IndexOptions;
+use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
+use codecompass::view::Scope;
+
+use crate::support::fixture;
+
+type Lines = BTreeSet<(String, u64)>;
+
+fn git_grep(repo: &Path, pattern: &str, fixed: bool, ignore_case: bool, reference: Option<&str>) -> Lines {
+    let mut command = Command::new("git");
+    command
+        .current_dir(repo)
+        .env("LC_ALL", "C.UTF-8")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .args(["grep", "-n", "-I", "-z", "--no-color"]);
+    command.arg(if fixed { "-F" } else { "-E" });
+    if ignore_case {
+        command.arg("-i");
+    }
+    if reference.is_none() {
+        command.arg("--untracked");
+    }
+    command.arg("-e").arg(pattern);
+    if let Some(r) = reference {
+        command.arg(r);
+    }
+    let output = command.output().expect("git grep runs");
+    assert!(output.status.code().is_some_and(|c| c <= 1), "git grep {pattern}: {}", String::from_utf8_lossy(&output.stderr));
+    let mut out = Lines::new();
+    for record in output.stdout.split(|&b| b == b'\n').filter(|r| !r.is_empty()) {
+        let mut fields = record.split(|&b| b == 0);
+        let mut path = String::from_utf8_lossy(fields.next().expect("a path")).into_owned();
+        if let Some(r) = reference {
+            path = path.strip_prefix(&format!("{r}:")).expect("ref-prefixed path").to_owned();
+        }
+        let line: u64 = String::from_utf8_lossy(fields.next().expect("a line")).parse().expect("a number");
+        out.insert((path, line));
+    }
+    out
+}
+
+fn ours(engine: &Engine, pattern: &str, literal: bool, ignore_case: bool, scope: &Scope) -> Lines {
+    let request = SearchRequest {
+        query: pattern.to_owned(),
+        mode: if literal { Mode::Literal } else { Mode::Regex },
+        limit: 1_000_000,
+        context: 0,
+        detail: Detail::Location,
+        compact: false,
+        fuzzy: 0,
+        case_sensitive: false,
+        ignore_case,
+        explain: Explain::Off,
+        max_tokens: None,
+        filters: Filters::default(),
+        timeout: Duration::from_secs(120),
+    };
+    let response = engine.search(&request, scope, Freshness::BestEffort).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+    assert!(!response.output.truncated && !response.output.safety_limit_applied, "{pattern}");
+    response.output.results.iter().map(|r| (r.path.clone(), u64::from(r.line_start))).collect()
+}
+
+/// Identifiers from the fixture's text, a deterministic sample.
+fn identifiers(repo: &Path) -> Vec<String> {
+    let output = Command::new("git")
+        .current_dir(repo)
+        .args(["grep", "-h", "-o", "-I", "-E", "[A-Za-z_][A-Za-z0-9_]{2,}"])
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git grep runs");
+    let all: BTreeSet<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect();
+    // Every third identifier, skipping the thousands of `tokN` of the long-line file.
+    all.into_iter().filter(|t| !t.starts_with("tok")).enumerate().filter(|(i, _)| i % 3 == 0).map(|(_, t)| t).collect()
+}
+
+fn patterns(repo: &Path) -> Vec<(String, bool, bool)> {
+    let mut out = Vec::new();
+    for id in identifiers(repo) {
+        out.push((id.clone(), false, false));
+        out.push((format!("{id}[^a-z_]"), false, false));
+        out.push((format!("^ *{id}"), false, false));
+        out.push((id.to_uppercase(), false, true));
+        out.push((id.clone(), true, false));
+    }
+    let fixed = [
+        ("$5.00 (was", true),
+        ("[sale] {today}", true),
+        ("a|b|c", true),
+        ("path\\to\\file", true),
+        ("a+b=c?", true),
+        ("^starts", true),
+        ("dollar$", true),
+        ("(a+b)*c", true),
+        ("{e}", true),
+        ("Größe", true),
+        ("日本語", true),
+        ("🚀", true),
+        ("needle_in_long_line_2", true),
+    ];
+    for (p, literal) in fixed {
+        out.push((p.to_owned(), literal, false));
+    }
+    let regexes = [
+        r"[$]5[.]00",
+        r"\(was \$7\.50\)",
+        r"\[sale\]",
+        r"a[|]b",
+        r"yes\* no\^",
+        r"^\^starts",
+        r"dollar\$$",
+        r"^row 0399[0-9]",
+        r"plain$",
+        r"big_file_marker$",
+        r"^$",
+        r"^.{0,3}$",
+        r"(fetchUser|handle_request)",
+        r"listener|routes",
+        r"fetch(User)?",
+        r"max_connections: [0-9]+",
+        r"CR$",
+        r"last.$",
+        r"needle_in_long_line_[0-9]",
+        r"na.ve",
+        r"Gr..e",
+        r"Stra(ss|ß)e",
+        r"テキスト",
+        r"[A-Z][a-z]+Handler",
+        r"def [a-z_]+\(",
+        r"pub fn [a-z]+",
+        r"^ {4}[a-z]",
+        r"x*",
+        r"latin1_total",
+        r"binary",
+        r"ok\)",
+        r"\{braces\}",
+        r"GET|POST",
+        r"v\[0-9\]",
+        r"untracked_function",
+        r"ignored log",
+        r"for good",
+    ];
+    for r in regexes {
+        out.push((r.to_owned(), false, false));
+    }
+    for r in ["fetchuser", "SERVER", "größe_BERECHNEN", "line ONE"] {
+        out.push((r.to_owned(), false, true));
+    }
+    out
+}
+
+#[test]
+fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
+    let (_tmp, repo) = fixture("grep-oracle");
+    let engine = Engine::open(&repo, &EngineOptions::default()).expect("the fixture opens");
+    engine
+        .index(&[Scope::Worktree, Scope::Ref("other".to_owned())], IndexOptions::default())
+        .expect("the fixture indexes");
+    let patterns = patterns(&repo);
+    assert!(patterns.len() >= 200, "only {} patterns", patterns.len());
+    let mut failures = Vec::new();
+    for (pattern, literal, ignore_case) in &patterns {
+        for reference in [None, Some("other")] {
+            let scope = Scope::from_option(reference);
+            let expected = git_grep(&repo, pattern, *literal, *ignore_case, reference);
+            let actual = ours(&engine, pattern, *literal, *ignore_case, &scope);
+            if expected != actual {
+                let missing: Vec<_> = expected.difference(&actual).take(5).collect();
+                let extra: Vec<_> = actual.difference(&expected).take(5).collect();
+                failures.push(format!(
+                    "{pattern:?} literal={literal} -i={ignore_case} at {}: missing {missing:?}, extra {extra:?}",
+                    reference.unwrap_or("worktree")
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} comparisons differ:\n{}", failures.len(), patterns.len() * 2, failures.join("\n"));
+}
