@@ -10,9 +10,11 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy};
-use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
+use crate::engine::{
+    Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy,
+};
 use crate::indexer::IndexOptions;
+use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use crate::view::Scope;
 use output::Out;
 
@@ -288,7 +290,16 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.index(&response);
             Ok(true)
         }
-        Command::Search { query, search, context, detail, compact, explain, max_tokens, jsonl } => {
+        Command::Search {
+            query,
+            search,
+            context,
+            detail,
+            compact,
+            explain,
+            max_tokens,
+            jsonl,
+        } => {
             let mut request = search.request(query);
             request.context = *context;
             request.detail = match detail {
@@ -312,7 +323,12 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             }
             Ok(!response.output.results.is_empty())
         }
-        Command::Context { query, max_tokens, strategy, search } => {
+        Command::Context {
+            query,
+            max_tokens,
+            strategy,
+            search,
+        } => {
             let mut request = search.request(query);
             request.max_tokens = Some(*max_tokens);
             let strategy = match strategy {

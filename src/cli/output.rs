@@ -6,8 +6,8 @@ use std::io::{IsTerminal, Write};
 use serde::Serialize;
 
 use crate::engine::{
-    ContextResponse, Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol, PROTOCOL_VERSION,
-    SearchResponse, StatusResponse,
+    ContextResponse, Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol,
+    PROTOCOL_VERSION, SearchResponse, StatusResponse,
 };
 use crate::query::{LineHit, SearchResult};
 
@@ -33,9 +33,10 @@ impl Out {
         if let Err(e) = stdout
             .write_all(text.as_bytes())
             .and_then(|()| stdout.flush())
-            && e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0);
-            }
+            && e.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            std::process::exit(0);
+        }
     }
 
     fn json_doc<T: Serialize>(&self, value: &T) {
@@ -178,7 +179,11 @@ impl Out {
         let mut ranges = hit.ranges.clone();
         ranges.sort_unstable();
         for (a, b) in ranges {
-            if a < at || b > hit.text.len() || !hit.text.is_char_boundary(a) || !hit.text.is_char_boundary(b) {
+            if a < at
+                || b > hit.text.len()
+                || !hit.text.is_char_boundary(a)
+                || !hit.text.is_char_boundary(b)
+            {
                 continue;
             }
             out.push_str(&hit.text[at..a]);
@@ -229,19 +234,37 @@ impl Out {
                             text.push('\n');
                         }
                         for (i, b) in hit.before.iter().enumerate() {
-                            text.push_str(&format!("{}-{b}\n", self.paint("32", &(first_context + i).to_string())));
+                            text.push_str(&format!(
+                                "{}-{b}\n",
+                                self.paint("32", &(first_context + i).to_string())
+                            ));
                         }
-                        text.push_str(&format!("{}:{}: {}\n", self.paint("32", &hit.line.to_string()), hit.column, self.highlight(hit)));
+                        text.push_str(&format!(
+                            "{}:{}: {}\n",
+                            self.paint("32", &hit.line.to_string()),
+                            hit.column,
+                            self.highlight(hit)
+                        ));
                         for (i, a) in hit.after.iter().enumerate() {
-                            text.push_str(&format!("{}-{a}\n", self.paint("32", &(hit.line as usize + 1 + i).to_string())));
+                            text.push_str(&format!(
+                                "{}-{a}\n",
+                                self.paint("32", &(hit.line as usize + 1 + i).to_string())
+                            ));
                         }
                     } else {
                         for (i, b) in hit.before.iter().enumerate() {
                             text.push_str(&format!("{}-{}-{b}\n", r.path, first_context + i));
                         }
-                        text.push_str(&format!("{}:{}:{}: {}\n", r.path, hit.line, hit.column, hit.text));
+                        text.push_str(&format!(
+                            "{}:{}:{}: {}\n",
+                            r.path, hit.line, hit.column, hit.text
+                        ));
                         for (i, a) in hit.after.iter().enumerate() {
-                            text.push_str(&format!("{}-{}-{a}\n", r.path, hit.line as usize + 1 + i));
+                            text.push_str(&format!(
+                                "{}-{}-{a}\n",
+                                r.path,
+                                hit.line as usize + 1 + i
+                            ));
                         }
                     }
                 }
@@ -249,7 +272,11 @@ impl Out {
             } else {
                 text.push_str(&self.result_heading(r));
                 for hit in &r.lines {
-                    text.push_str(&format!("  {}: {}\n", self.paint("32", &hit.line.to_string()), self.highlight(hit).trim()));
+                    text.push_str(&format!(
+                        "  {}: {}\n",
+                        self.paint("32", &hit.line.to_string()),
+                        self.highlight(hit).trim()
+                    ));
                 }
                 if let Some(preview) = &r.preview {
                     for line in preview.lines() {
@@ -264,13 +291,20 @@ impl Out {
         self.write(&text);
         let mut stderr = std::io::stderr().lock();
         if response.output.results.is_empty() {
-            let _ = writeln!(stderr, "nothing matched `{}` in {}", response.query, response.scope);
+            let _ = writeln!(
+                stderr,
+                "nothing matched `{}` in {}",
+                response.query, response.scope
+            );
         }
         if response.output.truncated {
             let _ = writeln!(stderr, "(more results: raise --limit)");
         }
         if response.output.safety_limit_applied {
-            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
+            let _ = writeln!(
+                stderr,
+                "(stopped at the time limit: the results are partial)"
+            );
         }
         if let Some(s) = &response.output.suggestion {
             let _ = writeln!(stderr, "hint: {}: {}", s.reason, s.command);
@@ -285,7 +319,8 @@ impl Out {
             text.push_str(&line.to_string());
             text.push('\n');
         }
-        let mut summary = serde_json::to_value(response).expect("responses serialize because they hold plain data");
+        let mut summary = serde_json::to_value(response)
+            .expect("responses serialize because they hold plain data");
         if let Some(object) = summary.as_object_mut() {
             object.remove("results");
         }
@@ -314,7 +349,11 @@ impl Out {
             response.total_candidates,
             response.estimated_tokens,
             response.max_tokens,
-            if response.truncated { " (truncated)" } else { "" }
+            if response.truncated {
+                " (truncated)"
+            } else {
+                ""
+            }
         ));
         self.write(&text);
     }

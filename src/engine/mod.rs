@@ -108,7 +108,9 @@ impl From<IndexError> for Error {
             IndexError::Store(s) => s.into(),
             IndexError::Git(g) => g.into(),
             IndexError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
-            IndexError::Fulltext(_) | IndexError::WorkerPanicked => Error::new(ErrorCode::Internal, e.to_string()),
+            IndexError::Fulltext(_) | IndexError::WorkerPanicked => {
+                Error::new(ErrorCode::Internal, e.to_string())
+            }
             IndexError::NotARepository { .. } => Error::new(
                 ErrorCode::NotARepository,
                 e.to_string(),
@@ -430,10 +432,10 @@ impl Engine {
     fn resolve_existing(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
         // A ref's freshness is one rev-parse away; a working tree's needs a status walk, which
         // best effort skips: its answer is then reported `stale`, never `fresh` unverified.
-        if matches!(scope, Scope::Ref(_)) || !self.ws.has_worktree() {
-            if let Some(current) = self.current_view(store, scope)? {
-                return Ok(current);
-            }
+        if (matches!(scope, Scope::Ref(_)) || !self.ws.has_worktree())
+            && let Some(current) = self.current_view(store, scope)?
+        {
+            return Ok(current);
         }
         let name = self.ws.scope_name(scope);
         let row = match scope {

@@ -185,10 +185,9 @@ fn nest(symbols: Vec<SymbolRow>, all: bool) -> Vec<OutlineSymbol> {
                 let child = nodes[i]
                     .take()
                     .expect("each symbol is moved once because it has one parent");
-                if all
-                    && let Some(parent) = nodes[p].as_mut() {
-                        parent.children.insert(0, child);
-                    }
+                if all && let Some(parent) = nodes[p].as_mut() {
+                    parent.children.insert(0, child);
+                }
             }
         }
     }

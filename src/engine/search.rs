@@ -5,7 +5,9 @@ use serde::Serialize;
 use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, ResolvedScope, metadata};
 use crate::error::ErrorCode;
 use crate::index::FullText;
-use crate::query::{self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest};
+use crate::query::{
+    self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest,
+};
 use crate::view::Scope;
 
 impl From<QueryError> for Error {
@@ -77,13 +79,21 @@ pub struct ContextResponse {
     pub metadata: Metadata,
 }
 
-fn run_search(engine: &Engine, request: &SearchRequest, scope: &Scope, freshness: Freshness) -> Result<(SearchOutput, ResolvedScope), Error> {
+fn run_search(
+    engine: &Engine,
+    request: &SearchRequest,
+    scope: &Scope,
+    freshness: Freshness,
+) -> Result<(SearchOutput, ResolvedScope), Error> {
     let (store, resolved) = engine.resolve(scope, freshness)?;
-    let fulltext = FullText::open(engine.workspace().store_dir())
-        .map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()).with_remedy("run `git codecompass index --force`"))?;
-    let reader = fulltext
-        .reader()
-        .map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()).with_remedy("run `git codecompass index --force`"))?;
+    let fulltext = FullText::open(engine.workspace().store_dir()).map_err(|e| {
+        Error::new(ErrorCode::IndexIncompatible, e.to_string())
+            .with_remedy("run `git codecompass index --force`")
+    })?;
+    let reader = fulltext.reader().map_err(|e| {
+        Error::new(ErrorCode::IndexIncompatible, e.to_string())
+            .with_remedy("run `git codecompass index --force`")
+    })?;
     let searcher = reader.searcher();
     let content = ContentReader {
         git: engine.workspace().git(),
@@ -117,7 +127,12 @@ fn metadata_of(resolved: &ResolvedScope, output: &SearchOutput) -> Metadata {
     m
 }
 
-pub(super) fn search(engine: &Engine, request: &SearchRequest, scope: &Scope, freshness: Freshness) -> Result<SearchResponse, Error> {
+pub(super) fn search(
+    engine: &Engine,
+    request: &SearchRequest,
+    scope: &Scope,
+    freshness: Freshness,
+) -> Result<SearchResponse, Error> {
     let (output, resolved) = run_search(engine, request, scope, freshness)?;
     Ok(SearchResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
@@ -136,7 +151,9 @@ pub(super) fn context(
     scope: &Scope,
     freshness: Freshness,
 ) -> Result<ContextResponse, Error> {
-    let budget = request.max_tokens.ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "context needs --max-tokens"))?;
+    let budget = request
+        .max_tokens
+        .ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "context needs --max-tokens"))?;
     let mut request = request.clone();
     request.detail = Detail::Context;
     request.limit = match strategy {
@@ -148,16 +165,26 @@ pub(super) fn context(
         // Whole bodies: the preview grows to the result's full range (capped per result).
         let local = engine.workspace().git().map(|g| g.local());
         let store = crate::store::Store::open(engine.workspace().store_dir(), false)?;
-        let content = ContentReader { git: engine.workspace().git(), store_dir: engine.workspace().store_dir(), root: engine.workspace().root() };
+        let content = ContentReader {
+            git: engine.workspace().git(),
+            store_dir: engine.workspace().store_dir(),
+            root: engine.workspace().root(),
+        };
         let bitmap = &resolved.view.bitmap;
         for r in &mut output.results {
-            if let Some(info) = super::outline::file_in_view(&store, bitmap, &r.path)? {
-                if let Some(data) = content.read(local.as_ref(), &info) {
-                    let text = String::from_utf8_lossy(&data);
-                    let from = r.line_start.saturating_sub(1) as usize;
-                    let to = (r.line_end as usize).min(from + 200);
-                    r.preview = Some(text.lines().skip(from).take(to.saturating_sub(from)).collect::<Vec<_>>().join("\n"));
-                }
+            if let Some(info) = super::outline::file_in_view(&store, bitmap, &r.path)?
+                && let Some(data) = content.read(local.as_ref(), &info)
+            {
+                let text = String::from_utf8_lossy(&data);
+                let from = r.line_start.saturating_sub(1) as usize;
+                let to = (r.line_end as usize).min(from + 200);
+                r.preview = Some(
+                    text.lines()
+                        .skip(from)
+                        .take(to.saturating_sub(from))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
             }
         }
     } else {

@@ -25,9 +25,10 @@ const MAX_DOC_CHARS: usize = 400;
 /// The first paragraph of `node`'s documentation, if it has any.
 pub fn of(language: &Language, node: Node<'_>, source: &[u8]) -> Option<String> {
     if language.doc_style == DocStyle::Docstring
-        && let Some(doc) = docstring(node, source) {
-            return Some(doc);
-        }
+        && let Some(doc) = docstring(node, source)
+    {
+        return Some(doc);
+    }
     preceding_comments(node, source)
 }
 

@@ -48,9 +48,10 @@ pub fn of(node: Node<'_>, source: &[u8], max_chars: usize) -> String {
 
 fn body_start(node: Node<'_>) -> Option<usize> {
     if let Some(body) = node.child_by_field_name("body")
-        && body.start_byte() > node.start_byte() {
-            return Some(body.start_byte());
-        }
+        && body.start_byte() > node.start_byte()
+    {
+        return Some(body.start_byte());
+    }
     let mut cursor = node.walk();
     let body = node
         .named_children(&mut cursor)

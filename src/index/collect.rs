@@ -34,8 +34,16 @@ impl Collector for ViewFileVersions {
     type Fruit = RoaringBitmap;
     type Child = ViewFileVersionsSegment;
 
-    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
-        Ok(ViewFileVersionsSegment { bitmap: self.bitmap.clone(), fv: column(reader, "fv")?, out: RoaringBitmap::new() })
+    fn for_segment(
+        &self,
+        _: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Self::Child> {
+        Ok(ViewFileVersionsSegment {
+            bitmap: self.bitmap.clone(),
+            fv: column(reader, "fv")?,
+            out: RoaringBitmap::new(),
+        })
     }
 
     fn requires_scoring(&self) -> bool {
@@ -101,7 +109,9 @@ impl PartialOrd for Hit {
 impl Ord for Hit {
     /// Better hits are greater: higher score, then the smaller (fv, line) for determinism.
     fn cmp(&self, other: &Self) -> Ordering {
-        self.score.total_cmp(&other.score).then_with(|| other.key().cmp(&self.key()))
+        self.score
+            .total_cmp(&other.score)
+            .then_with(|| other.key().cmp(&self.key()))
     }
 }
 
@@ -125,7 +135,11 @@ impl Collector for TopInView {
     type Fruit = Vec<Hit>;
     type Child = TopInViewSegment;
 
-    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
+    fn for_segment(
+        &self,
+        _: SegmentOrdinal,
+        reader: &SegmentReader,
+    ) -> tantivy::Result<Self::Child> {
         Ok(TopInViewSegment {
             bitmap: self.bitmap.clone(),
             limit: self.limit,
@@ -156,17 +170,18 @@ impl SegmentCollector for TopInViewSegment {
     type Fruit = Vec<Hit>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
-        let Some(fv) = self.columns[1].first(doc) else { return };
+        let Some(fv) = self.columns[1].first(doc) else {
+            return;
+        };
         let fv = fv as u32;
         if !self.bitmap.contains(fv) {
             return;
         }
-        if self.heap.len() == self.limit {
-            if let Some(std::cmp::Reverse(worst)) = self.heap.peek() {
-                if score <= worst.score {
-                    return;
-                }
-            }
+        if self.heap.len() == self.limit
+            && let Some(std::cmp::Reverse(worst)) = self.heap.peek()
+            && score <= worst.score
+        {
+            return;
         }
         let get = |i: usize| self.columns[i].first(doc).unwrap_or(0);
         let hit = Hit {
@@ -184,6 +199,9 @@ impl SegmentCollector for TopInViewSegment {
     }
 
     fn harvest(self) -> Vec<Hit> {
-        self.heap.into_iter().map(|std::cmp::Reverse(h)| h).collect()
+        self.heap
+            .into_iter()
+            .map(|std::cmp::Reverse(h)| h)
+            .collect()
     }
 }

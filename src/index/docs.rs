@@ -169,8 +169,14 @@ mod tests {
     #[test]
     fn snippets_cover_functions_and_the_code_between() {
         let symbols = [function(3, 10), function(5, 6), function(20, 22)];
-        assert_eq!(snippet_ranges(&symbols, 25), [(1, 2), (3, 10), (11, 19), (20, 22), (23, 25)]);
+        assert_eq!(
+            snippet_ranges(&symbols, 25),
+            [(1, 2), (3, 10), (11, 19), (20, 22), (23, 25)]
+        );
         assert_eq!(snippet_ranges(&[], 130), [(1, 60), (61, 120), (121, 130)]);
-        assert_eq!(snippet_ranges(&[function(1, 450)], 450), [(1, 200), (201, 400), (401, 450)]);
+        assert_eq!(
+            snippet_ranges(&[function(1, 450)], 450),
+            [(1, 200), (201, 400), (401, 450)]
+        );
     }
 }

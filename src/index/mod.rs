@@ -41,7 +41,10 @@ pub enum FtsError {
     Tantivy(#[from] tantivy::TantivyError),
     /// The index directory could not be made.
     #[error("full-text index I/O error at {path}: {source}")]
-    Io { path: std::path::PathBuf, source: std::io::Error },
+    Io {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// Kinds of documents.
@@ -101,9 +104,16 @@ fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let number = INDEXED | FAST;
     let text = |tokenizer: &str, positions: bool| {
-        let option = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
-        TextOptions::default()
-            .set_indexing_options(TextFieldIndexing::default().set_tokenizer(tokenizer).set_index_option(option))
+        let option = if positions {
+            IndexRecordOption::WithFreqsAndPositions
+        } else {
+            IndexRecordOption::WithFreqs
+        };
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(tokenizer)
+                .set_index_option(option),
+        )
     };
     let fields = Fields {
         kind: builder.add_u64_field("kind", number.clone()),
@@ -121,7 +131,9 @@ fn schema() -> (Schema, Fields) {
         trigrams: builder.add_text_field(
             "trigrams",
             TextOptions::default().set_indexing_options(
-                TextFieldIndexing::default().set_tokenizer("trigram").set_index_option(IndexRecordOption::Basic),
+                TextFieldIndexing::default()
+                    .set_tokenizer("trigram")
+                    .set_index_option(IndexRecordOption::Basic),
             ),
         ),
     };
@@ -129,9 +141,18 @@ fn schema() -> (Schema, Fields) {
 }
 
 fn register_tokenizers(index: &Index) {
-    index.tokenizers().register("code", TextAnalyzer::builder(tokenizer::CodeTokenizer).build());
-    index.tokenizers().register("path", TextAnalyzer::builder(tokenizer::PathTokenizer).build());
-    index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer).build());
+    index.tokenizers().register(
+        "code",
+        TextAnalyzer::builder(tokenizer::CodeTokenizer).build(),
+    );
+    index.tokenizers().register(
+        "path",
+        TextAnalyzer::builder(tokenizer::PathTokenizer).build(),
+    );
+    index.tokenizers().register(
+        "trigram",
+        TextAnalyzer::builder(tokenizer::TrigramTokenizer).build(),
+    );
 }
 
 /// The full-text index of one store.
@@ -149,7 +170,10 @@ impl FullText {
     /// Opens the index in `store_dir/fts`, creating it when missing.
     pub fn open(store_dir: &Path) -> Result<FullText, FtsError> {
         let dir = dir_of(store_dir);
-        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io { path: dir.clone(), source: e })?;
+        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io {
+            path: dir.clone(),
+            source: e,
+        })?;
         let (schema, fields) = schema();
         let directory = tantivy::directory::MmapDirectory::open(&dir)
             .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
@@ -170,12 +194,20 @@ impl FullText {
 
     /// A writer with a memory budget, for one index run.
     pub fn writer(&self) -> Result<IndexWriter, FtsError> {
-        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-        Ok(self.index.writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?)
+        let threads = std::thread::available_parallelism()
+            .map_or(2, |n| n.get())
+            .clamp(1, 4);
+        Ok(self
+            .index
+            .writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?)
     }
 
     /// A reader of the last commit.
     pub fn reader(&self) -> Result<IndexReader, FtsError> {
-        Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
+        Ok(self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?)
     }
 }

@@ -112,7 +112,11 @@ pub fn code_tokens(text: &str) -> Vec<Token> {
         let mut offset = 0;
         for piece in identifier.split('_') {
             if !piece.is_empty() {
-                parts.extend(split_word(piece).into_iter().map(|(a, b)| (offset + a, offset + b)));
+                parts.extend(
+                    split_word(piece)
+                        .into_iter()
+                        .map(|(a, b)| (offset + a, offset + b)),
+                );
             }
             offset += piece.len() + 1;
         }
@@ -204,7 +208,10 @@ pub struct CodeTokenizer;
 impl Tokenizer for CodeTokenizer {
     type TokenStream<'a> = VecTokenStream;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream {
-        VecTokenStream { tokens: code_tokens(text), index: 0 }
+        VecTokenStream {
+            tokens: code_tokens(text),
+            index: 0,
+        }
     }
 }
 
@@ -215,7 +222,10 @@ pub struct PathTokenizer;
 impl Tokenizer for PathTokenizer {
     type TokenStream<'a> = VecTokenStream;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream {
-        VecTokenStream { tokens: path_tokens(text), index: 0 }
+        VecTokenStream {
+            tokens: path_tokens(text),
+            index: 0,
+        }
     }
 }
 
@@ -229,7 +239,13 @@ impl Tokenizer for TrigramTokenizer {
         let tokens = trigrams(text)
             .into_iter()
             .enumerate()
-            .map(|(position, text)| Token { offset_from: 0, offset_to: 0, position, text, position_length: 1 })
+            .map(|(position, text)| Token {
+                offset_from: 0,
+                offset_to: 0,
+                position,
+                text,
+                position_length: 1,
+            })
             .collect();
         VecTokenStream { tokens, index: 0 }
     }
@@ -245,11 +261,23 @@ mod tests {
 
     #[test]
     fn code_tokens_split_identifiers_and_keep_the_whole() {
-        assert_eq!(texts(code_tokens("getUserName")), ["get", "user", "name", "getusername"]);
-        assert_eq!(texts(code_tokens("HTTPServer")), ["http", "server", "httpserver"]);
+        assert_eq!(
+            texts(code_tokens("getUserName")),
+            ["get", "user", "name", "getusername"]
+        );
+        assert_eq!(
+            texts(code_tokens("HTTPServer")),
+            ["http", "server", "httpserver"]
+        );
         assert_eq!(texts(code_tokens("user_id")), ["user", "id", "user_id"]);
-        assert_eq!(texts(code_tokens("parseJSON2Value")), ["parse", "json", "2", "value", "parsejson2value"]);
-        assert_eq!(texts(code_tokens("kebab-case.dotted")), ["kebab", "case", "dotted"]);
+        assert_eq!(
+            texts(code_tokens("parseJSON2Value")),
+            ["parse", "json", "2", "value", "parsejson2value"]
+        );
+        assert_eq!(
+            texts(code_tokens("kebab-case.dotted")),
+            ["kebab", "case", "dotted"]
+        );
         assert_eq!(texts(code_tokens("fn  main()")), ["fn", "main"]);
         assert_eq!(texts(code_tokens("__init__")), ["init"]);
         assert_eq!(texts(code_tokens("Größe")), ["größe"]);
@@ -267,7 +295,16 @@ mod tests {
     #[test]
     fn path_tokens_keep_segments_and_parts() {
         let t = texts(path_tokens("src/http_server/RequestParser.rs"));
-        for expected in ["src", "http_server", "http", "server", "requestparser.rs", "request", "parser", "rs"] {
+        for expected in [
+            "src",
+            "http_server",
+            "http",
+            "server",
+            "requestparser.rs",
+            "request",
+            "parser",
+            "rs",
+        ] {
             assert!(t.contains(&expected.to_owned()), "{expected} in {t:?}");
         }
     }

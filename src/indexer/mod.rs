@@ -15,9 +15,9 @@ use roaring::RoaringBitmap;
 
 use crate::extract;
 use crate::git::{FileMode, GitError, LocalRepo, ObjectId, TreeFile};
+use crate::index::FullText;
 use crate::lang;
 use crate::progress;
-use crate::index::FullText;
 use crate::store::{self, Store, StoreError};
 use crate::view::ignore_rules::{self, IGNORE_FILE, IgnoreRules};
 use crate::view::{self, Scope, Workspace};
@@ -118,7 +118,6 @@ struct Plan {
     added: Vec<Entry>,
     rules: IgnoreRules,
 }
-
 
 /// Builds and publishes views in one store. Holds the write lock for its lifetime.
 pub struct Indexer<'a> {
@@ -295,9 +294,10 @@ impl<'a> Indexer<'a> {
         let by_tree: HashMap<ObjectId, &String> = views.iter().map(|(k, t)| (*t, k)).collect();
         for ancestor in repo.ancestors(commit_id, 64).unwrap_or_default() {
             if let Ok(tree) = repo.commit_tree(ancestor)
-                && let Some(key) = by_tree.get(&tree) {
-                    return Ok(Some(((*key).clone(), tree)));
-                }
+                && let Some(key) = by_tree.get(&tree)
+            {
+                return Ok(Some(((*key).clone(), tree)));
+            }
         }
         Ok(views.into_iter().next())
     }
@@ -381,29 +381,29 @@ impl<'a> Indexer<'a> {
         .to_string();
         if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
             && existing.fingerprint.as_deref() == Some(fingerprint.as_str())
-                && existing.tree == head.map(|h| h.tree_id)
-            {
-                let batch = self.store.begin()?;
-                batch.put_ref(
-                    &key,
-                    "worktree",
-                    head.map(|h| h.commit_id),
-                    head.map(|h| h.tree_id),
-                    existing.id,
-                    Some(&detail),
-                )?;
-                batch.commit()?;
-                return Ok(ViewReport {
-                    ref_name: key.clone(),
-                    view_key: key,
-                    commit: head.map(|h| h.commit_id),
-                    tree: head.map(|h| h.tree_id),
-                    files: existing.files as u64,
-                    symbols: existing.symbols as u64,
-                    up_to_date: true,
-                    ..head_report.unwrap_or_default()
-                });
-            }
+            && existing.tree == head.map(|h| h.tree_id)
+        {
+            let batch = self.store.begin()?;
+            batch.put_ref(
+                &key,
+                "worktree",
+                head.map(|h| h.commit_id),
+                head.map(|h| h.tree_id),
+                existing.id,
+                Some(&detail),
+            )?;
+            batch.commit()?;
+            return Ok(ViewReport {
+                ref_name: key.clone(),
+                view_key: key,
+                commit: head.map(|h| h.commit_id),
+                tree: head.map(|h| h.tree_id),
+                files: existing.files as u64,
+                symbols: existing.symbols as u64,
+                up_to_date: true,
+                ..head_report.unwrap_or_default()
+            });
+        }
 
         let (base_key, base_view) = match head {
             Some(h) => {
@@ -438,7 +438,7 @@ impl<'a> Indexer<'a> {
             (None, _, _) => Plan {
                 base_key: None,
                 base_bitmap: RoaringBitmap::new(),
-            base_scan_bitmap: RoaringBitmap::new(),
+                base_scan_bitmap: RoaringBitmap::new(),
                 base_symbols: 0,
                 removed: Vec::new(),
                 added: Vec::new(),
@@ -590,16 +590,17 @@ impl<'a> Indexer<'a> {
         let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
         let key = "live".to_owned();
         if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
-            && existing.fingerprint.as_deref() == Some(fingerprint.as_str()) {
-                return Ok(ViewReport {
-                    ref_name: key.clone(),
-                    view_key: key,
-                    files: existing.files as u64,
-                    symbols: existing.symbols as u64,
-                    up_to_date: true,
-                    ..ViewReport::default()
-                });
-            }
+            && existing.fingerprint.as_deref() == Some(fingerprint.as_str())
+        {
+            return Ok(ViewReport {
+                ref_name: key.clone(),
+                view_key: key,
+                files: existing.files as u64,
+                symbols: existing.symbols as u64,
+                up_to_date: true,
+                ..ViewReport::default()
+            });
+        }
         let plan = Plan {
             base_key: None,
             base_bitmap: RoaringBitmap::new(),
@@ -633,7 +634,11 @@ impl<'a> Indexer<'a> {
         tree: Option<ObjectId>,
         fingerprint: Option<&str>,
     ) -> Result<ViewReport, IndexError> {
-        let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
+        let mut report = ViewReport {
+            view_key: key.to_owned(),
+            base: plan.base_key.clone(),
+            ..ViewReport::default()
+        };
         let mut bitmap = plan.base_bitmap;
         let mut scan_bitmap = plan.base_scan_bitmap;
         let mut symbols = plan.base_symbols;
@@ -648,7 +653,11 @@ impl<'a> Indexer<'a> {
             {
                 scan_bitmap.remove(id);
                 let record_lang = if skip.is_some() { "" } else { lang.as_str() };
-                symbols -= batch.record_symbol_count(blob_row, record_lang, &self.extractor_for(record_lang))?;
+                symbols -= batch.record_symbol_count(
+                    blob_row,
+                    record_lang,
+                    &self.extractor_for(record_lang),
+                )?;
             }
         }
         let mut jobs: Vec<Job> = Vec::new();
@@ -678,7 +687,12 @@ impl<'a> Indexer<'a> {
                             let head: &[u8] = match (&entry.content, repo) {
                                 (Some(c), _) => c,
                                 (None, Some(repo)) => {
-                                    content::read_head(repo, entry.blob_id, self.max_file_size, &mut head_buf);
+                                    content::read_head(
+                                        repo,
+                                        entry.blob_id,
+                                        self.max_file_size,
+                                        &mut head_buf,
+                                    );
                                     &head_buf
                                 }
                                 (None, None) => &[],
@@ -706,13 +720,17 @@ impl<'a> Indexer<'a> {
             if !bitmap.insert(stored.id) {
                 continue;
             }
-            let record_lang: &'static str =
-                if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
+            let record_lang: &'static str = if stored.skip.is_some() {
+                ""
+            } else {
+                lang::by_name(&stored.lang).map_or("", |l| l.name)
+            };
             let extractor = self.extractor_for(record_lang);
             let pair = (entry.blob_id, record_lang);
             let exists = batch.has_record(blob_row, record_lang, &extractor)?;
             let parse = !exists || self.options.reparse;
-            let documents = stored.fts_key.as_deref() != Some(extractor.as_str()) || self.options.reparse;
+            let documents =
+                stored.fts_key.as_deref() != Some(extractor.as_str()) || self.options.reparse;
             if parse {
                 pending_symbols.push(pair);
             } else {
@@ -752,7 +770,8 @@ impl<'a> Indexer<'a> {
                 job.documents.push(content::DocTarget {
                     fv: stored.id,
                     path: String::from_utf8_lossy(&entry.path).into_owned(),
-                    lang_id: lang::by_name(&stored.lang).map_or(0, |l| lang::index_of(l) as u64 + 1),
+                    lang_id: lang::by_name(&stored.lang)
+                        .map_or(0, |l| lang::index_of(l) as u64 + 1),
                     snippets: stored.skip.is_none(),
                     replace: stored.fts_key.is_some() || self.options.reparse,
                 });
@@ -761,7 +780,11 @@ impl<'a> Indexer<'a> {
         drop(bar);
         batch.commit()?;
         crate::failpoint::hit("index.after_file_versions");
-        let queued: HashSet<_> = jobs.iter().filter(|j| j.parse).map(|j| (j.blob_id, j.lang)).collect();
+        let queued: HashSet<_> = jobs
+            .iter()
+            .filter(|j| j.parse)
+            .map(|j| (j.blob_id, j.lang))
+            .collect();
         report.blobs_reused = reused.difference(&queued).count() as u64;
 
         // 2. Parse never-seen blobs and write documents for new file versions, in parallel;
@@ -787,7 +810,15 @@ impl<'a> Indexer<'a> {
         for (fv, key, scan) in &outcome.documented {
             batch.mark_documents(*fv, key, *scan)?;
         }
-        batch.put_view(key, kind, tree, &bitmap, &scan_bitmap, symbols, fingerprint)?;
+        batch.put_view(&store::NewView {
+            key,
+            kind,
+            tree,
+            bitmap: &bitmap,
+            scan_bitmap: &scan_bitmap,
+            symbols,
+            fingerprint,
+        })?;
         batch.commit()?;
         report.files = bitmap.len();
         report.symbols = symbols.max(0) as u64;
@@ -818,10 +849,24 @@ impl<'a> Indexer<'a> {
         let result = std::thread::scope(|scope| -> Result<(), IndexError> {
             let worker = scope.spawn(move || -> Result<(), IndexError> {
                 jobs.into_par_iter().try_for_each_init(
-                    || (git.map(|g| g.local()), store::read_connection(&store_dir), Vec::new()),
+                    || {
+                        (
+                            git.map(|g| g.local()),
+                            store::read_connection(&store_dir),
+                            Vec::new(),
+                        )
+                    },
                     |(local, conn, buf), job| -> Result<(), IndexError> {
-                        let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_sqlite_error(e))))?;
-                        let context = content::Context { repo: local.as_ref(), conn, max_file_size: max, fields: &fields, writer: writer_ref };
+                        let conn = conn.as_ref().map_err(|e| {
+                            IndexError::Store(StoreError::Sqlite(clone_sqlite_error(e)))
+                        })?;
+                        let context = content::Context {
+                            repo: local.as_ref(),
+                            conn,
+                            max_file_size: max,
+                            fields: &fields,
+                            writer: writer_ref,
+                        };
                         let processed = content::process(&context, job, buf)?;
                         // A closed channel means the writer failed; its error is reported.
                         let _ = tx.send(processed);
@@ -839,19 +884,31 @@ impl<'a> Indexer<'a> {
                 if processed.missing {
                     report.missing_objects += 1;
                 }
-                let Some(record) = processed.record else { continue };
+                let Some(record) = processed.record else {
+                    continue;
+                };
                 if let Some(reason) = record.skip_reason {
                     *report.skipped.entry(reason.to_owned()).or_default() += 1;
                 }
-                let pair = (record.blob_id, lang::by_name(&record.lang).map_or("", |l| l.name));
-                outcome.symbol_counts.insert(pair, record.extraction.symbols.len() as i64);
+                let pair = (
+                    record.blob_id,
+                    lang::by_name(&record.lang).map_or("", |l| l.name),
+                );
+                outcome
+                    .symbol_counts
+                    .insert(pair, record.extraction.symbols.len() as i64);
                 report.blobs_parsed += 1;
                 report.symbols_extracted += record.extraction.symbols.len() as u64;
-                let current = batch.as_ref().expect("a batch is open while records arrive");
+                let current = batch
+                    .as_ref()
+                    .expect("a batch is open while records arrive");
                 current.insert_record(&record)?;
                 in_batch += 1;
                 if in_batch >= 2000 {
-                    batch.take().expect("a batch is open while records arrive").commit()?;
+                    batch
+                        .take()
+                        .expect("a batch is open while records arrive")
+                        .commit()?;
                     crate::failpoint::hit("index.after_record_batch");
                     batch = Some(self.store.begin()?);
                     in_batch = 0;

@@ -468,9 +468,10 @@ pub fn index_of(language: &Language) -> usize {
 pub fn detect_by_path(path: &[u8]) -> Option<&'static Language> {
     let file_name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
     if let Ok(name) = std::str::from_utf8(file_name)
-        && let Some(language) = LANGUAGES.iter().find(|l| l.filenames.contains(&name)) {
-            return Some(language);
-        }
+        && let Some(language) = LANGUAGES.iter().find(|l| l.filenames.contains(&name))
+    {
+        return Some(language);
+    }
     // The extension decides even when the rest of the name is not UTF-8.
     let dot = file_name.iter().rposition(|&b| b == b'.')?;
     let extension = std::str::from_utf8(&file_name[dot + 1..])

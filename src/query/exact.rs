@@ -42,15 +42,22 @@ fn trigram_query(ctx: &SearchContext<'_>, p: &Prefilter) -> Box<dyn Query> {
     let field = ctx.fulltext.fields().trigrams;
     match p {
         Prefilter::Any => unreachable!("Any is handled by the caller, which scans the whole view"),
-        Prefilter::Trigram(t) => {
-            Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic))
-        }
-        Prefilter::And(parts) => {
-            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, trigram_query(ctx, q))).collect()))
-        }
-        Prefilter::Or(parts) => {
-            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, trigram_query(ctx, q))).collect()))
-        }
+        Prefilter::Trigram(t) => Box::new(TermQuery::new(
+            Term::from_field_text(field, t),
+            IndexRecordOption::Basic,
+        )),
+        Prefilter::And(parts) => Box::new(BooleanQuery::new(
+            parts
+                .iter()
+                .map(|q| (Occur::Must, trigram_query(ctx, q)))
+                .collect(),
+        )),
+        Prefilter::Or(parts) => Box::new(BooleanQuery::new(
+            parts
+                .iter()
+                .map(|q| (Occur::Should, trigram_query(ctx, q)))
+                .collect(),
+        )),
     }
 }
 
@@ -65,7 +72,12 @@ pub fn search(
     let prefiltered = !matcher.prefilter().is_any();
     let mut candidates = if prefiltered {
         let query = trigram_query(ctx, matcher.prefilter());
-        let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
+        let found = ctx.searcher.search(
+            &*query,
+            &ViewFileVersions {
+                bitmap: allowed.clone(),
+            },
+        )?;
         found | (&ctx.view.scan_bitmap & &**allowed)
     } else {
         (**allowed).clone()
@@ -102,7 +114,9 @@ pub fn search(
                     if stop.load(Ordering::Relaxed) || Instant::now() > deadline {
                         return (i, Some(Vec::new()));
                     }
-                    let Some(data) = ctx.content.read(local.as_ref(), info) else { return (i, None) };
+                    let Some(data) = ctx.content.read(local.as_ref(), info) else {
+                        return (i, None);
+                    };
                     if crate::indexer::is_binary(&data) {
                         return (i, Some(Vec::new()));
                     }

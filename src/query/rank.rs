@@ -11,12 +11,14 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 use tantivy::Term;
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::query::{
+    BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery,
+};
 use tantivy::schema::{Field, IndexRecordOption};
 
 use super::{
-    Classified, Detail, Explain, Intent, LineHit, Mode, QueryError, SearchContext, SearchOutput, SearchRequest,
-    SearchResult, Suggestion, SymbolCache,
+    Classified, Detail, Explain, Intent, LineHit, Mode, QueryError, SearchContext, SearchOutput,
+    SearchRequest, SearchResult, Suggestion, SymbolCache,
 };
 use crate::extract::Role;
 use crate::index::tokenizer::code_tokens;
@@ -30,8 +32,23 @@ const RRF_K: f64 = 60.0;
 /// Path segments that push a result down or up (configurable: `codecompass.rankDown`,
 /// `codecompass.rankUp` in git config add to these).
 const DOWN: &[&str] = &[
-    "test", "tests", "__tests__", "spec", "specs", "mocks", "__mocks__", "fixtures", "testdata", "generated", "vendor",
-    "third_party", "examples", "example", "docs", "doc", "benches",
+    "test",
+    "tests",
+    "__tests__",
+    "spec",
+    "specs",
+    "mocks",
+    "__mocks__",
+    "fixtures",
+    "testdata",
+    "generated",
+    "vendor",
+    "third_party",
+    "examples",
+    "example",
+    "docs",
+    "doc",
+    "benches",
 ];
 const UP: &[&str] = &["src", "lib", "app", "internal", "core", "pkg"];
 
@@ -40,10 +57,20 @@ pub(crate) fn path_class(path: &str, up: &[String], down: &[String]) -> i8 {
     let segments: Vec<&str> = path.split('/').collect();
     let dirs = &segments[..segments.len().saturating_sub(1)];
     let file = segments.last().copied().unwrap_or("");
-    let test_file = file.starts_with("test_") || file.contains("_test.") || file.contains(".test.") || file.contains(".spec.");
-    if test_file || dirs.iter().any(|s| DOWN.contains(s) || down.iter().any(|d| d == s)) {
+    let test_file = file.starts_with("test_")
+        || file.contains("_test.")
+        || file.contains(".test.")
+        || file.contains(".spec.");
+    if test_file
+        || dirs
+            .iter()
+            .any(|s| DOWN.contains(s) || down.iter().any(|d| d == s))
+    {
         1
-    } else if dirs.iter().any(|s| UP.contains(s) || up.iter().any(|u| u == s)) {
+    } else if dirs
+        .iter()
+        .any(|s| UP.contains(s) || up.iter().any(|u| u == s))
+    {
         -1
     } else {
         0
@@ -69,18 +96,118 @@ fn parse_terms(query: &str) -> (Vec<String>, Vec<String>) {
         }
     }
     words.push(rest.to_owned());
-    let words = words.iter().flat_map(|w| w.split_whitespace().map(str::to_owned)).collect();
+    let words = words
+        .iter()
+        .flat_map(|w| w.split_whitespace().map(str::to_owned))
+        .collect();
     (words, phrases)
 }
 
 const STOPWORDS: &[&str] = &[
-    "a", "an", "the", "is", "are", "was", "were", "be", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and",
-    "or", "how", "what", "where", "which", "who", "why", "when", "do", "does", "did", "we", "i", "you", "it", "this",
-    "that", "there", "here", "can", "get", "find", "show", "me", "our", "my", "into",
+    "a",
+    "an",
+    "the",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "of",
+    "in",
+    "on",
+    "at",
+    "to",
+    "for",
+    "from",
+    "by",
+    "with",
+    "and",
+    "or",
+    "how",
+    "what",
+    "where",
+    "which",
+    "who",
+    "why",
+    "when",
+    "do",
+    "does",
+    "did",
+    "we",
+    "i",
+    "you",
+    "it",
+    "this",
+    "that",
+    "there",
+    "here",
+    "can",
+    "get",
+    "find",
+    "show",
+    "me",
+    "our",
+    "my",
+    "into",
+    "function",
+    "functions",
+    "method",
+    "methods",
+    "code",
+    "file",
+    "files",
+    "implement",
+    "implemented",
+    "implements",
+    "defined",
+    "define",
+    "called",
+    "used",
+    "use",
+    "uses",
+    "handle",
+    "handled",
+    "should",
+    "would",
 ];
 
+/// Simple English suffix variants, so `totals` meets `total` and `reserves` meets `reserve`.
+fn variants(word: &str) -> Vec<String> {
+    let w = word.to_lowercase();
+    let mut out = vec![w.clone()];
+    let mut push = |v: String| {
+        if v.len() >= 3 && !out.contains(&v) {
+            out.push(v);
+        }
+    };
+    if let Some(stem) = w.strip_suffix("ies") {
+        push(format!("{stem}y"));
+    }
+    if let Some(stem) = w.strip_suffix("es") {
+        push(stem.to_owned());
+    }
+    if let Some(stem) = w.strip_suffix('s') {
+        push(stem.to_owned());
+    }
+    if let Some(stem) = w.strip_suffix("ed") {
+        push(stem.to_owned());
+        push(format!("{stem}e"));
+    }
+    if let Some(stem) = w.strip_suffix("ing") {
+        push(stem.to_owned());
+        push(format!("{stem}e"));
+    }
+    out
+}
+
 /// One query word as a clause: its whole identifier, or all its parts.
-fn word_clause(ctx: &SearchContext<'_>, fields: &[(Field, f32)], word: &str, fuzzy: u8) -> Option<Box<dyn Query>> {
+fn word_clause(
+    ctx: &SearchContext<'_>,
+    fields: &[(Field, f32)],
+    word: &str,
+    fuzzy: u8,
+    natural: bool,
+) -> Option<Box<dyn Query>> {
     let tokens = code_tokens(word);
     if tokens.is_empty() {
         return None;
@@ -97,28 +224,56 @@ fn word_clause(ctx: &SearchContext<'_>, fields: &[(Field, f32)], word: &str, fuz
         Box::new(BooleanQuery::new(
             fields
                 .iter()
-                .map(|&(f, boost)| (Occur::Should, Box::new(BoostQuery::new(term_query(f, text), boost)) as Box<dyn Query>))
+                .map(|&(f, boost)| {
+                    (
+                        Occur::Should,
+                        Box::new(BoostQuery::new(term_query(f, text), boost)) as Box<dyn Query>,
+                    )
+                })
                 .collect(),
         ))
     };
     let _ = ctx;
-    let whole = tokens.iter().find(|t| t.position_length > 1).map(|t| t.text.clone());
-    let parts: Vec<String> = tokens.iter().filter(|t| t.position_length == 1).map(|t| t.text.clone()).collect();
+    let whole = tokens
+        .iter()
+        .find(|t| t.position_length > 1)
+        .map(|t| t.text.clone());
+    let parts: Vec<String> = tokens
+        .iter()
+        .filter(|t| t.position_length == 1)
+        .map(|t| t.text.clone())
+        .collect();
     match whole {
         Some(whole) => {
-            let all_parts: Box<dyn Query> =
-                Box::new(BooleanQuery::new(parts.iter().map(|p| (Occur::Must, any_field(p))).collect()));
+            let all_parts: Box<dyn Query> = Box::new(BooleanQuery::new(
+                parts.iter().map(|p| (Occur::Must, any_field(p))).collect(),
+            ));
             Some(Box::new(BooleanQuery::new(vec![
-                (Occur::Should, Box::new(BoostQuery::new(any_field(&whole), 2.0))),
+                (
+                    Occur::Should,
+                    Box::new(BoostQuery::new(any_field(&whole), 2.0)),
+                ),
                 (Occur::Should, all_parts),
             ])))
+        }
+        None if natural && word.chars().all(char::is_alphabetic) => {
+            Some(Box::new(BooleanQuery::new(
+                variants(&parts[0])
+                    .iter()
+                    .map(|v| (Occur::Should, any_field(v)))
+                    .collect(),
+            )))
         }
         None => Some(any_field(&parts[0])),
     }
 }
 
 fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>> {
-    let tokens: Vec<String> = code_tokens(phrase).into_iter().filter(|t| t.position_length == 1).map(|t| t.text).collect();
+    let tokens: Vec<String> = code_tokens(phrase)
+        .into_iter()
+        .filter(|t| t.position_length == 1)
+        .map(|t| t.text)
+        .collect();
     match tokens.len() {
         0 => None,
         1 => Some(Box::new(BooleanQuery::new(
@@ -127,8 +282,10 @@ fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>
                 .map(|&(f, _)| {
                     (
                         Occur::Should,
-                        Box::new(TermQuery::new(Term::from_field_text(f, &tokens[0]), IndexRecordOption::WithFreqs))
-                            as Box<dyn Query>,
+                        Box::new(TermQuery::new(
+                            Term::from_field_text(f, &tokens[0]),
+                            IndexRecordOption::WithFreqs,
+                        )) as Box<dyn Query>,
                     )
                 })
                 .collect(),
@@ -138,7 +295,10 @@ fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>
                 .iter()
                 .map(|&(f, _)| {
                     let terms = tokens.iter().map(|t| Term::from_field_text(f, t)).collect();
-                    (Occur::Should, Box::new(PhraseQuery::new(terms)) as Box<dyn Query>)
+                    (
+                        Occur::Should,
+                        Box::new(PhraseQuery::new(terms)) as Box<dyn Query>,
+                    )
                 })
                 .collect(),
         ))),
@@ -153,17 +313,30 @@ fn recall_query(
     phrases: &[String],
     conjunctive: bool,
     fuzzy: u8,
+    required: Option<usize>,
 ) -> Option<Box<dyn Query>> {
     let f = ctx.fulltext.fields();
     let fields: Vec<(Field, f32)> = match kind {
-        DocKind::Symbol => vec![(f.name, 4.0), (f.qualified, 3.0), (f.signature, 2.0), (f.doc, 1.0)],
+        DocKind::Symbol => vec![
+            (f.name, 4.0),
+            (f.qualified, 3.0),
+            (f.signature, 2.0),
+            (f.doc, 1.0),
+        ],
         DocKind::Snippet => vec![(f.body, 1.0)],
         DocKind::File => vec![(f.path, 2.0), (f.name, 3.0)],
     };
     let mut words_clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for w in words {
-        if let Some(q) = word_clause(ctx, &fields, w, fuzzy) {
-            words_clauses.push((if conjunctive { Occur::Must } else { Occur::Should }, q));
+        if let Some(q) = word_clause(ctx, &fields, w, fuzzy, !conjunctive) {
+            words_clauses.push((
+                if conjunctive {
+                    Occur::Must
+                } else {
+                    Occur::Should
+                },
+                q,
+            ));
         }
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -173,8 +346,13 @@ fn recall_query(
             Box::new(BooleanQuery::new(words_clauses))
         } else {
             // Natural language: at least half of the words (all of two), ranked by BM25.
-            let required = if n <= 2 { n } else { n.div_ceil(2) };
-            Box::new(BooleanQuery::with_minimum_required_clauses(words_clauses, required))
+            let required = required
+                .unwrap_or(if n <= 2 { n } else { n.div_ceil(2) })
+                .min(n);
+            Box::new(BooleanQuery::with_minimum_required_clauses(
+                words_clauses,
+                required,
+            ))
         };
         clauses.push((Occur::Must, inner));
     }
@@ -188,7 +366,10 @@ fn recall_query(
     }
     clauses.push((
         Occur::Must,
-        Box::new(TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic)),
+        Box::new(TermQuery::new(
+            Term::from_field_u64(f.kind, kind as u64),
+            IndexRecordOption::Basic,
+        )),
     ));
     Some(Box::new(BooleanQuery::new(clauses)))
 }
@@ -220,7 +401,7 @@ fn tier_name(tier: u8) -> &'static str {
 
 /// Splits qualified names into comparable segments.
 fn segments(q: &str) -> Vec<String> {
-    q.split(|c: char| matches!(c, '.' | ':' | '#' | '\\' | '/' | '>' | ' '))
+    q.split(['.', ':', '#', '\\', '/', '>', ' '])
         .map(|s| s.trim_start_matches('-').to_lowercase())
         .filter(|s| !s.is_empty())
         .collect()
@@ -237,14 +418,21 @@ pub(crate) fn ranked(
     let (mut words, phrases) = parse_terms(query);
     let natural = mode == Mode::Auto;
     if natural {
-        let kept: Vec<String> = words.iter().filter(|w| !STOPWORDS.contains(&w.to_lowercase().as_str())).cloned().collect();
+        let kept: Vec<String> = words
+            .iter()
+            .filter(|w| !STOPWORDS.contains(&w.to_lowercase().as_str()))
+            .cloned()
+            .collect();
         if !kept.is_empty() {
             words = kept;
         }
     }
     let conjunctive = !natural;
     let mut lists: Vec<Vec<Unit>> = Vec::new();
-    let collector = |limit| TopInView { bitmap: allowed.clone(), limit };
+    let collector = |limit| TopInView {
+        bitmap: allowed.clone(),
+        limit,
+    };
     let to_unit = |h: &Hit| Unit {
         fv: h.fv,
         line_start: h.line_start,
@@ -262,24 +450,52 @@ pub(crate) fn ranked(
         _ => &[DocKind::Symbol, DocKind::Snippet, DocKind::File],
     };
     for &kind in kinds {
-        if let Some(q) = recall_query(ctx, kind, &words, &phrases, conjunctive, request.fuzzy) {
+        if let Some(q) = recall_query(
+            ctx,
+            kind,
+            &words,
+            &phrases,
+            conjunctive,
+            request.fuzzy,
+            None,
+        ) {
             let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
             lists.push(hits.iter().map(to_unit).collect());
+        }
+    }
+    // A question that no document answers with half its words is asked again with any word.
+    if natural && lists.iter().all(Vec::is_empty) && words.len() > 1 {
+        lists.clear();
+        for &kind in kinds {
+            if let Some(q) =
+                recall_query(ctx, kind, &words, &phrases, false, request.fuzzy, Some(1))
+            {
+                let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
+                lists.push(hits.iter().map(to_unit).collect());
+            }
         }
     }
     // Exact names from the store: the surest signal for a symbol-like query.
     let mut cache = SymbolCache::new(ctx.store, ctx.max_file_size);
     if matches!(mode, Mode::Symbol | Mode::Fts | Mode::Auto) && !query.contains(' ') {
         let parts = segments(query);
-        let last = query.rsplit(|c: char| matches!(c, '.' | ':' | '#' | '\\' | '/' | '>')).next().unwrap_or(query);
+        let last = query
+            .rsplit(['.', ':', '#', '\\', '/', '>'])
+            .next()
+            .unwrap_or(query);
         let mut exact = Vec::new();
         for (symbol, fv, _, _) in ctx.store.symbols_named(last)? {
             if !allowed.contains(fv) {
                 continue;
             }
             // The record must be the current one for the file version.
-            let Some((_, symbols)) = cache.file(fv)? else { continue };
-            if !symbols.iter().any(|s| s.record == symbol.record && s.ord == symbol.ord) {
+            let Some((_, symbols)) = cache.file(fv)? else {
+                continue;
+            };
+            if !symbols
+                .iter()
+                .any(|s| s.record == symbol.record && s.ord == symbol.ord)
+            {
                 continue;
             }
             if parts.len() > 1 && !segments(&symbol.qualified_name).ends_with(&parts) {
@@ -334,11 +550,19 @@ pub(crate) fn ranked(
     let mut fused: HashMap<(u32, u32, u32, u8, Option<u32>), Unit> = HashMap::new();
     for (list_index, list) in lists.into_iter().enumerate() {
         for (rank, unit) in list.into_iter().enumerate() {
-            let key = (unit.fv, unit.line_start, unit.line_end, unit.kind as u8, unit.ord);
+            let key = (
+                unit.fv,
+                unit.line_start,
+                unit.line_end,
+                unit.kind as u8,
+                unit.ord,
+            );
             let entry = fused.entry(key).or_insert(unit);
             entry.rrf += 1.0 / (RRF_K + rank as f64 + 1.0);
             if request.explain == Explain::Full {
-                entry.reasons.push(format!("list {list_index} rank {}", rank + 1));
+                entry
+                    .reasons
+                    .push(format!("list {list_index} rank {}", rank + 1));
             }
         }
     }
@@ -346,15 +570,23 @@ pub(crate) fn ranked(
 
     // Tiers from what matched.
     let query_lower = query.to_lowercase();
-    let word_tokens: Vec<String> =
-        words.iter().flat_map(|w| code_tokens(w)).filter(|t| t.position_length == 1).map(|t| t.text).collect();
+    let word_tokens: Vec<String> = words
+        .iter()
+        .flat_map(|w| code_tokens(w))
+        .filter(|t| t.position_length == 1)
+        .map(|t| t.text)
+        .collect();
     let qparts = segments(query);
     for unit in &mut units {
-        let Some((info, symbols)) = cache.file(unit.fv)? else { continue };
+        let Some((info, symbols)) = cache.file(unit.fv)? else {
+            continue;
+        };
         let path = info.path_str();
         match (unit.kind, unit.ord) {
             (DocKind::Symbol, Some(ord)) => {
-                let Some(s) = symbols.iter().find(|s| s.ord == ord) else { continue };
+                let Some(s) = symbols.iter().find(|s| s.ord == ord) else {
+                    continue;
+                };
                 unit.declaration = s.role == Role::Declaration;
                 unit.tier = if s.name == query {
                     0
@@ -364,15 +596,23 @@ pub(crate) fn ranked(
                     1
                 } else {
                     let signature = format!("{} {}", s.qualified_name, s.signature).to_lowercase();
-                    if !word_tokens.is_empty() && word_tokens.iter().all(|t| signature.contains(t.as_str())) { 2 } else { 4 }
+                    if !word_tokens.is_empty()
+                        && word_tokens.iter().all(|t| signature.contains(t.as_str()))
+                    {
+                        2
+                    } else {
+                        4
+                    }
                 };
             }
             (DocKind::File, _) => {
                 let lower = path.to_lowercase();
                 let name = lower.rsplit('/').next().unwrap_or(&lower);
-                unit.tier = if lower.contains(&query_lower) || name == query_lower {
-                    3
-                } else if !word_tokens.is_empty() && word_tokens.iter().all(|t| lower.contains(t.as_str())) {
+                unit.tier = if lower.contains(&query_lower)
+                    || name == query_lower
+                    || (!word_tokens.is_empty()
+                        && word_tokens.iter().all(|t| lower.contains(t.as_str())))
+                {
                     3
                 } else {
                     4
@@ -384,19 +624,29 @@ pub(crate) fn ranked(
 
     // Merge near-duplicate regions of one file: a unit inside a better one is folded into it.
     units.sort_by(|a, b| {
-        (a.tier, a.declaration, std::cmp::Reverse(ordered(a.rrf)), a.fv, a.line_start).cmp(&(
-            b.tier,
-            b.declaration,
-            std::cmp::Reverse(ordered(b.rrf)),
-            b.fv,
-            b.line_start,
-        ))
+        (
+            a.tier,
+            a.declaration,
+            std::cmp::Reverse(ordered(a.rrf)),
+            a.fv,
+            a.line_start,
+        )
+            .cmp(&(
+                b.tier,
+                b.declaration,
+                std::cmp::Reverse(ordered(b.rrf)),
+                b.fv,
+                b.line_start,
+            ))
     });
     let mut kept: Vec<Unit> = Vec::new();
     let mut suppressed = 0u64;
     for unit in units {
         let overlapping = kept.iter_mut().find(|k| {
-            k.fv == unit.fv && k.kind != DocKind::File && unit.kind != DocKind::File && overlap(k, &unit) >= 0.5
+            k.fv == unit.fv
+                && k.kind != DocKind::File
+                && unit.kind != DocKind::File
+                && overlap(k, &unit) >= 0.5
         });
         match overlapping {
             Some(k) => {
@@ -413,7 +663,10 @@ pub(crate) fn ranked(
     let mut classes = HashMap::new();
     for unit in &kept {
         if let Some((info, _)) = cache.file(unit.fv)? {
-            classes.insert(unit.fv, (path_class(&info.path_str(), &up, &down), info.path_str()));
+            classes.insert(
+                unit.fv,
+                (path_class(&info.path_str(), &up, &down), info.path_str()),
+            );
         }
     }
     let mut ordered_units: Vec<Unit> = Vec::with_capacity(kept.len());
@@ -426,7 +679,14 @@ pub(crate) fn ranked(
                     let (class, path) = classes.get(&u.fv).cloned().unwrap_or((0, String::new()));
                     let seen = per_file.get(&u.fv).copied().unwrap_or(0);
                     let adjusted = u.rrf * 0.8f64.powi(seen as i32);
-                    (u.tier, u.declaration, class, std::cmp::Reverse(ordered(adjusted)), path, u.line_start)
+                    (
+                        u.tier,
+                        u.declaration,
+                        class,
+                        std::cmp::Reverse(ordered(adjusted)),
+                        path,
+                        u.line_start,
+                    )
                 };
                 key(&remaining[i]).cmp(&key(&remaining[j]))
             })
@@ -441,8 +701,15 @@ pub(crate) fn ranked(
     let mut first_of: HashMap<(crate::git::ObjectId, u32, u32, u8), usize> = HashMap::new();
     let total = ordered_units.len();
     for unit in ordered_units {
-        let Some((info, symbols)) = cache.file(unit.fv)?.cloned() else { continue };
-        let key = (info.blob_id, unit.line_start, unit.line_end, unit.kind as u8);
+        let Some((info, symbols)) = cache.file(unit.fv)?.cloned() else {
+            continue;
+        };
+        let key = (
+            info.blob_id,
+            unit.line_start,
+            unit.line_end,
+            unit.kind as u8,
+        );
         if let Some(&index) = first_of.get(&key) {
             shaped[index].also_at.push(info.path_str());
             suppressed += 1;
@@ -452,7 +719,15 @@ pub(crate) fn ranked(
             continue;
         }
         first_of.insert(key, shaped.len());
-        shaped.push(shape(ctx, request, &unit, &info, &symbols, &word_tokens, &classes));
+        shaped.push(shape(
+            ctx,
+            request,
+            &unit,
+            &info,
+            &symbols,
+            &word_tokens,
+            &classes,
+        ));
     }
     let truncated = total > shaped.len() + suppressed as usize;
     let mut output = SearchOutput {
@@ -482,7 +757,13 @@ pub(crate) fn ranked(
 fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
     ctx.content
         .git
-        .map(|g| g.local().config_strings(key).iter().flat_map(|v| v.split(',').map(|s| s.trim().to_owned())).collect())
+        .map(|g| {
+            g.local()
+                .config_strings(key)
+                .iter()
+                .flat_map(|v| v.split(',').map(|s| s.trim().to_owned()))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -522,18 +803,27 @@ fn shape(
         language: (!info.lang.is_empty() && !request.compact).then(|| info.lang.clone()),
         ..SearchResult::default()
     };
-    let symbol = unit.ord.and_then(|ord| symbols.iter().find(|s| s.ord == ord));
+    let symbol = unit
+        .ord
+        .and_then(|ord| symbols.iter().find(|s| s.ord == ord));
     if let Some(s) = symbol {
         result.kind = s.kind.clone();
         result.name = Some(s.name.clone());
-        result.role = Some(if s.role == Role::Definition { "definition" } else { "declaration" });
+        result.role = Some(if s.role == Role::Definition {
+            "definition"
+        } else {
+            "declaration"
+        });
         if request.detail >= Detail::Signature && !request.compact {
             result.qualified_name = Some(s.qualified_name.clone());
             result.signature = Some(s.signature.clone());
             result.visibility = s.visibility.clone();
         }
         if request.detail >= Detail::Context && !request.compact {
-            result.parent = s.parent.and_then(|p| symbols.iter().find(|x| x.ord == p)).map(|p| p.qualified_name.clone());
+            result.parent = s
+                .parent
+                .and_then(|p| symbols.iter().find(|x| x.ord == p))
+                .map(|p| p.qualified_name.clone());
             result.related = symbols
                 .iter()
                 .filter(|x| x.ord != s.ord && (x.parent == s.parent || x.parent == Some(s.ord)))
@@ -542,12 +832,21 @@ fn shape(
                 .collect();
         }
     } else if unit.kind == DocKind::File {
-        result.name = Some(result.path.rsplit('/').next().unwrap_or(&result.path).to_owned());
+        result.name = Some(
+            result
+                .path
+                .rsplit('/')
+                .next()
+                .unwrap_or(&result.path)
+                .to_owned(),
+        );
     }
     if !request.compact {
         result.score = Some((unit.rrf * 1e4).round() / 1e4);
         // Matching lines inside the unit, for display and highlighting.
-        if unit.kind != DocKind::File && (!word_tokens.is_empty() || request.detail >= Detail::Context) {
+        if unit.kind != DocKind::File
+            && (!word_tokens.is_empty() || request.detail >= Detail::Context)
+        {
             let local = ctx.content.local();
             if let Some(content) = ctx.content.read(local.as_ref(), info) {
                 let text = String::from_utf8_lossy(&content);
@@ -577,21 +876,34 @@ fn shape(
                 }
                 if request.detail >= Detail::Context {
                     let end = to.min(from + 15);
-                    result.preview = Some(lines.get(from..end).map(|l| l.join("\n")).unwrap_or_default());
+                    result.preview = Some(
+                        lines
+                            .get(from..end)
+                            .map(|l| l.join("\n"))
+                            .unwrap_or_default(),
+                    );
                 }
             }
         }
     }
     if request.explain != Explain::Off {
         let (class, _) = classes.get(&unit.fv).cloned().unwrap_or((0, String::new()));
-        result.ranking_reasons.push(format!("tier {}: {}", unit.tier, tier_name(unit.tier)));
-        result.ranking_reasons.push(if unit.declaration { "declaration".into() } else { "definition or text".into() });
+        result
+            .ranking_reasons
+            .push(format!("tier {}: {}", unit.tier, tier_name(unit.tier)));
+        result.ranking_reasons.push(if unit.declaration {
+            "declaration".into()
+        } else {
+            "definition or text".into()
+        });
         result.ranking_reasons.push(match class {
             -1 => "path up (source directory)".into(),
             1 => "path down (tests, vendored, docs or examples)".into(),
             _ => "path neutral".into(),
         });
-        result.ranking_reasons.push(format!("fused score {:.4}", unit.rrf));
+        result
+            .ranking_reasons
+            .push(format!("fused score {:.4}", unit.rrf));
         if request.explain == Explain::Full {
             result.ranking_reasons.extend(unit.reasons.iter().cloned());
         }
@@ -606,8 +918,18 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 /// The text a result contributes to a budget.
 fn result_text(r: &SearchResult) -> String {
-    let mut text = format!("{}:{}-{} {} {}", r.path, r.line_start, r.line_end, r.kind, r.name.as_deref().unwrap_or(""));
-    for part in [&r.qualified_name, &r.signature, &r.preview].into_iter().flatten() {
+    let mut text = format!(
+        "{}:{}-{} {} {}",
+        r.path,
+        r.line_start,
+        r.line_end,
+        r.kind,
+        r.name.as_deref().unwrap_or("")
+    );
+    for part in [&r.qualified_name, &r.signature, &r.preview]
+        .into_iter()
+        .flatten()
+    {
         text.push(' ');
         text.push_str(part);
     }
@@ -644,8 +966,18 @@ pub(crate) fn fit_budget(output: &mut SearchOutput, budget: usize) {
 }
 
 /// A better query when the answer looks weak.
-pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput) -> Option<Suggestion> {
-    let quoted = |q: &str| if q.contains(' ') || q.contains('\'') { format!("\"{}\"", q.replace('"', "\\\"")) } else { q.to_owned() };
+pub(crate) fn suggest(
+    query: &str,
+    classified: Classified,
+    output: &SearchOutput,
+) -> Option<Suggestion> {
+    let quoted = |q: &str| {
+        if q.contains(' ') || q.contains('\'') {
+            format!("\"{}\"", q.replace('"', "\\\""))
+        } else {
+            q.to_owned()
+        }
+    };
     let weak = output.results.is_empty() || classified.confidence < 0.6;
     if !weak {
         return None;
@@ -665,7 +997,10 @@ pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput
         return Some(Suggestion {
             mode: "literal",
             reason: "no document has every word; an exact search finds the text as written".into(),
-            command: format!("git codecompass search --mode regex {}", quoted(&regex::escape(query))),
+            command: format!(
+                "git codecompass search --mode regex {}",
+                quoted(&regex::escape(query))
+            ),
         });
     }
     if output.results.is_empty() {
@@ -726,7 +1061,11 @@ mod tests {
                 suggestion: None,
             };
             fit_budget(&mut output, budget);
-            let used: usize = output.results.iter().map(|r| r.estimated_tokens.unwrap()).sum();
+            let used: usize = output
+                .results
+                .iter()
+                .map(|r| r.estimated_tokens.unwrap())
+                .sum();
             assert!(used <= budget);
             assert_eq!(output.estimated_tokens, Some(used));
         }

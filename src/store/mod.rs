@@ -510,21 +510,28 @@ pub fn read_connection(dir: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// A record as documents need it: its skip reason and symbols.
+pub type RecordForDocuments = (Option<String>, Vec<crate::index::DocSymbol>);
+
 /// The record `(blob_id, lang, key)` as documents need it: its skip reason and symbols.
 pub fn record_for_documents(
     conn: &Connection,
     blob_id: ObjectId,
     lang: &str,
     key: &str,
-) -> Result<Option<(Option<String>, Vec<crate::index::DocSymbol>)>, StoreError> {
+) -> Result<Option<RecordForDocuments>, StoreError> {
     let record: Option<(i64, Option<String>)> = conn
         .prepare_cached(
             "SELECT r.id, r.skip_reason FROM records r JOIN blobs b ON b.id = r.blob
              WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3",
         )?
-        .query_row(params![&blob_id.0[..], lang, key], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(params![&blob_id.0[..], lang, key], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?;
-    let Some((id, skip)) = record else { return Ok(None) };
+    let Some((id, skip)) = record else {
+        return Ok(None);
+    };
     let mut stmt = conn.prepare_cached(
         "SELECT ord, name, qualified_name, kind, signature, doc, line_start, line_end FROM symbols
          WHERE record = ?1 ORDER BY ord",
@@ -611,9 +618,15 @@ impl ViewRow {
             updated_at: r.get(8)?,
             symbols: r.get(9)?,
             scan_bitmap: match r.get::<_, Option<Vec<u8>>>(10)? {
-                Some(bytes) => roaring::RoaringBitmap::deserialize_from(&bytes[..]).map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Blob, Box::new(e))
-                })?,
+                Some(bytes) => {
+                    roaring::RoaringBitmap::deserialize_from(&bytes[..]).map_err(|e| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            10,
+                            rusqlite::types::Type::Blob,
+                            Box::new(e),
+                        )
+                    })?
+                }
                 None => roaring::RoaringBitmap::new(),
             },
         })
@@ -848,6 +861,25 @@ pub struct StoredFileVersion {
     pub fts_scan: bool,
 }
 
+/// A view to publish.
+#[derive(Clone, Copy)]
+pub struct NewView<'a> {
+    /// `tree:<id>`, `worktree:<id>` or `live`.
+    pub key: &'a str,
+    /// `tree`, `worktree` or `live`.
+    pub kind: &'a str,
+    /// The tree (HEAD's for a worktree view).
+    pub tree: Option<ObjectId>,
+    /// Its file versions.
+    pub bitmap: &'a roaring::RoaringBitmap,
+    /// Those of them exact search must scan.
+    pub scan_bitmap: &'a roaring::RoaringBitmap,
+    /// Symbols over all its file versions.
+    pub symbols: i64,
+    /// A worktree view's fingerprint.
+    pub fingerprint: Option<&'a str>,
+}
+
 /// A write transaction.
 pub struct Batch<'a> {
     tx: rusqlite::Transaction<'a>,
@@ -876,7 +908,11 @@ impl Batch<'_> {
     }
 
     /// The file version `(path, blob)`, if stored.
-    pub fn file_version(&self, path: &[u8], blob_row: i64) -> Result<Option<StoredFileVersion>, StoreError> {
+    pub fn file_version(
+        &self,
+        path: &[u8],
+        blob_row: i64,
+    ) -> Result<Option<StoredFileVersion>, StoreError> {
         Ok(self
             .tx
             .prepare_cached("SELECT id, lang, skip, fts_key, fts_scan FROM file_versions WHERE path = ?1 AND blob = ?2")?
@@ -1007,19 +1043,20 @@ impl Batch<'_> {
 
     /// Publishes a view: stores its bitmap under `key`, replacing the previous one atomically
     /// with the rest of this transaction. Returns the view's row id.
-    pub fn put_view(
-        &self,
-        key: &str,
-        kind: &str,
-        tree: Option<ObjectId>,
-        bitmap: &roaring::RoaringBitmap,
-        scan_bitmap: &roaring::RoaringBitmap,
-        symbols: i64,
-        fingerprint: Option<&str>,
-    ) -> Result<i64, StoreError> {
+    pub fn put_view(&self, view: &NewView<'_>) -> Result<i64, StoreError> {
+        let NewView {
+            key,
+            kind,
+            tree,
+            bitmap,
+            scan_bitmap,
+            symbols,
+            fingerprint,
+        } = *view;
         let serialize = |b: &roaring::RoaringBitmap| {
             let mut bytes = Vec::with_capacity(b.serialized_size());
-            b.serialize_into(&mut bytes).expect("serializing into a Vec cannot fail because it does no I/O");
+            b.serialize_into(&mut bytes)
+                .expect("serializing into a Vec cannot fail because it does no I/O");
             bytes
         };
         let bytes = serialize(bitmap);

@@ -3,6 +3,7 @@
 mod content_addressing;
 mod corpus;
 mod oracle;
+mod ranking;
 mod robustness;
 mod support;
 mod worktree;

@@ -22,21 +22,26 @@ fn release_binary() -> Result<PathBuf> {
     if !status.success() {
         bail!("cargo build --release failed");
     }
-    Ok(std::fs::canonicalize(root.join("target/release/git-codecompass"))?)
+    Ok(std::fs::canonicalize(
+        root.join("target/release/git-codecompass"),
+    )?)
 }
 
 /// Files and bytes git tracks at HEAD in `repo`.
 fn source_size(repo: &Path) -> Result<(u64, u64)> {
-    let output = Command::new("git").args(["ls-files", "-z"]).current_dir(repo).output()?;
+    let output = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(repo)
+        .output()?;
     let mut files = 0;
     let mut bytes = 0;
     for path in output.stdout.split(|&b| b == 0).filter(|p| !p.is_empty()) {
         let path = repo.join(String::from_utf8_lossy(path).as_ref());
-        if let Ok(meta) = std::fs::symlink_metadata(&path) {
-            if meta.is_file() {
-                files += 1;
-                bytes += meta.len();
-            }
+        if let Ok(meta) = std::fs::symlink_metadata(&path)
+            && meta.is_file()
+        {
+            files += 1;
+            bytes += meta.len();
         }
     }
     Ok((files, bytes))
@@ -68,28 +73,54 @@ fn commit_changing(repo: &Path, n: usize, salt: usize, scratch: &Path) -> Result
         if changed == n {
             break;
         }
-        let Some((meta, path)) = line.split_once('\t') else { continue };
+        let Some((meta, path)) = line.split_once('\t') else {
+            continue;
+        };
         let mut fields = meta.split_whitespace();
-        let (Some(mode), Some(blob)) = (fields.next(), fields.next()) else { continue };
-        if mode != "100644" || !(path.ends_with(".c") || path.ends_with(".rs") || path.ends_with(".py")) {
+        let (Some(mode), Some(blob)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        if mode != "100644"
+            || !(path.ends_with(".c") || path.ends_with(".rs") || path.ends_with(".py"))
+        {
             continue;
         }
-        let content = Command::new("git").args(["cat-file", "blob", blob]).current_dir(repo).output()?.stdout;
+        let content = Command::new("git")
+            .args(["cat-file", "blob", blob])
+            .current_dir(repo)
+            .output()?
+            .stdout;
         if content.len() > 200_000 {
             continue;
         }
         let mut changed_content = content;
-        changed_content.extend_from_slice(format!("\n// codecompass bench edit {salt}\n").as_bytes());
+        changed_content
+            .extend_from_slice(format!("\n// codecompass bench edit {salt}\n").as_bytes());
         let tmp = scratch.join("blob");
         std::fs::write(&tmp, &changed_content)?;
         let new_blob = git(repo, &["hash-object", "-w", &tmp.to_string_lossy()], &[])?;
-        git(repo, &["update-index", "--cacheinfo", &format!("100644,{new_blob},{path}")], &env)?;
+        git(
+            repo,
+            &[
+                "update-index",
+                "--cacheinfo",
+                &format!("100644,{new_blob},{path}"),
+            ],
+            &env,
+        )?;
         changed += 1;
     }
     let tree = git(repo, &["write-tree"], &env)?;
     let commit = git(
         repo,
-        &["commit-tree", &tree, "-p", "HEAD", "-m", &format!("bench edit {salt}")],
+        &[
+            "commit-tree",
+            &tree,
+            "-p",
+            "HEAD",
+            "-m",
+            &format!("bench edit {salt}"),
+        ],
         &[
             ("GIT_AUTHOR_NAME", "bench"),
             ("GIT_AUTHOR_EMAIL", "bench@example.com"),
@@ -115,11 +146,20 @@ pub fn index(args: &BenchArgs) -> Result<()> {
     let scratch = Scratch::new("bench-index")?;
     let store = scratch.0.join("store");
     let (files, bytes) = source_size(repo)?;
-    eprintln!("corpus: {} ({files} files, {:.1} MiB), {} runs each", repo.display(), mib(bytes), args.runs);
+    eprintln!(
+        "corpus: {} ({files} files, {:.1} MiB), {} runs each",
+        repo.display(),
+        mib(bytes),
+        args.runs
+    );
 
     let cc = |extra: &[&str]| {
         let mut c = Command::new(&bin);
-        c.arg("--store").arg(&store).arg("--quiet").args(extra).current_dir(repo);
+        c.arg("--store")
+            .arg(&store)
+            .arg("--quiet")
+            .args(extra)
+            .current_dir(repo);
         c
     };
 
@@ -155,7 +195,11 @@ pub fn index(args: &BenchArgs) -> Result<()> {
     }
     let mut unchanged_ref = Vec::new();
     for _ in 0..args.runs.max(3) {
-        unchanged_ref.push(measure::run(&mut cc(&["index", "--ref", "HEAD", "--json"]))?.0.wall);
+        unchanged_ref.push(
+            measure::run(&mut cc(&["index", "--ref", "HEAD", "--json"]))?
+                .0
+                .wall,
+        );
     }
 
     // A ref ten files away from HEAD, a new one each run.
@@ -215,7 +259,12 @@ pub fn index(args: &BenchArgs) -> Result<()> {
         },
     });
 
-    println!("cold index      codecompass {}  ctags -R {}  (speed {:.2}x of ctags)", secs(ours_wall), secs(ctags_wall), ctags_wall.as_secs_f64() / ours_wall.as_secs_f64());
+    println!(
+        "cold index      codecompass {}  ctags -R {}  (speed {:.2}x of ctags)",
+        secs(ours_wall),
+        secs(ctags_wall),
+        ctags_wall.as_secs_f64() / ours_wall.as_secs_f64()
+    );
     println!(
         "                {:.1} MB/s, {:.0} files/s, peak RSS {:.0} MiB (ctags {:.0} MiB), {} symbols",
         mib(bytes) / ours_wall.as_secs_f64(),
@@ -224,9 +273,20 @@ pub fn index(args: &BenchArgs) -> Result<()> {
         mib(max_rss(&ctags).unwrap_or(0)),
         report["total"]["symbols"]
     );
-    println!("store           {:.1} MiB = {:.2}x the source", mib(store_bytes), store_bytes as f64 / bytes as f64);
-    println!("re-index        unchanged worktree {}  unchanged ref {}", secs(median(&unchanged)), secs(median(&unchanged_ref)));
-    println!("ref 10 files    {}  (blobs parsed per run: {ten_parsed:?})", secs(median(&ten)));
+    println!(
+        "store           {:.1} MiB = {:.2}x the source",
+        mib(store_bytes),
+        store_bytes as f64 / bytes as f64
+    );
+    println!(
+        "re-index        unchanged worktree {}  unchanged ref {}",
+        secs(median(&unchanged)),
+        secs(median(&unchanged_ref))
+    );
+    println!(
+        "ref 10 files    {}  (blobs parsed per run: {ten_parsed:?})",
+        secs(median(&ten))
+    );
     println!(
         "locate          in-process p50 {} p95 {} ({} names); whole process p50 {} p95 {}",
         secs(percentile(&in_process, 50.0)),
@@ -245,7 +305,12 @@ pub fn index(args: &BenchArgs) -> Result<()> {
 fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Duration>)> {
     use codecompass::engine::{Engine, EngineOptions, Freshness, LocateRequest};
     use codecompass::view::Scope;
-    let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.to_owned()) })?;
+    let engine = Engine::open(
+        repo,
+        &EngineOptions {
+            store_dir: Some(store.to_owned()),
+        },
+    )?;
     let names: Vec<String> = {
         let db = codecompass::store::Store::open(store, false)?;
         let mut stmt = db.conn().prepare(
@@ -253,8 +318,10 @@ fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Dura
              GROUP BY name HAVING count(*) = 1
              ORDER BY substr(min(stable_id), 1, 8) LIMIT 200",
         )?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?.filter_map(Result::ok).collect();
-        rows
+
+        stmt.query_map([], |r| r.get::<_, String>(0))?
+            .filter_map(Result::ok)
+            .collect()
     };
     let mut times = Vec::with_capacity(names.len());
     for name in &names {
