@@ -5,5 +5,6 @@ mod corpus;
 mod oracle;
 mod ranking;
 mod robustness;
+mod search;
 mod support;
 mod worktree;
