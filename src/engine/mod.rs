@@ -195,6 +195,8 @@ pub struct EngineOptions {
 /// One workspace's engine.
 pub struct Engine {
     ws: Workspace,
+    /// The full-text index and its reader, opened once and reloaded per query.
+    fulltext: std::sync::OnceLock<(crate::index::FullText, tantivy::IndexReader)>,
 }
 
 /// The answer of `index`.
@@ -283,7 +285,30 @@ impl Engine {
     /// Opens the workspace containing `path`.
     pub fn open(path: &Path, options: &EngineOptions) -> Result<Engine, Error> {
         let ws = Workspace::open(path, options.store_dir.as_deref())?;
-        Ok(Engine { ws })
+        Ok(Engine {
+            ws,
+            fulltext: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The full-text index and a reader of its last commit.
+    pub(crate) fn fulltext(&self) -> Result<(&crate::index::FullText, tantivy::Searcher), Error> {
+        let broken = |e: String| {
+            Error::new(
+                ErrorCode::IndexIncompatible,
+                format!("the full-text index cannot be opened: {e}"),
+            )
+            .with_remedy("run `git codecompass index --force` to rebuild it")
+        };
+        if self.fulltext.get().is_none() {
+            let fulltext = crate::index::FullText::open(self.ws.store_dir())
+                .map_err(|e| broken(e.to_string()))?;
+            let reader = fulltext.reader().map_err(|e| broken(e.to_string()))?;
+            let _ = self.fulltext.set((fulltext, reader));
+        }
+        let (fulltext, reader) = self.fulltext.get().expect("set just above");
+        reader.reload().map_err(|e| broken(e.to_string()))?;
+        Ok((fulltext, reader.searcher()))
     }
 
     /// The workspace.

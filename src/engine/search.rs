@@ -4,7 +4,6 @@ use serde::Serialize;
 
 use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, ResolvedScope, metadata};
 use crate::error::ErrorCode;
-use crate::index::FullText;
 use crate::query::{
     self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest,
 };
@@ -86,15 +85,7 @@ fn run_search(
     freshness: Freshness,
 ) -> Result<(SearchOutput, ResolvedScope), Error> {
     let (store, resolved) = engine.resolve(scope, freshness)?;
-    let fulltext = FullText::open(engine.workspace().store_dir()).map_err(|e| {
-        Error::new(ErrorCode::IndexIncompatible, e.to_string())
-            .with_remedy("run `git codecompass index --force`")
-    })?;
-    let reader = fulltext.reader().map_err(|e| {
-        Error::new(ErrorCode::IndexIncompatible, e.to_string())
-            .with_remedy("run `git codecompass index --force`")
-    })?;
-    let searcher = reader.searcher();
+    let (fulltext, searcher) = engine.fulltext()?;
     let content = ContentReader {
         git: engine.workspace().git(),
         store_dir: engine.workspace().store_dir(),
@@ -102,7 +93,7 @@ fn run_search(
     };
     let ctx = SearchContext {
         store: &store,
-        fulltext: &fulltext,
+        fulltext,
         searcher: &searcher,
         view: &resolved.view,
         content: &content,

@@ -565,6 +565,11 @@ impl LocalRepo {
             .map_err(other("reading a commit"))
     }
 
+    /// Whether a reference with this full name exists (`refs/heads/main`).
+    pub fn has_reference(&self, full_name: &str) -> bool {
+        matches!(self.repo.try_find_reference(full_name), Ok(Some(_)))
+    }
+
     /// Every local branch and tag with the commit it peels to; refs that peel to no commit
     /// (a tag of a blob) are left out.
     pub fn references(&self) -> Result<Vec<(String, ObjectId)>, GitError> {

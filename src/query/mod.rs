@@ -621,45 +621,82 @@ fn run_exact(
     Ok(output)
 }
 
-/// Symbol details of file versions, loaded once per file.
-pub(crate) struct SymbolCache<'a> {
+/// File and symbol details, loaded once each and only when needed.
+pub(crate) struct Details<'a> {
     store: &'a Store,
     max_file_size: u64,
-    by_fv: HashMap<u32, Option<(FileInfo, Vec<crate::store::SymbolRow>)>>,
+    infos: HashMap<u32, Option<FileInfo>>,
+    records: HashMap<u32, Option<i64>>,
+    symbols: HashMap<(u32, u32), Option<crate::store::SymbolRow>>,
 }
 
-impl<'a> SymbolCache<'a> {
-    pub(crate) fn new(store: &'a Store, max_file_size: u64) -> SymbolCache<'a> {
-        SymbolCache {
+impl<'a> Details<'a> {
+    pub(crate) fn new(store: &'a Store, max_file_size: u64) -> Details<'a> {
+        Details {
             store,
             max_file_size,
-            by_fv: HashMap::new(),
+            infos: HashMap::new(),
+            records: HashMap::new(),
+            symbols: HashMap::new(),
         }
     }
 
-    pub(crate) fn file(
+    /// The file version `fv`.
+    pub(crate) fn info(&mut self, fv: u32) -> Result<Option<&FileInfo>, QueryError> {
+        if !self.infos.contains_key(&fv) {
+            let info = self.store.file_infos([fv])?.pop();
+            self.infos.insert(fv, info);
+        }
+        Ok(self.infos.get(&fv).and_then(Option::as_ref))
+    }
+
+    /// The current record of `fv`.
+    pub(crate) fn record(&mut self, fv: u32) -> Result<Option<i64>, QueryError> {
+        if let Some(r) = self.records.get(&fv) {
+            return Ok(*r);
+        }
+        let max = self.max_file_size;
+        let record = match self.info(fv)? {
+            Some(info) => {
+                let lang = if info.skip.is_some() {
+                    ""
+                } else {
+                    info.lang.as_str()
+                };
+                let key = crate::indexer::record_key(lang, max);
+                let (blob, lang) = (info.blob_id, lang.to_owned());
+                self.store.record(blob, &lang, &key)?.map(|r| r.id)
+            }
+            None => None,
+        };
+        self.records.insert(fv, record);
+        Ok(record)
+    }
+
+    /// The symbol `ord` of `fv`'s current record.
+    pub(crate) fn symbol(
         &mut self,
         fv: u32,
-    ) -> Result<Option<&(FileInfo, Vec<crate::store::SymbolRow>)>, QueryError> {
-        if !self.by_fv.contains_key(&fv) {
-            let loaded = match self.store.file_infos([fv])?.pop() {
-                Some(info) => {
-                    let lang = if info.skip.is_some() {
-                        ""
-                    } else {
-                        info.lang.as_str()
-                    };
-                    let key = crate::indexer::record_key(lang, self.max_file_size);
-                    let symbols = match self.store.record(info.blob_id, lang, &key)? {
-                        Some(r) => self.store.symbols_of(r.id)?,
-                        None => Vec::new(),
-                    };
-                    Some((info, symbols))
-                }
+        ord: u32,
+    ) -> Result<Option<&crate::store::SymbolRow>, QueryError> {
+        if !self.symbols.contains_key(&(fv, ord)) {
+            let row = match self.record(fv)? {
+                Some(record) => self.store.symbol_at(record, ord)?,
                 None => None,
             };
-            self.by_fv.insert(fv, loaded);
+            self.symbols.insert((fv, ord), row);
         }
-        Ok(self.by_fv.get(&fv).and_then(Option::as_ref))
+        Ok(self.symbols.get(&(fv, ord)).and_then(Option::as_ref))
+    }
+
+    /// Every symbol of `fv`'s current record.
+    pub(crate) fn all_symbols(
+        &mut self,
+        fv: u32,
+    ) -> Result<Vec<crate::store::SymbolRow>, QueryError> {
+        match self.record(fv)? {
+            Some(record) => Ok(self.store.symbols_of(record)?),
+            None => Ok(Vec::new()),
+        }
     }
 }

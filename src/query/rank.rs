@@ -17,8 +17,8 @@ use tantivy::query::{
 use tantivy::schema::{Field, IndexRecordOption};
 
 use super::{
-    Classified, Detail, Explain, Intent, LineHit, Mode, QueryError, SearchContext, SearchOutput,
-    SearchRequest, SearchResult, Suggestion, SymbolCache,
+    Classified, Detail, Details, Explain, Intent, LineHit, Mode, QueryError, SearchContext,
+    SearchOutput, SearchRequest, SearchResult, Suggestion,
 };
 use crate::extract::Role;
 use crate::index::tokenizer::code_tokens;
@@ -387,6 +387,8 @@ struct Unit {
     tier: u8,
     declaration: bool,
     reasons: Vec<String>,
+    /// The symbol, when already known.
+    symbol: Option<crate::store::SymbolRow>,
 }
 
 fn tier_name(tier: u8) -> &'static str {
@@ -443,6 +445,7 @@ pub(crate) fn ranked(
         tier: 4,
         declaration: false,
         reasons: Vec::new(),
+        symbol: None,
     };
     let kinds: &[DocKind] = match mode {
         Mode::Symbol => &[DocKind::Symbol, DocKind::Snippet],
@@ -476,7 +479,7 @@ pub(crate) fn ranked(
         }
     }
     // Exact names from the store: the surest signal for a symbol-like query.
-    let mut cache = SymbolCache::new(ctx.store, ctx.max_file_size);
+    let mut details = Details::new(ctx.store, ctx.max_file_size);
     if matches!(mode, Mode::Symbol | Mode::Fts | Mode::Auto) && !query.contains(' ') {
         let parts = segments(query);
         let last = query
@@ -484,17 +487,10 @@ pub(crate) fn ranked(
             .next()
             .unwrap_or(query);
         let mut exact = Vec::new();
-        for (symbol, fv, _, _) in ctx.store.symbols_named(last)? {
-            if !allowed.contains(fv) {
-                continue;
-            }
-            // The record must be the current one for the file version.
-            let Some((_, symbols)) = cache.file(fv)? else {
-                continue;
-            };
-            if !symbols
-                .iter()
-                .any(|s| s.record == symbol.record && s.ord == symbol.ord)
+        for (symbol, fv, lang, extractor) in ctx.store.symbols_named(last)? {
+            // Only the view's files, and only their current records.
+            if !allowed.contains(fv)
+                || extractor != crate::indexer::record_key(&lang, ctx.max_file_size)
             {
                 continue;
             }
@@ -511,9 +507,18 @@ pub(crate) fn ranked(
                 tier: 4,
                 declaration: symbol.role == Role::Declaration,
                 reasons: Vec::new(),
+                symbol: Some(symbol),
             });
         }
-        exact.sort_by_key(|u| (u.declaration, u.fv, u.line_start));
+        exact.sort_by_key(|u| {
+            (
+                u.symbol.as_ref().is_some_and(|s| s.name != last),
+                u.declaration,
+                u.fv,
+                u.line_start,
+            )
+        });
+        exact.truncate(RECALL);
         lists.insert(0, exact);
     }
     // Path mode: also plain substring matches of the path.
@@ -541,6 +546,7 @@ pub(crate) fn ranked(
                     tier: 3,
                     declaration: false,
                     reasons: Vec::new(),
+                    symbol: None,
                 })
                 .collect(),
         );
@@ -557,7 +563,11 @@ pub(crate) fn ranked(
                 unit.kind as u8,
                 unit.ord,
             );
+            let symbol = unit.symbol.clone();
             let entry = fused.entry(key).or_insert(unit);
+            if entry.symbol.is_none() {
+                entry.symbol = symbol;
+            }
             entry.rrf += 1.0 / (RRF_K + rank as f64 + 1.0);
             if request.explain == Explain::Full {
                 entry
@@ -578,15 +588,12 @@ pub(crate) fn ranked(
         .collect();
     let qparts = segments(query);
     for unit in &mut units {
-        let Some((info, symbols)) = cache.file(unit.fv)? else {
-            continue;
-        };
-        let path = info.path_str();
         match (unit.kind, unit.ord) {
             (DocKind::Symbol, Some(ord)) => {
-                let Some(s) = symbols.iter().find(|s| s.ord == ord) else {
-                    continue;
-                };
+                if unit.symbol.is_none() {
+                    unit.symbol = details.symbol(unit.fv, ord)?.cloned();
+                }
+                let Some(s) = &unit.symbol else { continue };
                 unit.declaration = s.role == Role::Declaration;
                 unit.tier = if s.name == query {
                     0
@@ -606,7 +613,10 @@ pub(crate) fn ranked(
                 };
             }
             (DocKind::File, _) => {
-                let lower = path.to_lowercase();
+                let Some(info) = details.info(unit.fv)? else {
+                    continue;
+                };
+                let lower = info.path_str().to_lowercase();
                 let name = lower.rsplit('/').next().unwrap_or(&lower);
                 unit.tier = if lower.contains(&query_lower)
                     || name == query_lower
@@ -660,38 +670,72 @@ pub(crate) fn ranked(
     // Final order: tier, role, path class, score diversified across files, path, line.
     let up = ctx_config(ctx, "codecompass.rankUp");
     let down = ctx_config(ctx, "codecompass.rankDown");
-    let mut classes = HashMap::new();
+    let mut paths: HashMap<u32, String> = HashMap::new();
     for unit in &kept {
-        if let Some((info, _)) = cache.file(unit.fv)? {
-            classes.insert(
-                unit.fv,
-                (path_class(&info.path_str(), &up, &down), info.path_str()),
-            );
+        if let Some(info) = details.info(unit.fv)? {
+            paths.insert(unit.fv, info.path_str());
         }
     }
-    let mut ordered_units: Vec<Unit> = Vec::with_capacity(kept.len());
-    let mut per_file: HashMap<u32, u32> = HashMap::new();
-    let mut remaining = kept;
-    while !remaining.is_empty() {
-        let best = (0..remaining.len())
-            .min_by(|&i, &j| {
-                let key = |u: &Unit| {
-                    let (class, path) = classes.get(&u.fv).cloned().unwrap_or((0, String::new()));
-                    let seen = per_file.get(&u.fv).copied().unwrap_or(0);
-                    let adjusted = u.rrf * 0.8f64.powi(seen as i32);
-                    (
-                        u.tier,
-                        u.declaration,
-                        class,
-                        std::cmp::Reverse(ordered(adjusted)),
-                        path,
-                        u.line_start,
-                    )
-                };
-                key(&remaining[i]).cmp(&key(&remaining[j]))
-            })
-            .expect("remaining is not empty");
-        let unit = remaining.swap_remove(best);
+    let mut classes: HashMap<u32, (i8, String)> = HashMap::new();
+    for (fv, path) in &paths {
+        classes.insert(*fv, (path_class(path, &up, &down), path.clone()));
+    }
+    let mut sorted_paths: Vec<&String> = paths.values().collect();
+    sorted_paths.sort();
+    let path_rank: HashMap<&str, usize> = sorted_paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
+    let static_key = |u: &Unit| {
+        let class = classes.get(&u.fv).map_or(0, |c| c.0);
+        let rank = paths
+            .get(&u.fv)
+            .and_then(|p| path_rank.get(p.as_str()).copied())
+            .unwrap_or(usize::MAX);
+        (u.tier, u.declaration, class, rank)
+    };
+    kept.sort_by(|a, b| {
+        (
+            static_key(a),
+            std::cmp::Reverse(ordered(a.rrf)),
+            a.line_start,
+        )
+            .cmp(&(
+                static_key(b),
+                std::cmp::Reverse(ordered(b.rrf)),
+                b.line_start,
+            ))
+    });
+    // Within a group of equal standing, a file's second and later results yield to other
+    // files' results of close score: greedy, on integer keys, stopping once enough are chosen.
+    let wanted = request.limit * 3 + 10;
+    let mut ordered_units: Vec<Unit> = Vec::with_capacity(kept.len().min(wanted));
+    let mut per_file: HashMap<u32, i32> = HashMap::new();
+    let total = kept.len();
+    let mut remaining: std::collections::VecDeque<Unit> = kept.into();
+    while let Some(front) = remaining.front() {
+        if ordered_units.len() >= wanted {
+            break;
+        }
+        let group = (
+            front.tier,
+            front.declaration,
+            classes.get(&front.fv).map_or(0, |c| c.0),
+        );
+        let mut best = 0;
+        let mut best_score = f64::MIN;
+        for (i, u) in remaining.iter().enumerate() {
+            if (u.tier, u.declaration, classes.get(&u.fv).map_or(0, |c| c.0)) != group || i > 64 {
+                break;
+            }
+            let adjusted = u.rrf * 0.8f64.powi(per_file.get(&u.fv).copied().unwrap_or(0));
+            if adjusted > best_score {
+                best_score = adjusted;
+                best = i;
+            }
+        }
+        let unit = remaining.remove(best).expect("best indexes an element");
         *per_file.entry(unit.fv).or_default() += 1;
         ordered_units.push(unit);
     }
@@ -699,9 +743,15 @@ pub(crate) fn ranked(
     // Identical content at several paths: one result, the others in `also_at`.
     let mut shaped: Vec<SearchResult> = Vec::new();
     let mut first_of: HashMap<(crate::git::ObjectId, u32, u32, u8), usize> = HashMap::new();
-    let total = ordered_units.len();
+    let mut shaping = Shaping {
+        ctx,
+        request,
+        word_tokens: &word_tokens,
+        classes: &classes,
+        contents: Contents::default(),
+    };
     for unit in ordered_units {
-        let Some((info, symbols)) = cache.file(unit.fv)?.cloned() else {
+        let Some(info) = details.info(unit.fv)?.cloned() else {
             continue;
         };
         let key = (
@@ -719,15 +769,13 @@ pub(crate) fn ranked(
             continue;
         }
         first_of.insert(key, shaped.len());
-        shaped.push(shape(
-            ctx,
-            request,
-            &unit,
-            &info,
-            &symbols,
-            &word_tokens,
-            &classes,
-        ));
+        // Parents and neighbours need the whole file's symbols: only for what is shown.
+        let symbols = if request.detail >= Detail::Context && !request.compact {
+            details.all_symbols(unit.fv)?
+        } else {
+            Vec::new()
+        };
+        shaped.push(shape(&mut shaping, &unit, &info, &symbols));
     }
     let truncated = total > shaped.len() + suppressed as usize;
     let mut output = SearchOutput {
@@ -767,6 +815,29 @@ fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// File contents read once per search, by blob.
+#[derive(Default)]
+struct Contents {
+    local: Option<Option<crate::git::LocalRepo>>,
+    by_blob: HashMap<crate::git::ObjectId, Option<std::rc::Rc<Vec<u8>>>>,
+}
+
+impl Contents {
+    fn get(
+        &mut self,
+        ctx: &SearchContext<'_>,
+        info: &crate::store::FileInfo,
+    ) -> Option<std::rc::Rc<Vec<u8>>> {
+        if let Some(found) = self.by_blob.get(&info.blob_id) {
+            return found.clone();
+        }
+        let local = self.local.get_or_insert_with(|| ctx.content.local());
+        let data = ctx.content.read(local.as_ref(), info).map(std::rc::Rc::new);
+        self.by_blob.insert(info.blob_id, data.clone());
+        data
+    }
+}
+
 fn ordered(x: f64) -> u64 {
     (x * 1e12) as u64
 }
@@ -782,15 +853,28 @@ fn overlap(a: &Unit, b: &Unit) -> f64 {
     shared / smaller
 }
 
+/// What shaping results needs besides the result itself.
+struct Shaping<'s, 'c> {
+    ctx: &'s SearchContext<'c>,
+    request: &'s SearchRequest,
+    word_tokens: &'s [String],
+    classes: &'s HashMap<u32, (i8, String)>,
+    contents: Contents,
+}
+
 fn shape(
-    ctx: &SearchContext<'_>,
-    request: &SearchRequest,
+    shaping: &mut Shaping<'_, '_>,
     unit: &Unit,
     info: &crate::store::FileInfo,
     symbols: &[crate::store::SymbolRow],
-    word_tokens: &[String],
-    classes: &HashMap<u32, (i8, String)>,
 ) -> SearchResult {
+    let (ctx, request, word_tokens, classes) = (
+        shaping.ctx,
+        shaping.request,
+        shaping.word_tokens,
+        shaping.classes,
+    );
+    let contents = &mut shaping.contents;
     let mut result = SearchResult {
         path: info.path_str(),
         line_start: unit.line_start,
@@ -803,9 +887,7 @@ fn shape(
         language: (!info.lang.is_empty() && !request.compact).then(|| info.lang.clone()),
         ..SearchResult::default()
     };
-    let symbol = unit
-        .ord
-        .and_then(|ord| symbols.iter().find(|s| s.ord == ord));
+    let symbol = unit.symbol.as_ref();
     if let Some(s) = symbol {
         result.kind = s.kind.clone();
         result.name = Some(s.name.clone());
@@ -846,43 +928,47 @@ fn shape(
         // Matching lines inside the unit, for display and highlighting.
         if unit.kind != DocKind::File
             && (!word_tokens.is_empty() || request.detail >= Detail::Context)
+            && let Some(content) = contents.get(ctx, info)
         {
-            let local = ctx.content.local();
-            if let Some(content) = ctx.content.read(local.as_ref(), info) {
-                let text = String::from_utf8_lossy(&content);
-                let lines: Vec<&str> = text.lines().collect();
-                let from = unit.line_start.saturating_sub(1) as usize;
-                let to = (unit.line_end as usize).min(lines.len());
-                for (i, line) in lines.iter().enumerate().take(to).skip(from) {
-                    if result.lines.len() == 5 {
-                        break;
-                    }
-                    let lower = line.to_lowercase();
-                    let ranges: Vec<(usize, usize)> = word_tokens
+            // Only the unit's lines are decoded.
+            let from = unit.line_start.saturating_sub(1) as usize;
+            let wanted = (unit.line_end as usize).saturating_sub(from).max(1);
+            let lines: Vec<String> = content
+                .split(|&b| b == b'\n')
+                .skip(from)
+                .take(wanted)
+                .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
+                .collect();
+            for (offset, line) in lines.iter().enumerate() {
+                if result.lines.len() == 5 || word_tokens.is_empty() {
+                    break;
+                }
+                let lower = line.to_lowercase();
+                let ranges: Vec<(usize, usize)> = word_tokens
+                    .iter()
+                    .filter_map(|t| lower.find(t.as_str()).map(|a| (a, a + t.len())))
+                    .filter(|&(a, b)| line.is_char_boundary(a) && line.is_char_boundary(b))
+                    .collect();
+                if let Some(&(first, _)) = ranges.iter().min() {
+                    result.lines.push(LineHit {
+                        line: (from + offset) as u32 + 1,
+                        column: first as u32 + 1,
+                        text: line.chars().take(500).collect(),
+                        ranges,
+                        before: Vec::new(),
+                        after: Vec::new(),
+                    });
+                }
+            }
+            if request.detail >= Detail::Context {
+                result.preview = Some(
+                    lines
                         .iter()
-                        .filter_map(|t| lower.find(t.as_str()).map(|a| (a, a + t.len())))
-                        .filter(|&(a, b)| line.is_char_boundary(a) && line.is_char_boundary(b))
-                        .collect();
-                    if let Some(&(first, _)) = ranges.iter().min() {
-                        result.lines.push(LineHit {
-                            line: i as u32 + 1,
-                            column: first as u32 + 1,
-                            text: line.chars().take(500).collect(),
-                            ranges,
-                            before: Vec::new(),
-                            after: Vec::new(),
-                        });
-                    }
-                }
-                if request.detail >= Detail::Context {
-                    let end = to.min(from + 15);
-                    result.preview = Some(
-                        lines
-                            .get(from..end)
-                            .map(|l| l.join("\n"))
-                            .unwrap_or_default(),
-                    );
-                }
+                        .take(15)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
             }
         }
     }

@@ -453,6 +453,16 @@ impl Store {
         Ok(rows)
     }
 
+    /// The symbol `ord` of a record.
+    pub fn symbol_at(&self, record_id: i64, ord: u32) -> Result<Option<SymbolRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 AND s.ord = ?2"
+        ))?;
+        Ok(stmt
+            .query_row(params![record_id, ord], SymbolRow::from_row)
+            .optional()?)
+    }
+
     /// Symbols named `name`, case-insensitively, with the file versions that hold them.
     /// `extractors` maps a language to its current extractor key; records of other keys are
     /// stale and left out.

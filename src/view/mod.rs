@@ -167,6 +167,9 @@ fn full_ref_name(repo: &LocalRepo, spec: &str) -> Option<String> {
         // detached, the commit (the caller's fallback).
         return repo.head_ref_name();
     }
+    if spec.len() == 40 && spec.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
     let candidates = [
         spec.to_owned(),
         format!("refs/{spec}"),
@@ -174,10 +177,10 @@ fn full_ref_name(repo: &LocalRepo, spec: &str) -> Option<String> {
         format!("refs/heads/{spec}"),
         format!("refs/remotes/{spec}"),
     ];
-    let refs = repo.references().ok()?;
     candidates
         .into_iter()
-        .find(|c| refs.iter().any(|(name, _)| name == c))
+        .filter(|c| c.starts_with("refs/"))
+        .find(|c| repo.has_reference(c))
 }
 
 /// The key of the view of tree `tree_id`.

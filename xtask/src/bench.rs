@@ -358,3 +358,302 @@ pub fn queries() -> Result<()> {
     }
     Ok(())
 }
+
+/// One query of the search benchmark.
+struct SearchCase {
+    class: &'static str,
+    /// Our arguments after `search`.
+    ours: Vec<String>,
+    /// The same question to `rg` on the checkout.
+    rg: Vec<String>,
+    /// The same question to `git grep` at another ref (`None`: not comparable).
+    git_grep: Option<Vec<String>>,
+}
+
+fn sample_names(store: &Path, limit: usize, common: bool) -> Result<Vec<String>> {
+    let db = codecompass::store::Store::open(store, false)?;
+    let sql = if common {
+        "SELECT name FROM symbols WHERE length(name) >= 4 AND name NOT GLOB '*[^A-Za-z0-9_]*'
+         GROUP BY name ORDER BY count(*) DESC, name LIMIT ?1"
+    } else {
+        "SELECT name FROM symbols WHERE declaration = 0 AND length(name) >= 6 AND name NOT GLOB '*[^A-Za-z0-9_]*'
+         GROUP BY name HAVING count(*) = 1 ORDER BY substr(min(stable_id), 1, 8) LIMIT ?1"
+    };
+    let mut stmt = db.conn().prepare(sql)?;
+    let rows = stmt
+        .query_map([limit as i64], |r| r.get::<_, String>(0))?
+        .filter_map(Result::ok)
+        .collect();
+    Ok(rows)
+}
+
+fn sample_paths(repo: &Path, limit: usize) -> Result<Vec<String>> {
+    let listing = git(repo, &["ls-files"], &[])?;
+    let all: Vec<&str> = listing.lines().collect();
+    let step = (all.len() / limit.max(1)).max(1);
+    Ok(all
+        .iter()
+        .step_by(step)
+        .take(limit)
+        .map(|p| p.rsplit('/').next().unwrap_or(p).to_owned())
+        .collect())
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| (*x).to_owned()).collect()
+}
+
+/// `cargo xtask bench search`.
+pub fn search(args: &BenchArgs) -> Result<()> {
+    let bin = release_binary()?;
+    let repo = &args.repo;
+    let scratch = Scratch::new("bench-search")?;
+    let store = scratch.0.join("store");
+    let (files, bytes) = source_size(repo)?;
+    eprintln!(
+        "corpus: {} ({files} files, {:.1} MiB)",
+        repo.display(),
+        mib(bytes)
+    );
+    let other = commit_changing(repo, 10, std::process::id() as usize, &scratch.0)?;
+    let cc = |extra: &[String]| {
+        let mut c = Command::new(&bin);
+        c.arg("--store")
+            .arg(&store)
+            .arg("--quiet")
+            .args(extra)
+            .current_dir(repo);
+        c
+    };
+    let (index_sample, _) = measure::run(&mut cc(&s(&["index"])))?;
+    measure::run(&mut cc(&s(&["index", "--ref", &other])))?;
+    eprintln!("indexed in {}", secs(index_sample.wall));
+    let fts_bytes = measure::dir_size(&store.join("fts"));
+    let sqlite_bytes = std::fs::metadata(store.join("store.sqlite"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+
+    let n = args.runs.max(10);
+    let selective = sample_names(&store, n, false)?;
+    let common = sample_names(&store, n, true)?;
+    let paths = sample_paths(repo, n)?;
+    let mut cases: Vec<SearchCase> = Vec::new();
+    for name in &selective {
+        cases.push(SearchCase {
+            class: "selective identifier",
+            ours: s(&[name]),
+            rg: s(&["-n", "-F", name]),
+            git_grep: Some(s(&["-n", "-F", name])),
+        });
+        cases.push(SearchCase {
+            class: "symbol",
+            ours: s(&["--mode", "symbol", name]),
+            rg: s(&["-n", "-F", name]),
+            git_grep: Some(s(&["-n", "-F", name])),
+        });
+        let literal = format!("{name}(");
+        cases.push(SearchCase {
+            class: "literal with punctuation",
+            ours: s(&["--mode", "literal", &literal]),
+            rg: s(&["-n", "-F", &literal]),
+            git_grep: Some(s(&["-n", "-F", &literal])),
+        });
+        let regex = format!(r"{name}\s*\(");
+        cases.push(SearchCase {
+            class: "regex with literal",
+            ours: s(&["--mode", "regex", &regex]),
+            rg: s(&["-n", "-e", &regex]),
+            git_grep: Some(s(&["-n", "-P", &regex])),
+        });
+    }
+    for name in &common {
+        cases.push(SearchCase {
+            class: "common identifier",
+            ours: s(&[name]),
+            rg: s(&["-n", "-F", name]),
+            git_grep: Some(s(&["-n", "-F", name])),
+        });
+    }
+    for regex in [
+        r"[A-Z]{4,}_[A-Z]{4,}_[0-9]+",
+        r"\w+_\w+\(\w+, \w+\)",
+        r"[0-9]{6,}",
+        r"\(\w+ \*\*\w+\)",
+    ] {
+        cases.push(SearchCase {
+            class: "regex without literal",
+            ours: s(&["--mode", "regex", regex]),
+            rg: s(&["-n", "-e", regex]),
+            git_grep: Some(s(&["-n", "-P", regex])),
+        });
+    }
+    for path in &paths {
+        cases.push(SearchCase {
+            class: "path",
+            ours: s(&["--mode", "path", path]),
+            rg: s(&["--files", "-g", &format!("*{path}*")]),
+            git_grep: None,
+        });
+    }
+
+    // Whole processes, side by side per query.
+    let mut by_class: Vec<(
+        &str,
+        Vec<Duration>,
+        Vec<Duration>,
+        Vec<Duration>,
+        Vec<Duration>,
+        Vec<Duration>,
+    )> = Vec::new();
+    let time = |c: &mut Command| -> Result<Duration> {
+        let started = Instant::now();
+        let output = c.output()?;
+        let elapsed = started.elapsed();
+        if output.status.code().is_none_or(|code| code > 1) {
+            bail!("{c:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        Ok(elapsed)
+    };
+    for case in &cases {
+        let mut ours_args = s(&["search", "--limit", "100"]);
+        ours_args.extend(case.ours.iter().cloned());
+        let ours = time(&mut cc(&ours_args))?;
+        let mut at_ref = ours_args.clone();
+        at_ref.extend(s(&["--ref", &other]));
+        let ours_ref = time(&mut cc(&at_ref))?;
+        let rg = time(Command::new("rg").args(&case.rg).current_dir(repo))?;
+        let gg = match &case.git_grep {
+            Some(a) => Some(time(
+                Command::new("git")
+                    .arg("grep")
+                    .args(a)
+                    .arg(&other)
+                    .current_dir(repo),
+            )?),
+            None => None,
+        };
+        let entry = match by_class.iter_mut().position(|e| e.0 == case.class) {
+            Some(i) => &mut by_class[i],
+            None => {
+                by_class.push((
+                    case.class,
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::new(),
+                ));
+                by_class.last_mut().expect("just pushed")
+            }
+        };
+        entry.1.push(ours);
+        entry.2.push(ours_ref);
+        entry.3.push(rg);
+        if let Some(g) = gg {
+            entry.4.push(g);
+        }
+    }
+
+    // In-process: the library, answering from the indexed views (no process start).
+    {
+        use codecompass::engine::{Engine, EngineOptions, Freshness};
+        use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
+        use codecompass::view::Scope;
+        let engine = Engine::open(
+            repo,
+            &EngineOptions {
+                store_dir: Some(store.clone()),
+            },
+        )?;
+        for case in &cases {
+            let mut mode = Mode::Auto;
+            let mut query = case.ours.last().cloned().unwrap_or_default();
+            if case.ours.len() == 3 {
+                mode = match case.ours[1].as_str() {
+                    "symbol" => Mode::Symbol,
+                    "literal" => Mode::Literal,
+                    "regex" => Mode::Regex,
+                    "path" => Mode::Path,
+                    _ => Mode::Auto,
+                };
+                query = case.ours[2].clone();
+            }
+            let request = SearchRequest {
+                query,
+                mode,
+                limit: 100,
+                context: 0,
+                detail: Detail::Signature,
+                compact: false,
+                fuzzy: 0,
+                case_sensitive: false,
+                ignore_case: false,
+                explain: Explain::Off,
+                max_tokens: None,
+                filters: Filters::default(),
+                timeout: Duration::from_secs(60),
+            };
+            let started = Instant::now();
+            engine.search(&request, &Scope::Ref(other.clone()), Freshness::BestEffort)?;
+            let elapsed = started.elapsed();
+            if let Some(entry) = by_class.iter_mut().find(|e| e.0 == case.class) {
+                entry.5.push(elapsed);
+            }
+        }
+    }
+
+    println!(
+        "{:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "class (p50 / p95)", "in-proc", "p95", "process", "p95", "rg", "git-grep", "vs rg", "vs gg"
+    );
+    let mut report = Vec::new();
+    for (class, ours, ours_ref, rg, gg, inproc) in &by_class {
+        let (o50, o95) = (percentile(ours, 50.0), percentile(ours, 95.0));
+        let (i50, i95) = (percentile(inproc, 50.0), percentile(inproc, 95.0));
+        let rg50 = percentile(rg, 50.0);
+        let r50 = percentile(ours_ref, 50.0);
+        let g50 = percentile(gg, 50.0);
+        let vs_rg = rg50.as_secs_f64() / o50.as_secs_f64();
+        let vs_gg = if gg.is_empty() {
+            f64::NAN
+        } else {
+            g50.as_secs_f64() / r50.as_secs_f64()
+        };
+        println!(
+            "{class:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7.1}x {:>7.1}x",
+            secs(i50),
+            secs(i95),
+            secs(o50),
+            secs(o95),
+            secs(rg50),
+            if gg.is_empty() {
+                "-".to_owned()
+            } else {
+                secs(g50)
+            },
+            vs_rg,
+            vs_gg
+        );
+        report.push(json!({
+            "class": class, "queries": ours.len(),
+            "in_process_p50_ms": i50.as_secs_f64() * 1e3, "in_process_p95_ms": i95.as_secs_f64() * 1e3,
+            "process_p50_ms": o50.as_secs_f64() * 1e3, "process_p95_ms": o95.as_secs_f64() * 1e3,
+            "process_at_ref_p50_ms": r50.as_secs_f64() * 1e3,
+            "rg_p50_ms": rg50.as_secs_f64() * 1e3, "git_grep_p50_ms": g50.as_secs_f64() * 1e3,
+            "speedup_vs_rg": vs_rg, "speedup_vs_git_grep": vs_gg,
+        }));
+    }
+    println!(
+        "index size: full-text {:.1} MiB + store {:.1} MiB = {:.2}x the source ({:.2}x for full-text alone)",
+        mib(fts_bytes),
+        mib(sqlite_bytes),
+        (fts_bytes + sqlite_bytes) as f64 / bytes as f64,
+        fts_bytes as f64 / bytes as f64
+    );
+    if let Some(path) = &args.json {
+        let figures = json!({"corpus": repo.display().to_string(), "files": files, "source_bytes": bytes,
+            "fts_bytes": fts_bytes, "store_bytes": sqlite_bytes, "classes": report});
+        std::fs::write(path, serde_json::to_string_pretty(&figures)?)?;
+    }
+    Ok(())
+}

@@ -12,11 +12,13 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
                 unchanged, index a ref 10 files away, and time `locate`
+  bench search  run query classes as whole processes and in-process beside `rg` on the
+                checkout and `git grep` at a ref that is not checked out
   bench queries how long each language's query takes to compile
 ";
 
@@ -41,6 +43,7 @@ fn main() -> Result<()> {
             let parsed = parse_bench_args(&args[2.min(args.len())..])?;
             match what {
                 "index" => bench::index(&parsed),
+                "search" => bench::search(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }
