@@ -23,10 +23,7 @@ pub fn hit(name: &str) {
             std::process::abort();
         } else if action == "panic" {
             panic!("failpoint {name}");
-        } else if let Some(ms) = action
-            .strip_prefix("sleep(")
-            .and_then(|a| a.strip_suffix(')'))
-        {
+        } else if let Some(ms) = action.strip_prefix("sleep(").and_then(|a| a.strip_suffix(')')) {
             std::thread::sleep(std::time::Duration::from_millis(ms.parse().unwrap_or(0)));
         }
     }

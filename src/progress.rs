@@ -38,14 +38,7 @@ impl Bar {
     /// A bar for `total` steps of `label`.
     pub fn new(label: &str, total: u64) -> Bar {
         let enabled = !is_quiet() && std::io::stderr().is_terminal() && total > 0;
-        Bar {
-            label: label.to_owned(),
-            total,
-            done: 0,
-            last_draw: Instant::now(),
-            enabled,
-            drawn: false,
-        }
+        Bar { label: label.to_owned(), total, done: 0, last_draw: Instant::now(), enabled, drawn: false }
     }
 
     /// Advances by `n` steps.
@@ -55,13 +48,8 @@ impl Bar {
             self.last_draw = Instant::now();
             self.drawn = true;
             let percent = (self.done * 100).checked_div(self.total).unwrap_or(100);
-            let _ = write!(
-                std::io::stderr().lock(),
-                "\r{}: {}/{} ({percent}%)\x1b[K",
-                self.label,
-                self.done,
-                self.total
-            );
+            let _ =
+                write!(std::io::stderr().lock(), "\r{}: {}/{} ({percent}%)\x1b[K", self.label, self.done, self.total);
         }
     }
 }

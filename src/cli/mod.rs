@@ -10,9 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::engine::{
-    Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy,
-};
+use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy};
 use crate::indexer::IndexOptions;
 use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use crate::view::Scope;
@@ -123,6 +121,56 @@ enum Command {
     },
     /// Show the index: store, versions, refs and their freshness.
     Status,
+    /// Bring up to date this worktree, HEAD, the default branch, every linked worktree's
+    /// branch and the refs matching `codecompass.refs`.
+    Sync {
+        /// Rebuild from scratch.
+        #[arg(long)]
+        force: bool,
+        /// Start the sync in a detached process and return at once (what hooks run).
+        #[arg(long, conflicts_with = "force")]
+        background: bool,
+        /// Run syncs until no other process asks for one (the detached process's job).
+        #[arg(long, hide = true)]
+        coalesce: bool,
+    },
+    /// Every known ref and worktree with its commit, indexed commit and freshness.
+    Refs,
+    /// Symbol-level changes of REF (default: the working tree) since its merge base with BASE.
+    Diff {
+        /// The side with the changes.
+        #[arg(value_name = "REF")]
+        reference: Option<String>,
+        /// The ref to compare with (default: the default branch).
+        #[arg(long)]
+        base: Option<String>,
+        /// How much per symbol.
+        #[arg(long, value_enum, default_value_t = DetailArg::Signature)]
+        detail: DetailArg,
+    },
+    /// Drop records, file versions and documents no tracked ref or worktree reaches.
+    Gc {
+        /// Keep views used within this many days even when no ref reaches them.
+        #[arg(long, default_value_t = 7, value_name = "DAYS")]
+        grace_days: u64,
+    },
+    /// Manage the git hooks that keep every branch fresh.
+    Hooks {
+        #[arg(value_enum)]
+        action: HooksAction,
+    },
+    /// Watch the worktree and sync on change (debounced).
+    Watch {
+        /// Run in a detached process.
+        #[arg(long, conflicts_with_all = ["status", "stop"])]
+        background: bool,
+        /// Show the watcher's last sync and lag.
+        #[arg(long, conflicts_with = "stop")]
+        status: bool,
+        /// Stop this worktree's watcher.
+        #[arg(long)]
+        stop: bool,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -231,6 +279,13 @@ impl SearchArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum HooksAction {
+    Install,
+    Uninstall,
+    Status,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Depth {
     Top,
     All,
@@ -259,19 +314,13 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
-    let cwd = std::env::current_dir().map_err(|e| {
-        Error::new(
-            crate::error::ErrorCode::Io,
-            format!("cannot read the current directory: {e}"),
-        )
-    })?;
+    let cwd = std::env::current_dir()
+        .map_err(|e| Error::new(crate::error::ErrorCode::Io, format!("cannot read the current directory: {e}")))?;
     let base = match &cli.global.workspace {
         Some(dir) => cwd.join(dir),
         None => cwd.clone(),
     };
-    let options = EngineOptions {
-        store_dir: cli.global.store.as_ref().map(|s| cwd.join(s)),
-    };
+    let options = EngineOptions { store_dir: cli.global.store.as_ref().map(|s| cwd.join(s)) };
     let engine = Engine::open(&base, &options)?;
     match &cli.command {
         Command::Index { refs, force } => {
@@ -280,26 +329,11 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             } else {
                 refs.iter().map(|r| Scope::Ref(r.clone())).collect()
             };
-            let response = engine.index(
-                &scopes,
-                IndexOptions {
-                    force: *force,
-                    reparse: *force,
-                },
-            )?;
+            let response = engine.index(&scopes, IndexOptions { force: *force, reparse: *force })?;
             out.index(&response);
             Ok(true)
         }
-        Command::Search {
-            query,
-            search,
-            context,
-            detail,
-            compact,
-            explain,
-            max_tokens,
-            jsonl,
-        } => {
+        Command::Search { query, search, context, detail, compact, explain, max_tokens, jsonl } => {
             let mut request = search.request(query);
             request.context = *context;
             request.detail = match detail {
@@ -315,7 +349,8 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             };
             request.max_tokens = *max_tokens;
             let scope = Scope::from_option(search.reference.as_deref());
-            let response = engine.search(&request, &scope, Freshness::Strict)?;
+            let response =
+                engine.search(&request, &scope, Freshness::configured(engine.workspace(), Freshness::Strict))?;
             if *jsonl {
                 out.search_jsonl(&response);
             } else {
@@ -323,12 +358,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             }
             Ok(!response.output.results.is_empty())
         }
-        Command::Context {
-            query,
-            max_tokens,
-            strategy,
-            search,
-        } => {
+        Command::Context { query, max_tokens, strategy, search } => {
             let mut request = search.request(query);
             request.max_tokens = Some(*max_tokens);
             let strategy = match strategy {
@@ -336,40 +366,35 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
                 StrategyArg::Depth => Strategy::Depth,
             };
             let scope = Scope::from_option(search.reference.as_deref());
-            let response = engine.context(&request, strategy, &scope, Freshness::Strict)?;
+            let response = engine.context(
+                &request,
+                strategy,
+                &scope,
+                Freshness::configured(engine.workspace(), Freshness::Strict),
+            )?;
             out.context(&response);
             Ok(!response.results.is_empty())
         }
-        Command::Locate {
-            name,
-            kind,
-            lang,
-            reference,
-            limit,
-        } => {
+        Command::Locate { name, kind, lang, reference, limit } => {
             let request = LocateRequest {
                 name: name.clone(),
                 kind: kind.clone(),
                 lang: lang.clone(),
                 scope: Scope::from_option(reference.as_deref()),
                 limit: *limit,
-                freshness: Freshness::Strict,
+                freshness: Freshness::configured(engine.workspace(), Freshness::Strict),
             };
             let response = engine.locate(&request)?;
             out.locate(&response);
             Ok(!response.results.is_empty())
         }
-        Command::Outline {
-            path,
-            depth,
-            reference,
-        } => {
+        Command::Outline { path, depth, reference } => {
             let relative = engine.relative_path(&base, path)?;
             let request = OutlineRequest {
                 path: relative,
                 all: *depth == Depth::All,
                 scope: Scope::from_option(reference.as_deref()),
-                freshness: Freshness::Strict,
+                freshness: Freshness::configured(engine.workspace(), Freshness::Strict),
             };
             let response = engine.outline(&request)?;
             out.outline(&response);
@@ -378,6 +403,77 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         Command::Status => {
             let response = engine.status()?;
             out.status(&response);
+            Ok(true)
+        }
+        Command::Sync { force, background, coalesce } => {
+            if *background {
+                let started = engine.spawn_background_sync();
+                out.note_json(&serde_json::json!({ "background_sync_started": started }));
+                return Ok(started);
+            }
+            if *coalesce {
+                engine.coalesced_sync()?;
+                return Ok(true);
+            }
+            let response = engine.sync(*force)?;
+            out.index(&response);
+            Ok(true)
+        }
+        Command::Refs => {
+            let response = engine.refs()?;
+            out.refs(&response);
+            Ok(!response.refs.is_empty())
+        }
+        Command::Diff { reference, base, detail } => {
+            let target = match reference {
+                Some(r) => Scope::Ref(r.clone()),
+                None if engine.workspace().has_worktree() => Scope::Worktree,
+                None => Scope::Ref("HEAD".to_owned()),
+            };
+            let request = crate::engine::DiffRequest {
+                target,
+                base: base.clone(),
+                detail: match detail {
+                    DetailArg::Location => Detail::Location,
+                    DetailArg::Signature => Detail::Signature,
+                    DetailArg::Context => Detail::Context,
+                },
+            };
+            let response = engine.diff(&request)?;
+            out.diff(&response);
+            Ok(!response.changed_files.is_empty())
+        }
+        Command::Gc { grace_days } => {
+            let report = engine.gc(*grace_days)?;
+            out.gc(&report);
+            Ok(true)
+        }
+        Command::Hooks { action } => {
+            let repo = engine
+                .workspace()
+                .git()
+                .ok_or_else(|| Error::new(crate::error::ErrorCode::NotARepository, "hooks need a git repository"))?;
+            let report = match action {
+                HooksAction::Install => crate::hooks::install(repo),
+                HooksAction::Uninstall => crate::hooks::uninstall(repo),
+                HooksAction::Status => crate::hooks::status(repo),
+            }
+            .map_err(|e| Error::new(crate::error::ErrorCode::Io, e.to_string()))?;
+            out.hooks(&report);
+            Ok(true)
+        }
+        Command::Watch { background, status, stop } => {
+            let state = if *status {
+                engine.watch_status()
+            } else if *stop {
+                engine.watch_stop()?
+            } else if *background {
+                engine.watch_background()?
+            } else {
+                engine.watch_foreground()?;
+                engine.watch_status()
+            };
+            out.watch(&state);
             Ok(true)
         }
     }

@@ -6,9 +6,11 @@ use std::io::{IsTerminal, Write};
 use serde::Serialize;
 
 use crate::engine::{
-    ContextResponse, Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol,
-    PROTOCOL_VERSION, SearchResponse, StatusResponse,
+    ContextResponse, DiffResponse, Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol,
+    PROTOCOL_VERSION, RefsResponse, SearchResponse, StatusResponse, WatchState,
 };
+use crate::hooks::HooksReport;
+use crate::indexer::GcReport;
 use crate::query::{LineHit, SearchResult};
 
 /// Where results go.
@@ -20,19 +22,12 @@ pub struct Out {
 impl Out {
     /// Text or JSON; colour only on a terminal.
     pub fn new(json: bool) -> Out {
-        Out {
-            json,
-            color: !json
-                && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none(),
-        }
+        Out { json, color: !json && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() }
     }
 
     fn write(&self, text: &str) {
         let mut stdout = std::io::stdout().lock();
-        if let Err(e) = stdout
-            .write_all(text.as_bytes())
-            .and_then(|()| stdout.flush())
+        if let Err(e) = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush())
             && e.kind() == std::io::ErrorKind::BrokenPipe
         {
             std::process::exit(0);
@@ -40,17 +35,12 @@ impl Out {
     }
 
     fn json_doc<T: Serialize>(&self, value: &T) {
-        let text = serde_json::to_string_pretty(value)
-            .expect("response types serialize because they hold plain data");
+        let text = serde_json::to_string_pretty(value).expect("response types serialize because they hold plain data");
         self.write(&format!("{text}\n"));
     }
 
     fn paint(&self, code: &str, text: &str) -> String {
-        if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_owned()
-        }
+        if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
     }
 
     /// An error: JSON on stdout under `--json`, text on stderr otherwise.
@@ -85,11 +75,7 @@ impl Out {
         }
         let mut text = String::new();
         for v in &response.views {
-            let state = if v.up_to_date {
-                "up to date".to_owned()
-            } else {
-                format!("{} changed", v.files_changed)
-            };
+            let state = if v.up_to_date { "up to date".to_owned() } else { format!("{} changed", v.files_changed) };
             text.push_str(&format!(
                 "{}: {} files ({state}), {} blobs parsed, {} reused, {} symbols, {} ms\n",
                 v.scope, v.files, v.blobs_parsed, v.blobs_reused, v.symbols, v.duration_ms
@@ -114,23 +100,12 @@ impl Out {
             let location = self.paint("35", &r.path);
             let line = self.paint("32", &r.line.to_string());
             let name = self.paint("1", &r.qualified_name);
-            let decl = if r.role == "declaration" {
-                " (declaration)"
-            } else {
-                ""
-            };
-            text.push_str(&format!(
-                "{location}:{line}: {} {name}{decl}  {}\n",
-                r.kind, r.signature
-            ));
+            let decl = if r.role == "declaration" { " (declaration)" } else { "" };
+            text.push_str(&format!("{location}:{line}: {} {name}{decl}  {}\n", r.kind, r.signature));
         }
         if response.results.is_empty() {
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(
-                stderr,
-                "no symbol named `{}` in {}",
-                response.query, response.scope
-            );
+            let _ = writeln!(stderr, "no symbol named `{}` in {}", response.query, response.scope);
             if !response.suggestions.is_empty() {
                 let _ = writeln!(stderr, "did you mean: {}", response.suggestions.join(", "));
             }
@@ -160,11 +135,7 @@ impl Out {
         let mut text = String::new();
         walk(self, &response.symbols, 0, &response.path, &mut text);
         if let Some(reason) = &response.skipped {
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "{} was not parsed: {reason}",
-                response.path
-            );
+            let _ = writeln!(std::io::stderr().lock(), "{} was not parsed: {reason}", response.path);
         }
         self.write(&text);
     }
@@ -179,11 +150,7 @@ impl Out {
         let mut ranges = hit.ranges.clone();
         ranges.sort_unstable();
         for (a, b) in ranges {
-            if a < at
-                || b > hit.text.len()
-                || !hit.text.is_char_boundary(a)
-                || !hit.text.is_char_boundary(b)
-            {
+            if a < at || b > hit.text.len() || !hit.text.is_char_boundary(a) || !hit.text.is_char_boundary(b) {
                 continue;
             }
             out.push_str(&hit.text[at..a]);
@@ -234,10 +201,7 @@ impl Out {
                             text.push('\n');
                         }
                         for (i, b) in hit.before.iter().enumerate() {
-                            text.push_str(&format!(
-                                "{}-{b}\n",
-                                self.paint("32", &(first_context + i).to_string())
-                            ));
+                            text.push_str(&format!("{}-{b}\n", self.paint("32", &(first_context + i).to_string())));
                         }
                         text.push_str(&format!(
                             "{}:{}: {}\n",
@@ -255,16 +219,9 @@ impl Out {
                         for (i, b) in hit.before.iter().enumerate() {
                             text.push_str(&format!("{}-{}-{b}\n", r.path, first_context + i));
                         }
-                        text.push_str(&format!(
-                            "{}:{}:{}: {}\n",
-                            r.path, hit.line, hit.column, hit.text
-                        ));
+                        text.push_str(&format!("{}:{}:{}: {}\n", r.path, hit.line, hit.column, hit.text));
                         for (i, a) in hit.after.iter().enumerate() {
-                            text.push_str(&format!(
-                                "{}-{}-{a}\n",
-                                r.path,
-                                hit.line as usize + 1 + i
-                            ));
+                            text.push_str(&format!("{}-{}-{a}\n", r.path, hit.line as usize + 1 + i));
                         }
                     }
                 }
@@ -291,20 +248,13 @@ impl Out {
         self.write(&text);
         let mut stderr = std::io::stderr().lock();
         if response.output.results.is_empty() {
-            let _ = writeln!(
-                stderr,
-                "nothing matched `{}` in {}",
-                response.query, response.scope
-            );
+            let _ = writeln!(stderr, "nothing matched `{}` in {}", response.query, response.scope);
         }
         if response.output.truncated {
             let _ = writeln!(stderr, "(more results: raise --limit)");
         }
         if response.output.safety_limit_applied {
-            let _ = writeln!(
-                stderr,
-                "(stopped at the time limit: the results are partial)"
-            );
+            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
         }
         if let Some(s) = &response.output.suggestion {
             let _ = writeln!(stderr, "hint: {}: {}", s.reason, s.command);
@@ -319,8 +269,7 @@ impl Out {
             text.push_str(&line.to_string());
             text.push('\n');
         }
-        let mut summary = serde_json::to_value(response)
-            .expect("responses serialize because they hold plain data");
+        let mut summary = serde_json::to_value(response).expect("responses serialize because they hold plain data");
         if let Some(object) = summary.as_object_mut() {
             object.remove("results");
         }
@@ -349,12 +298,157 @@ impl Out {
             response.total_candidates,
             response.estimated_tokens,
             response.max_tokens,
-            if response.truncated {
-                " (truncated)"
-            } else {
-                ""
-            }
+            if response.truncated { " (truncated)" } else { "" }
         ));
+        self.write(&text);
+    }
+
+    /// A small acknowledgement: JSON under `--json`, nothing otherwise.
+    pub fn note_json(&self, value: &serde_json::Value) {
+        if self.json {
+            self.json_doc(value);
+        }
+    }
+
+    /// The answer of `refs`.
+    pub fn refs(&self, response: &RefsResponse) {
+        if self.json {
+            return self.json_doc(response);
+        }
+        let mut text = String::new();
+        for r in &response.refs {
+            let short = |c: &Option<String>| {
+                c.as_deref().map(|c| c[..12.min(c.len())].to_owned()).unwrap_or_else(|| "-".into())
+            };
+            let default = if response.default_branch.as_deref() == Some(r.name.as_str()) { " (default)" } else { "" };
+            let place = r.path.as_deref().map(|p| format!(" at {p}")).unwrap_or_default();
+            text.push_str(&format!(
+                "{:<8} {}{default}{place}: now {}, indexed {} [{}]\n",
+                r.kind,
+                r.name,
+                short(&r.commit),
+                short(&r.indexed_commit),
+                r.freshness_status
+            ));
+        }
+        self.write(&text);
+    }
+
+    /// The answer of `diff`.
+    pub fn diff(&self, response: &DiffResponse) {
+        if self.json {
+            return self.json_doc(response);
+        }
+        let mut text =
+            format!("{} against {} (merge base {})\n", response.scope, response.base, &response.merge_base[..12]);
+        for f in &response.changed_files {
+            match &f.old_path {
+                Some(old) => text.push_str(&format!("{:<9} {old} -> {}\n", f.status, f.path)),
+                None => text.push_str(&format!("{:<9} {}\n", f.status, f.path)),
+            }
+        }
+        let s = &response.symbols;
+        for a in &s.added {
+            text.push_str(&format!(
+                "{}:{}: + {} {}\n",
+                a.path,
+                a.line_start,
+                a.kind,
+                a.qualified_name.as_deref().unwrap_or(&a.name)
+            ));
+        }
+        for m in &s.modified {
+            let what = match (m.signature_changed, m.body_changed) {
+                (true, true) => "signature and body",
+                (true, false) => "signature",
+                _ => "body",
+            };
+            text.push_str(&format!(
+                "{}:{}: ~ {} {} ({what})\n",
+                m.after.path,
+                m.after.line_start,
+                m.after.kind,
+                m.after.qualified_name.as_deref().unwrap_or(&m.after.name)
+            ));
+        }
+        for d in &s.deleted {
+            text.push_str(&format!(
+                "{}:{}: - {} {}\n",
+                d.path,
+                d.line_start,
+                d.kind,
+                d.qualified_name.as_deref().unwrap_or(&d.name)
+            ));
+        }
+        for r in &s.renamed {
+            text.push_str(&format!(
+                "{}:{}: > {} {} (moved from {}:{})\n",
+                r.to.path, r.to.line_start, r.to.kind, r.to.name, r.from.path, r.from.line_start
+            ));
+        }
+        self.write(&text);
+    }
+
+    /// The answer of `gc`.
+    pub fn gc(&self, report: &GcReport) {
+        if self.json {
+            return self
+                .json_doc(&serde_json::json!({ "codecompass_protocol_version": PROTOCOL_VERSION, "gc": report }));
+        }
+        self.write(&format!(
+            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs; kept {} views; {:.1} -> {:.1} MiB in {} ms\n",
+            report.refs_dropped,
+            report.views_dropped,
+            report.file_versions_dropped,
+            report.records_dropped,
+            report.symbols_dropped,
+            report.blobs_dropped,
+            report.views_kept,
+            report.bytes_before as f64 / 1048576.0,
+            report.bytes_after as f64 / 1048576.0,
+            report.duration_ms
+        ));
+    }
+
+    /// The answer of `hooks`.
+    pub fn hooks(&self, report: &HooksReport) {
+        if self.json {
+            return self.json_doc(report);
+        }
+        let mut text =
+            format!("hooks in {}{}\n", report.hooks_dir, if report.core_hooks_path { " (core.hooksPath)" } else { "" });
+        for h in &report.hooks {
+            text.push_str(&format!("  {:<14} {}\n", h.name, h.state));
+        }
+        if !report.binary_on_path {
+            text.push_str("  warning: git-codecompass is not on PATH, so the hooks do nothing; run `cargo install --locked --path .`\n");
+        }
+        self.write(&text);
+    }
+
+    /// The answer of `watch`.
+    pub fn watch(&self, state: &WatchState) {
+        if self.json {
+            return self.json_doc(state);
+        }
+        let mut text = format!(
+            "watcher for {}: {}\n",
+            state.worktree,
+            if state.running { format!("running (pid {})", state.pid.unwrap_or(0)) } else { "not running".into() }
+        );
+        if let Some(at) = state.last_sync_at {
+            text.push_str(&format!(
+                "  last sync at {at} ({} ms), {} syncs\n",
+                state.last_sync_ms.unwrap_or(0),
+                state.syncs
+            ));
+        }
+        if let Some(lag) = state.lag_seconds {
+            text.push_str(&format!("  lag: {lag} s\n"));
+        }
+        if let Some(e) = &state.last_error {
+            text.push_str(&format!("  last error: {e}\n"));
+        }
         self.write(&text);
     }
 
@@ -385,21 +479,14 @@ impl Out {
             response.counts.views,
         ));
         for r in &response.refs {
-            let commit = r
-                .indexed_commit
-                .as_deref()
-                .map(|c| &c[..12.min(c.len())])
-                .unwrap_or("-");
+            let commit = r.indexed_commit.as_deref().map(|c| &c[..12.min(c.len())]).unwrap_or("-");
             text.push_str(&format!(
                 "  {} {} at {commit}: {} files, {} symbols [{}]\n",
                 r.kind, r.name, r.files, r.symbols, r.freshness_status
             ));
         }
         for j in &response.interrupted_jobs {
-            text.push_str(&format!(
-                "  interrupted {} job on {} (started {})\n",
-                j.kind, j.target, j.started_at
-            ));
+            text.push_str(&format!("  interrupted {} job on {} (started {})\n", j.kind, j.target, j.started_at));
         }
         self.write(&text);
     }

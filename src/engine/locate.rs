@@ -97,10 +97,7 @@ fn segments(qualified: &str) -> Vec<&str> {
 fn qualified_suffix(qualified: &str, query: &[&str]) -> bool {
     let have = segments(qualified);
     have.len() >= query.len()
-        && have[have.len() - query.len()..]
-            .iter()
-            .zip(query)
-            .all(|(a, b)| a.eq_ignore_ascii_case(b))
+        && have[have.len() - query.len()..].iter().zip(query).all(|(a, b)| a.eq_ignore_ascii_case(b))
 }
 
 pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResponse, Error> {
@@ -114,18 +111,12 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
         Some(l) => Some(
             lang::by_name(l)
                 .ok_or_else(|| {
-                    Error::new(
-                        crate::error::ErrorCode::InvalidArgument,
-                        format!("unknown language `{l}`"),
+                    Error::new(crate::error::ErrorCode::InvalidArgument, format!("unknown language `{l}`")).with_remedy(
+                        format!(
+                            "use one of: {}",
+                            lang::LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+                        ),
                     )
-                    .with_remedy(format!(
-                        "use one of: {}",
-                        lang::LANGUAGES
-                            .iter()
-                            .map(|l| l.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
                 })?
                 .name,
         ),
@@ -155,9 +146,7 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
         if extractor != crate::indexer::record_key(language.name, max_file_size) {
             continue;
         }
-        if kind.as_deref().is_some_and(|k| k != symbol.kind)
-            || wanted_lang.is_some_and(|l| l != language.name)
-        {
+        if kind.as_deref().is_some_and(|k| k != symbol.kind) || wanted_lang.is_some_and(|l| l != language.name) {
             continue;
         }
         let tier = if symbol.name == query {
@@ -182,13 +171,7 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
     }
     found.sort_by(|a, b| {
         let key = |f: &(u8, crate::store::SymbolRow, String, &str)| {
-            (
-                f.0,
-                f.1.role == Role::Declaration,
-                path_penalty(&f.2),
-                f.2.clone(),
-                f.1.name_line,
-            )
+            (f.0, f.1.role == Role::Declaration, path_penalty(&f.2), f.2.clone(), f.1.name_line)
         };
         key(a).cmp(&key(b))
     });
@@ -206,11 +189,7 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
             kind: s.kind,
             language: language.to_owned(),
             signature: s.signature,
-            role: if s.role == Role::Definition {
-                "definition"
-            } else {
-                "declaration"
-            },
+            role: if s.role == Role::Definition { "definition" } else { "declaration" },
             visibility: s.visibility,
             doc: s.doc,
             stable_id: s.stable_id,
@@ -221,17 +200,9 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
             },
         })
         .collect();
-    let suggestions = if results.is_empty() {
-        suggest(&store, bitmap, last)?
-    } else {
-        Vec::new()
-    };
+    let suggestions = if results.is_empty() { suggest(&store, bitmap, last)? } else { Vec::new() };
     store.touch_view(resolved.view.id);
-    let completeness = if total > results.len() {
-        "truncated"
-    } else {
-        "complete"
-    };
+    let completeness = if total > results.len() { "truncated" } else { "complete" };
     Ok(LocateResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),
@@ -262,19 +233,12 @@ pub(crate) fn path_penalty(path: &str) -> u8 {
     u8::from(path.split('/').any(|segment| DOWN.contains(&segment)))
 }
 
-fn suggest(
-    store: &crate::store::Store,
-    bitmap: &roaring::RoaringBitmap,
-    name: &str,
-) -> Result<Vec<String>, Error> {
+fn suggest(store: &crate::store::Store, bitmap: &roaring::RoaringBitmap, name: &str) -> Result<Vec<String>, Error> {
     let prefix: String = name.chars().take(4).collect();
     if prefix.is_empty() {
         return Ok(Vec::new());
     }
-    let escaped = prefix
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
+    let escaped = prefix.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
     let mut stmt = store
         .conn()
         .prepare(
@@ -284,9 +248,7 @@ fn suggest(
         )
         .map_err(crate::store::StoreError::from)?;
     let mut names: Vec<String> = stmt
-        .query_map([format!("{escaped}%")], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?))
-        })
+        .query_map([format!("{escaped}%")], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))
         .map_err(crate::store::StoreError::from)?
         .filter_map(|r| r.ok())
         .filter(|(_, fv)| bitmap.contains(*fv))
@@ -305,15 +267,9 @@ mod tests {
     #[test]
     fn qualified_names_match_on_segment_boundaries() {
         assert!(qualified_suffix("Index::find", &segments("Index::find")));
-        assert!(qualified_suffix(
-            "geometry::Index::find",
-            &segments("Index.find")
-        ));
+        assert!(qualified_suffix("geometry::Index::find", &segments("Index.find")));
         assert!(!qualified_suffix("MyIndex::find", &segments("Index::find")));
-        assert!(qualified_suffix(
-            "Greeter.greet",
-            &segments("greeter.GREET")
-        ));
+        assert!(qualified_suffix("Greeter.greet", &segments("greeter.GREET")));
         assert_eq!(path_penalty("src/tests/a.rs"), 1);
         assert_eq!(path_penalty("src/contest/a.rs"), 0);
     }

@@ -4,19 +4,25 @@
 //! Response types derive `Serialize` so that both boundaries emit the same shapes; they carry
 //! no formatting. Errors carry a stable code from [`crate::error::ErrorCode`] and a remedy.
 
+mod diff;
 mod locate;
 mod outline;
 mod search;
 mod status;
+mod sync;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub use diff::{DiffRequest, DiffResponse};
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol};
 pub use search::{ContextResponse, SearchResponse, Strategy};
 pub use status::{StatusResponse, ViewStatus};
+pub use sync::{RefEntry, RefsResponse};
+pub use watch::WatchState;
 
 use crate::error::ErrorCode;
 use crate::git::ObjectId;
@@ -49,11 +55,7 @@ impl Serialize for ErrorCode {
 impl Error {
     /// An error with a code and message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
-        Error {
-            code,
-            message: message.into(),
-            remedy: None,
-        }
+        Error { code, message: message.into(), remedy: None }
     }
 
     /// Adds the remedy.
@@ -78,23 +80,16 @@ impl std::error::Error for Error {}
 impl From<StoreError> for Error {
     fn from(e: StoreError) -> Error {
         match &e {
-            StoreError::Incompatible { .. } => {
-                Error::new(ErrorCode::IndexIncompatible, e.to_string())
-                    .with_remedy("run `git codecompass index --force` to rebuild it")
+            StoreError::Incompatible { .. } => Error::new(ErrorCode::IndexIncompatible, e.to_string())
+                .with_remedy("run `git codecompass index --force` to rebuild it"),
+            StoreError::Busy { .. } => {
+                Error::new(ErrorCode::StoreBusy, e.to_string()).with_remedy("wait for it to finish, then try again")
             }
-            StoreError::Busy { .. } => Error::new(ErrorCode::StoreBusy, e.to_string())
-                .with_remedy("wait for it to finish, then try again"),
             StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
-                if matches!(
-                    f.code,
-                    rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase
-                ) =>
+                if matches!(f.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) =>
             {
-                Error::new(
-                    ErrorCode::IndexIncompatible,
-                    format!("the index is corrupt: {e}"),
-                )
-                .with_remedy("run `git codecompass index --force` to rebuild it")
+                Error::new(ErrorCode::IndexIncompatible, format!("the index is corrupt: {e}"))
+                    .with_remedy("run `git codecompass index --force` to rebuild it")
             }
             StoreError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
             StoreError::Sqlite(_) => Error::new(ErrorCode::Internal, e.to_string()),
@@ -108,16 +103,9 @@ impl From<IndexError> for Error {
             IndexError::Store(s) => s.into(),
             IndexError::Git(g) => g.into(),
             IndexError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
-            IndexError::Fulltext(_) | IndexError::WorkerPanicked => {
-                Error::new(ErrorCode::Internal, e.to_string())
-            }
-            IndexError::NotARepository { .. } => Error::new(
-                ErrorCode::NotARepository,
-                e.to_string(),
-            )
-            .with_remedy(
-                "run it inside a git repository, or drop `--ref` to search the directory as it is",
-            ),
+            IndexError::Fulltext(_) | IndexError::WorkerPanicked => Error::new(ErrorCode::Internal, e.to_string()),
+            IndexError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string())
+                .with_remedy("run it inside a git repository, or drop `--ref` to search the directory as it is"),
         }
     }
 }
@@ -126,8 +114,11 @@ impl From<crate::git::GitError> for Error {
     fn from(e: crate::git::GitError) -> Error {
         use crate::git::GitError;
         match &e {
-            GitError::UnknownRevision { spec, .. } => Error::new(ErrorCode::UnknownRef, format!("unknown ref `{spec}`"))
-                .with_remedy("check the name with `git rev-parse --verify <ref>`; `git codecompass refs` lists indexed refs"),
+            GitError::UnknownRevision { spec, .. } => {
+                Error::new(ErrorCode::UnknownRef, format!("unknown ref `{spec}`")).with_remedy(
+                    "check the name with `git rev-parse --verify <ref>`; `git codecompass refs` lists indexed refs",
+                )
+            }
             GitError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string()),
             GitError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
             _ => Error::new(ErrorCode::Internal, e.to_string()),
@@ -138,9 +129,7 @@ impl From<crate::git::GitError> for Error {
 impl From<WorkspaceError> for Error {
     fn from(e: WorkspaceError) -> Error {
         match e {
-            WorkspaceError::NoSuchDirectory { .. } => {
-                Error::new(ErrorCode::InvalidArgument, e.to_string())
-            }
+            WorkspaceError::NoSuchDirectory { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()),
             WorkspaceError::Git(g) => g.into(),
         }
     }
@@ -174,15 +163,33 @@ pub struct ResolvedScope {
     pub view: ViewRow,
     /// Whether the view is known to match the scope right now.
     pub fresh: bool,
+    /// Whether a background sync was started for it.
+    pub syncing: bool,
 }
 
-/// How much effort to spend on freshness before answering.
+/// How much effort to spend on freshness before answering (`codecompass.freshness`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Freshness {
     /// Bring the view up to date first (the command line's default).
     Strict,
+    /// Answer from the last view at once and, when it is stale, sync in the background (the
+    /// MCP server's default). Says `stale` when it is.
+    Balanced,
     /// Answer from the last view; report honestly whether it is stale.
     BestEffort,
+}
+
+impl Freshness {
+    /// The policy `codecompass.freshness` asks for, or `default` when it is unset or unknown.
+    pub fn configured(ws: &Workspace, default: Freshness) -> Freshness {
+        let value = ws.git().and_then(|g| g.local().config_string("codecompass.freshness"));
+        match value.as_deref() {
+            Some("strict") => Freshness::Strict,
+            Some("balanced") => Freshness::Balanced,
+            Some("best_effort" | "best-effort") => Freshness::BestEffort,
+            _ => default,
+        }
+    }
 }
 
 /// Options for opening an engine.
@@ -285,24 +292,17 @@ impl Engine {
     /// Opens the workspace containing `path`.
     pub fn open(path: &Path, options: &EngineOptions) -> Result<Engine, Error> {
         let ws = Workspace::open(path, options.store_dir.as_deref())?;
-        Ok(Engine {
-            ws,
-            fulltext: std::sync::OnceLock::new(),
-        })
+        Ok(Engine { ws, fulltext: std::sync::OnceLock::new() })
     }
 
     /// The full-text index and a reader of its last commit.
     pub(crate) fn fulltext(&self) -> Result<(&crate::index::FullText, tantivy::Searcher), Error> {
         let broken = |e: String| {
-            Error::new(
-                ErrorCode::IndexIncompatible,
-                format!("the full-text index cannot be opened: {e}"),
-            )
-            .with_remedy("run `git codecompass index --force` to rebuild it")
+            Error::new(ErrorCode::IndexIncompatible, format!("the full-text index cannot be opened: {e}"))
+                .with_remedy("run `git codecompass index --force` to rebuild it")
         };
         if self.fulltext.get().is_none() {
-            let fulltext = crate::index::FullText::open(self.ws.store_dir())
-                .map_err(|e| broken(e.to_string()))?;
+            let fulltext = crate::index::FullText::open(self.ws.store_dir()).map_err(|e| broken(e.to_string()))?;
             let reader = fulltext.reader().map_err(|e| broken(e.to_string()))?;
             let _ = self.fulltext.set((fulltext, reader));
         }
@@ -356,19 +356,14 @@ impl Engine {
     fn reset_store(&self) -> Result<(), Error> {
         let dir = self.ws.store_dir();
         let aside = dir.with_extension(format!("old-{}", std::process::id()));
-        std::fs::rename(dir, &aside).map_err(|e| {
-            Error::new(ErrorCode::Io, format!("cannot move {}: {e}", dir.display()))
-        })?;
+        std::fs::rename(dir, &aside)
+            .map_err(|e| Error::new(ErrorCode::Io, format!("cannot move {}: {e}", dir.display())))?;
         let _ = std::fs::remove_dir_all(&aside);
         Ok(())
     }
 
     /// Resolves `scope` to a view, building or refreshing it first under `Strict`.
-    pub fn resolve(
-        &self,
-        scope: &Scope,
-        freshness: Freshness,
-    ) -> Result<(Store, ResolvedScope), Error> {
+    pub fn resolve(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
         let (state, _) = Store::classify(self.ws.store_dir());
         if state == StoreState::NotIndexed || freshness == Freshness::Strict {
             return self.resolve_strict(scope);
@@ -393,12 +388,7 @@ impl Engine {
             .ok_or_else(|| Error::new(ErrorCode::Internal, "a view just published is missing"))?;
         Ok((
             store,
-            ResolvedScope {
-                name: self.ws.scope_name(scope),
-                commit: report.commit,
-                view,
-                fresh: true,
-            },
+            ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true, syncing: false },
         ))
     }
 
@@ -418,6 +408,7 @@ impl Engine {
                     commit: state.head.map(|h| h.commit_id),
                     view,
                     fresh,
+                    syncing: false,
                 }))
             }
             (Scope::Worktree, None) => Ok(None),
@@ -441,14 +432,12 @@ impl Engine {
                     commit: Some(resolved.target.commit_id),
                     view,
                     fresh: true,
+                    syncing: false,
                 }))
             }
             (Scope::Ref(_), None) => Err(Error::new(
                 ErrorCode::NotARepository,
-                format!(
-                    "{} is not a git repository, so `--ref` cannot be used there",
-                    self.ws.root().display()
-                ),
+                format!("{} is not a git repository, so `--ref` cannot be used there", self.ws.root().display()),
             )),
         }
     }
@@ -466,20 +455,12 @@ impl Engine {
         let row = match scope {
             Scope::Worktree => store.ref_row(&self.ws.worktree_ref_name())?,
             Scope::Ref(r) => {
-                let full = self
-                    .ws
-                    .git()
-                    .and_then(|g| view::resolve_ref(&g.local(), r).ok())
-                    .map(|r| r.name);
+                let full = self.ws.git().and_then(|g| view::resolve_ref(&g.local(), r).ok()).map(|r| r.name);
                 store.ref_row(full.as_deref().unwrap_or(r))?
             }
         };
         let row = row.ok_or_else(|| {
-            Error::new(
-                ErrorCode::NotIndexed,
-                format!("`{name}` is not indexed yet"),
-            )
-            .with_remedy(match scope {
+            Error::new(ErrorCode::NotIndexed, format!("`{name}` is not indexed yet")).with_remedy(match scope {
                 Scope::Worktree => "run `git codecompass index`".to_owned(),
                 Scope::Ref(r) => format!("run `git codecompass index --ref {r}`"),
             })
@@ -487,12 +468,7 @@ impl Engine {
         let view = store
             .view_by_id(row.view)?
             .ok_or_else(|| Error::new(ErrorCode::Internal, "a ref points to a missing view"))?;
-        Ok(ResolvedScope {
-            name,
-            commit: row.commit,
-            view,
-            fresh: false,
-        })
+        Ok(ResolvedScope { name, commit: row.commit, view, fresh: false, syncing: false })
     }
 
     /// Finds where a symbol is defined.
@@ -526,6 +502,18 @@ impl Engine {
         outline::run(self, request)
     }
 
+    /// Compares a ref (or the working tree) with the merge base of another, symbol by symbol.
+    pub fn diff(&self, request: &DiffRequest) -> Result<DiffResponse, Error> {
+        diff::run(self, request)
+    }
+
+    /// Drops what no tracked ref reaches; views used within `grace_days` stay.
+    pub fn gc(&self, grace_days: u64) -> Result<crate::indexer::GcReport, Error> {
+        let store = self.open_store(false)?;
+        let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
+        Ok(indexer.gc(grace_days as i64 * 86_400)?)
+    }
+
     /// Describes the workspace, the store and its views.
     pub fn status(&self) -> Result<StatusResponse, Error> {
         status::run(self)
@@ -538,9 +526,7 @@ impl Engine {
         let joined = if Path::new(path).is_absolute() {
             PathBuf::from(path)
         } else {
-            std::fs::canonicalize(cwd)
-                .unwrap_or_else(|_| cwd.to_owned())
-                .join(path)
+            std::fs::canonicalize(cwd).unwrap_or_else(|_| cwd.to_owned()).join(path)
         };
         // Resolve symlinks in the directories of what exists on disk, lexically what does not
         // (a file of another ref). The last component stays as named: the index answers for
@@ -553,10 +539,7 @@ impl Engine {
             _ => std::fs::canonicalize(&lexical).unwrap_or(lexical),
         };
         let relative = resolved.strip_prefix(root).map_err(|_| {
-            Error::new(
-                ErrorCode::PathOutsideWorkspace,
-                format!("{path} is outside the workspace {}", root.display()),
-            )
+            Error::new(ErrorCode::PathOutsideWorkspace, format!("{path} is outside the workspace {}", root.display()))
         })?;
         let text = relative.to_string_lossy().replace('\\', "/");
         Ok(text)
@@ -581,7 +564,13 @@ fn normalize(path: &Path) -> PathBuf {
 /// The metadata of an answer from `resolved`, with the given completeness.
 pub fn metadata(resolved: &ResolvedScope, completeness: &'static str) -> Metadata {
     Metadata {
-        freshness_status: if resolved.fresh { "fresh" } else { "stale" },
+        freshness_status: if resolved.fresh {
+            "fresh"
+        } else if resolved.syncing {
+            "syncing"
+        } else {
+            "stale"
+        },
         indexing_status: "ready",
         result_completeness: completeness,
         suppressed_duplicate_count: 0,

@@ -90,10 +90,7 @@ pub(crate) fn file_in_view(
     path: &str,
 ) -> Result<Option<FileInfo>, Error> {
     let path = path.trim_start_matches("./").trim_start_matches('/');
-    Ok(store
-        .file_versions_at(path.as_bytes())?
-        .into_iter()
-        .find(|f| bitmap.contains(f.id)))
+    Ok(store.file_versions_at(path.as_bytes())?.into_iter().find(|f| bitmap.contains(f.id)))
 }
 
 pub(super) fn run(engine: &Engine, request: &OutlineRequest) -> Result<OutlineResponse, Error> {
@@ -102,35 +99,16 @@ pub(super) fn run(engine: &Engine, request: &OutlineRequest) -> Result<OutlineRe
         Error::new(ErrorCode::FileNotFound, format!("`{}` is not in {}", request.path, resolved.name))
             .with_remedy("give the path relative to the repository root (or to the current directory); ignored files are not indexed")
     })?;
-    let record_lang = if file.skip.is_some() {
-        ""
-    } else {
-        file.lang.as_str()
-    };
+    let record_lang = if file.skip.is_some() { "" } else { file.lang.as_str() };
     let key = indexer::record_key(record_lang, engine.workspace().max_file_size());
     let record = store.record(file.blob_id, record_lang, &key)?;
     let (symbols, line_count, skipped, diagnostics, partial) = match &record {
         Some(r) => {
-            let diagnostics: Vec<serde_json::Value> = r
-                .diagnostics
-                .as_deref()
-                .and_then(|d| serde_json::from_str(d).ok())
-                .unwrap_or_default();
-            (
-                store.symbols_of(r.id)?,
-                r.line_count,
-                r.skip_reason.clone(),
-                diagnostics,
-                r.status == "partial",
-            )
+            let diagnostics: Vec<serde_json::Value> =
+                r.diagnostics.as_deref().and_then(|d| serde_json::from_str(d).ok()).unwrap_or_default();
+            (store.symbols_of(r.id)?, r.line_count, r.skip_reason.clone(), diagnostics, r.status == "partial")
         }
-        None => (
-            Vec::new(),
-            0,
-            Some("missing_object".to_owned()),
-            Vec::new(),
-            true,
-        ),
+        None => (Vec::new(), 0, Some("missing_object".to_owned()), Vec::new(), true),
     };
     let skipped = file.skip.clone().or(skipped);
     store.touch_view(resolved.view.id);
@@ -158,11 +136,7 @@ fn to_outline(s: SymbolRow) -> OutlineSymbol {
         line_end: s.line_end,
         line: s.name_line,
         signature: s.signature,
-        role: if s.role == Role::Definition {
-            "definition"
-        } else {
-            "declaration"
-        },
+        role: if s.role == Role::Definition { "definition" } else { "declaration" },
         visibility: s.visibility,
         doc: s.doc,
         stable_id: s.stable_id,
@@ -174,17 +148,14 @@ fn to_outline(s: SymbolRow) -> OutlineSymbol {
 /// precedes its children.
 fn nest(symbols: Vec<SymbolRow>, all: bool) -> Vec<OutlineSymbol> {
     let parents: Vec<Option<u32>> = symbols.iter().map(|s| s.parent).collect();
-    let mut nodes: Vec<Option<OutlineSymbol>> =
-        symbols.into_iter().map(|s| Some(to_outline(s))).collect();
+    let mut nodes: Vec<Option<OutlineSymbol>> = symbols.into_iter().map(|s| Some(to_outline(s))).collect();
     // Attach children to parents from the last symbol backwards, so each child is complete
     // (its own children attached) before it moves into its parent.
     for i in (0..nodes.len()).rev() {
         if let Some(p) = parents[i] {
             let p = p as usize;
             if p < i {
-                let child = nodes[i]
-                    .take()
-                    .expect("each symbol is moved once because it has one parent");
+                let child = nodes[i].take().expect("each symbol is moved once because it has one parent");
                 if all && let Some(parent) = nodes[p].as_mut() {
                     parent.children.insert(0, child);
                 }

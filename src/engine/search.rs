@@ -4,9 +4,7 @@ use serde::Serialize;
 
 use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, ResolvedScope, metadata};
 use crate::error::ErrorCode;
-use crate::query::{
-    self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest,
-};
+use crate::query::{self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest};
 use crate::view::Scope;
 
 impl From<QueryError> for Error {
@@ -16,8 +14,10 @@ impl From<QueryError> for Error {
             QueryError::Pattern(p) => Error::new(ErrorCode::InvalidArgument, p.to_string())
                 .with_remedy("fix the pattern (Rust regex syntax), or search for a literal with --mode literal"),
             QueryError::Invalid(m) => Error::new(ErrorCode::InvalidArgument, m),
-            QueryError::Tantivy(t) => Error::new(ErrorCode::IndexIncompatible, format!("the full-text index cannot be read: {t}"))
-                .with_remedy("run `git codecompass index --force` to rebuild it"),
+            QueryError::Tantivy(t) => {
+                Error::new(ErrorCode::IndexIncompatible, format!("the full-text index cannot be read: {t}"))
+                    .with_remedy("run `git codecompass index --force` to rebuild it")
+            }
         }
     }
 }
@@ -142,9 +142,8 @@ pub(super) fn context(
     scope: &Scope,
     freshness: Freshness,
 ) -> Result<ContextResponse, Error> {
-    let budget = request
-        .max_tokens
-        .ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "context needs --max-tokens"))?;
+    let budget =
+        request.max_tokens.ok_or_else(|| Error::new(ErrorCode::InvalidArgument, "context needs --max-tokens"))?;
     let mut request = request.clone();
     request.detail = Detail::Context;
     request.limit = match strategy {
@@ -169,13 +168,7 @@ pub(super) fn context(
                 let text = String::from_utf8_lossy(&data);
                 let from = r.line_start.saturating_sub(1) as usize;
                 let to = (r.line_end as usize).min(from + 200);
-                r.preview = Some(
-                    text.lines()
-                        .skip(from)
-                        .take(to.saturating_sub(from))
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                );
+                r.preview = Some(text.lines().skip(from).take(to.saturating_sub(from)).collect::<Vec<_>>().join("\n"));
             }
         }
     } else {

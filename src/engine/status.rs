@@ -134,10 +134,7 @@ fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static st
             match repo.local().resolve(&row.name) {
                 Ok(now) => {
                     let fresh = Some(now.commit_id) == row.commit;
-                    (
-                        if fresh { "fresh" } else { "stale" },
-                        Some(now.commit_id.to_hex()),
-                    )
+                    (if fresh { "fresh" } else { "stale" }, Some(now.commit_id.to_hex()))
                 }
                 Err(_) => ("stale", None),
             }
@@ -151,8 +148,7 @@ fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static st
             let Some(path) = path else {
                 return ("stale", None);
             };
-            let Ok(other) = Workspace::open(std::path::Path::new(&path), Some(ws.store_dir()))
-            else {
+            let Ok(other) = Workspace::open(std::path::Path::new(&path), Some(ws.store_dir())) else {
                 return ("stale", None);
             };
             let Ok(state) = indexer::worktree_state(&other) else {
@@ -160,13 +156,9 @@ fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static st
             };
             let view = store.view_by_id(row.view).ok().flatten();
             let fresh = view.is_some_and(|v| {
-                v.fingerprint.as_deref() == Some(state.fingerprint.as_str())
-                    && v.tree == state.head.map(|h| h.tree_id)
+                v.fingerprint.as_deref() == Some(state.fingerprint.as_str()) && v.tree == state.head.map(|h| h.tree_id)
             });
-            (
-                if fresh { "fresh" } else { "stale" },
-                state.head.map(|h| h.commit_id.to_hex()),
-            )
+            (if fresh { "fresh" } else { "stale" }, state.head.map(|h| h.commit_id.to_hex()))
         }
         _ => ("stale", None),
     }

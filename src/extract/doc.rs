@@ -40,19 +40,13 @@ fn docstring(node: Node<'_>, source: &[u8]) -> Option<String> {
     }
     let string = first.named_child(0).filter(|n| n.kind() == "string")?;
     let text = super::node_text(string, source);
-    let inner = text
-        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
-        .trim_matches(|c| c == '"' || c == '\'');
+    let inner = text.trim_start_matches(|c: char| c.is_ascii_alphabetic()).trim_matches(|c| c == '"' || c == '\'');
     first_paragraph(inner.lines())
 }
 
 fn preceding_comments(mut node: Node<'_>, source: &[u8]) -> Option<String> {
     while let Some(parent) = node.parent() {
-        if WRAPPERS.contains(&parent.kind())
-            && node
-                .prev_named_sibling()
-                .is_none_or(|s| is_decoration(s.kind()))
-        {
+        if WRAPPERS.contains(&parent.kind()) && node.prev_named_sibling().is_none_or(|s| is_decoration(s.kind())) {
             node = parent;
         } else {
             break;
@@ -81,19 +75,13 @@ fn preceding_comments(mut node: Node<'_>, source: &[u8]) -> Option<String> {
         return None;
     }
     comments.reverse();
-    let text: String = comments
-        .iter()
-        .map(|c| super::node_text(*c, source))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text: String = comments.iter().map(|c| super::node_text(*c, source)).collect::<Vec<_>>().join("\n");
     first_paragraph(text.lines().map(strip_comment_markers))
 }
 
 fn strip_comment_markers(line: &str) -> &str {
     let mut l = line.trim();
-    for prefix in [
-        "///", "//!", "//", "/**", "/*!", "/*", "--[[", "---", "--", "#", ";;", "*",
-    ] {
+    for prefix in ["///", "//!", "//", "/**", "/*!", "/*", "--[[", "---", "--", "#", ";;", "*"] {
         if let Some(rest) = l.strip_prefix(prefix) {
             l = rest;
             break;
@@ -138,17 +126,11 @@ mod tests {
 
     #[test]
     fn markers_are_stripped() {
-        assert_eq!(
-            strip_comment_markers("/// Finds a thing."),
-            "Finds a thing."
-        );
+        assert_eq!(strip_comment_markers("/// Finds a thing."), "Finds a thing.");
         assert_eq!(strip_comment_markers(" * more */"), "more");
         assert_eq!(strip_comment_markers("# hash"), "hash");
         assert_eq!(strip_comment_markers("-- sql"), "sql");
         let lines = ["", "First line", "continues.", "", "Second paragraph."];
-        assert_eq!(
-            first_paragraph(lines.into_iter()).as_deref(),
-            Some("First line continues.")
-        );
+        assert_eq!(first_paragraph(lines.into_iter()).as_deref(), Some("First line continues."));
     }
 }

@@ -131,13 +131,7 @@ enum Capture {
 }
 
 fn parse_capture(name: &str) -> Result<Capture, String> {
-    let kind = |k: &str| {
-        KINDS
-            .iter()
-            .copied()
-            .find(|known| *known == k)
-            .ok_or_else(|| format!("unknown kind `{k}`"))
-    };
+    let kind = |k: &str| KINDS.iter().copied().find(|known| *known == k).ok_or_else(|| format!("unknown kind `{k}`"));
     Ok(match name {
         "name" => Capture::Name,
         "scope" => Capture::Scope,
@@ -148,10 +142,7 @@ fn parse_capture(name: &str) -> Result<Capture, String> {
                 Capture::Definition(kind(k)?)
             } else if let Some(k) = name.strip_prefix("declaration.") {
                 Capture::Declaration(kind(k)?)
-            } else if name.starts_with("reference.")
-                || name.starts_with("doc")
-                || name.starts_with("local.")
-            {
+            } else if name.starts_with("reference.") || name.starts_with("doc") || name.starts_with("local.") {
                 Capture::Ignored
             } else {
                 return Err(format!("unknown capture `@{name}`"));
@@ -164,17 +155,13 @@ fn parse_capture(name: &str) -> Result<Capture, String> {
 fn compiled(language: &'static Language) -> Result<&'static Compiled, String> {
     static CACHE: OnceLock<Vec<OnceLock<Result<Compiled, String>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
-    cache[lang::index_of(language)]
-        .get_or_init(|| compile(language))
-        .as_ref()
-        .map_err(Clone::clone)
+    cache[lang::index_of(language)].get_or_init(|| compile(language)).as_ref().map_err(Clone::clone)
 }
 
 fn compile(language: &Language) -> Result<Compiled, String> {
-    let grammar = codecompass_grammars::language(language.grammar)
-        .ok_or_else(|| format!("no grammar `{}`", language.grammar))?;
-    let query =
-        Query::new(&grammar, language.query).map_err(|e| format!("{}: {e}", language.name))?;
+    let grammar =
+        codecompass_grammars::language(language.grammar).ok_or_else(|| format!("no grammar `{}`", language.grammar))?;
+    let query = Query::new(&grammar, language.query).map_err(|e| format!("{}: {e}", language.name))?;
     let captures = query
         .capture_names()
         .iter()
@@ -210,10 +197,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         Ok(c) => c,
         Err(e) => {
             out.partial = true;
-            out.diagnostics.push(Diagnostic {
-                line: None,
-                message: format!("query does not compile: {e}"),
-            });
+            out.diagnostics.push(Diagnostic { line: None, message: format!("query does not compile: {e}") });
             return out;
         }
     };
@@ -236,12 +220,8 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
             let mut context: Option<String> = None;
             for capture in m.captures() {
                 match compiled.captures[capture.index as usize] {
-                    Capture::Definition(kind) => {
-                        def = Some((capture.node, kind, Some(Role::Definition)))
-                    }
-                    Capture::Declaration(kind) => {
-                        def = Some((capture.node, kind, Some(Role::Declaration)))
-                    }
+                    Capture::Definition(kind) => def = Some((capture.node, kind, Some(Role::Definition))),
+                    Capture::Declaration(kind) => def = Some((capture.node, kind, Some(Role::Declaration))),
                     Capture::Scope => def = Some((capture.node, "module", None)),
                     Capture::Name => name = Some(capture.node),
                     Capture::Context => {
@@ -258,14 +238,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
                 }
             }
             if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
-                found.push(Found {
-                    node,
-                    name_node,
-                    kind,
-                    role,
-                    context,
-                    pattern: m.pattern_index,
-                });
+                found.push(Found { node, name_node, kind, role, context, pattern: m.pattern_index });
             }
         }
     });
@@ -282,8 +255,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         )
     });
     found.dedup_by(|later, earlier| {
-        let same =
-            later.node.id() == earlier.node.id() && later.name_node.id() == earlier.name_node.id();
+        let same = later.node.id() == earlier.node.id() && later.name_node.id() == earlier.name_node.id();
         if same && earlier.role == Some(Role::Declaration) && later.role == Some(Role::Definition) {
             std::mem::swap(later, earlier);
         }
@@ -294,11 +266,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
     out
 }
 
-fn parse(
-    language: &'static Language,
-    source: &[u8],
-    out: &mut Extraction,
-) -> Option<tree_sitter::Tree> {
+fn parse(language: &'static Language, source: &[u8], out: &mut Extraction) -> Option<tree_sitter::Tree> {
     PARSERS.with_borrow_mut(|parsers| {
         let parser = match parsers.entry(language.grammar) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
@@ -323,11 +291,7 @@ fn parse(
         let len = source.len();
         let tree = parser.parse_with_options(
             &mut |offset, _| {
-                if offset < len {
-                    &source[offset..]
-                } else {
-                    &[][..]
-                }
+                if offset < len { &source[offset..] } else { &[][..] }
             },
             None,
             Some(options),
@@ -336,17 +300,11 @@ fn parse(
             parser.reset();
             out.partial = true;
             let message = if timed_out {
-                format!(
-                    "parsing took over {}s and was stopped",
-                    PARSE_TIMEOUT.as_secs()
-                )
+                format!("parsing took over {}s and was stopped", PARSE_TIMEOUT.as_secs())
             } else {
                 "the parser gave up".to_owned()
             };
-            out.diagnostics.push(Diagnostic {
-                line: None,
-                message,
-            });
+            out.diagnostics.push(Diagnostic { line: None, message });
         }
         tree
     })
@@ -368,10 +326,7 @@ fn report_syntax_errors(root: Node<'_>, diagnostics: &mut Vec<Diagnostic>) {
             } else {
                 "syntax error".to_owned()
             };
-            diagnostics.push(Diagnostic {
-                line: Some(line),
-                message,
-            });
+            diagnostics.push(Diagnostic { line: Some(line), message });
             reported += 1;
             continue;
         }
@@ -402,11 +357,7 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
         // Two names on one node (`const a = 1, b = 2`) are siblings, not nested.
         let outer = |k: usize| found[k].node.id() != f.node.id();
         let enclosing = stack.iter().rev().map(|&(j, _)| j).find(|&j| outer(j));
-        let parent = stack
-            .iter()
-            .rev()
-            .filter(|&&(k, _)| outer(k))
-            .find_map(|&(k, _)| symbol_index[k]);
+        let parent = stack.iter().rev().filter(|&&(k, _)| outer(k)).find_map(|&(k, _)| symbol_index[k]);
         let name = clean_name(node_text(f.name_node, source));
         let own = match &f.context {
             Some(context) if !context.is_empty() => {
@@ -460,11 +411,7 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
 /// The last line a node covers, not counting a trailing newline that ends it.
 fn end_line(node: Node<'_>) -> u32 {
     let end = node.end_position();
-    let row = if end.column == 0 && end.row > node.start_position().row {
-        end.row - 1
-    } else {
-        end.row
-    };
+    let row = if end.column == 0 && end.row > node.start_position().row { end.row - 1 } else { end.row };
     row as u32 + 1
 }
 
@@ -489,51 +436,26 @@ fn clean_name(text: &str) -> String {
     name
 }
 
-fn visibility(
-    language: &Language,
-    node: Node<'_>,
-    name: &str,
-    signature: &str,
-    source: &[u8],
-) -> Option<String> {
+fn visibility(language: &Language, node: Node<'_>, name: &str, signature: &str, source: &[u8]) -> Option<String> {
     match language.visibility {
         VisibilityRule::None => None,
         VisibilityRule::Rust => {
             let mut cursor = node.walk();
-            let modifier = node
-                .children(&mut cursor)
-                .find(|c| c.kind() == "visibility_modifier");
+            let modifier = node.children(&mut cursor).find(|c| c.kind() == "visibility_modifier");
             Some(modifier.map_or_else(|| "private".to_owned(), |m| node_text(m, source).to_owned()))
         }
         VisibilityRule::GoCase => {
             let first = name.chars().next()?;
-            Some(
-                if first.is_uppercase() {
-                    "public"
-                } else {
-                    "private"
-                }
-                .to_owned(),
-            )
+            Some(if first.is_uppercase() { "public" } else { "private" }.to_owned())
         }
         VisibilityRule::Underscore => {
-            let private =
-                name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__"));
+            let private = name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__"));
             Some(if private { "private" } else { "public" }.to_owned())
         }
         VisibilityRule::Keywords => {
-            const WORDS: &[&str] = &[
-                "public",
-                "private",
-                "protected",
-                "internal",
-                "fileprivate",
-                "open",
-            ];
+            const WORDS: &[&str] = &["public", "private", "protected", "internal", "fileprivate", "open"];
             let head = signature.split(name).next().unwrap_or(signature);
-            head.split(|c: char| !c.is_alphanumeric())
-                .find(|w| WORDS.contains(w))
-                .map(str::to_owned)
+            head.split(|c: char| !c.is_alphanumeric()).find(|w| WORDS.contains(w)).map(str::to_owned)
         }
     }
 }

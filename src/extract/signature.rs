@@ -41,8 +41,7 @@ pub fn of(node: Node<'_>, source: &[u8], max_chars: usize) -> String {
     let text = String::from_utf8_lossy(&source[start..end.max(start)]);
     let collapsed = collapse(&text);
     let without_annotations = skip_annotations(&collapsed);
-    let trimmed =
-        without_annotations.trim_end_matches(|c: char| c == '{' || c == ':' || c.is_whitespace());
+    let trimmed = without_annotations.trim_end_matches(|c: char| c == '{' || c == ':' || c.is_whitespace());
     truncate(trimmed, max_chars)
 }
 
@@ -53,13 +52,8 @@ fn body_start(node: Node<'_>) -> Option<usize> {
         return Some(body.start_byte());
     }
     let mut cursor = node.walk();
-    let body = node
-        .named_children(&mut cursor)
-        .skip(1)
-        .filter(|c| BODY_KINDS.contains(&c.kind()))
-        .last();
-    body.map(|b| b.start_byte())
-        .filter(|&s| s > node.start_byte())
+    let body = node.named_children(&mut cursor).skip(1).filter(|c| BODY_KINDS.contains(&c.kind())).last();
+    body.map(|b| b.start_byte()).filter(|&s| s > node.start_byte())
 }
 
 /// Without a body, the head is the first line, continued while parentheses or brackets
@@ -99,9 +93,7 @@ fn collapse(text: &str) -> String {
 /// Drops leading `@Annotation(...)` / `@decorator` words.
 fn skip_annotations(mut text: &str) -> &str {
     while let Some(rest) = text.strip_prefix('@') {
-        let name_len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
-            .unwrap_or(rest.len());
+        let name_len = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).unwrap_or(rest.len());
         let mut after = &rest[name_len..];
         if after.starts_with('(') {
             let mut depth = 0usize;
@@ -143,14 +135,8 @@ mod tests {
 
     #[test]
     fn annotations_are_dropped_and_text_is_cut() {
-        assert_eq!(
-            skip_annotations("@Override public void run()"),
-            "public void run()"
-        );
-        assert_eq!(
-            skip_annotations("@GetMapping(\"/x\") @Deprecated int f()"),
-            "int f()"
-        );
+        assert_eq!(skip_annotations("@Override public void run()"), "public void run()");
+        assert_eq!(skip_annotations("@GetMapping(\"/x\") @Deprecated int f()"), "int f()");
         assert_eq!(skip_annotations("@"), "@");
         assert_eq!(truncate("abcdef", 3), "abc…");
         assert_eq!(truncate("añb", 5), "añb");

@@ -59,8 +59,7 @@ impl ObjectId {
 }
 
 fn from_gix(id: impl AsRef<gix::oid>) -> ObjectId {
-    ObjectId::from_bytes(id.as_ref().as_bytes())
-        .expect("SHA-1 ids have 20 bytes because the store is SHA-1 only")
+    ObjectId::from_bytes(id.as_ref().as_bytes()).expect("SHA-1 ids have 20 bytes because the store is SHA-1 only")
 }
 
 impl std::fmt::Debug for ObjectId {
@@ -86,28 +85,16 @@ pub enum GitError {
     Open { path: PathBuf, source: gix::Error },
     /// `spec` names no commit.
     #[error("unknown revision `{spec}`")]
-    UnknownRevision {
-        spec: String,
-        source: Option<gix::Error>,
-    },
+    UnknownRevision { spec: String, source: Option<gix::Error> },
     /// The object `id` is not in the object store (a partial clone or a shallow snapshot).
     #[error("object {id} is missing from the object store")]
-    MissingObject {
-        id: ObjectId,
-        source: Option<gix::Error>,
-    },
+    MissingObject { id: ObjectId, source: Option<gix::Error> },
     /// Any other failure while reading objects or the worktree.
     #[error("git: {context}: {source}")]
-    Other {
-        context: &'static str,
-        source: gix::Error,
-    },
+    Other { context: &'static str, source: gix::Error },
     /// Reading a worktree file failed.
     #[error("cannot read {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
 }
 
 fn other(context: &'static str) -> impl FnOnce(gix::Error) -> GitError {
@@ -201,10 +188,7 @@ impl GitRepo {
                 // gix reports "not a repository" through the same error type as real failures;
                 // telling them apart by the presence of a `.git` anywhere above is what git does.
                 if has_git_marker(path) {
-                    return Err(GitError::Open {
-                        path: path.to_owned(),
-                        source: e,
-                    });
+                    return Err(GitError::Open { path: path.to_owned(), source: e });
                 }
                 return Ok(None);
             }
@@ -214,9 +198,7 @@ impl GitRepo {
 
     /// Opens the repository that contains `path`, failing when there is none.
     pub fn open(path: &Path) -> Result<GitRepo, GitError> {
-        GitRepo::discover(path)?.ok_or_else(|| GitError::NotARepository {
-            path: path.to_owned(),
-        })
+        GitRepo::discover(path)?.ok_or_else(|| GitError::NotARepository { path: path.to_owned() })
     }
 
     fn from_repo(repo: gix::Repository) -> Result<GitRepo, GitError> {
@@ -231,13 +213,7 @@ impl GitRepo {
         let workdir = repo.workdir().map(canonical);
         let git_dir = canonical(repo.git_dir());
         let common_dir = canonical(repo.common_dir());
-        Ok(GitRepo {
-            repo: repo.into_sync(),
-            kind,
-            workdir,
-            git_dir,
-            common_dir,
-        })
+        Ok(GitRepo { repo: repo.into_sync(), kind, workdir, git_dir, common_dir })
     }
 
     /// A repository handle for the calling thread, with an object cache sized for indexing.
@@ -269,8 +245,7 @@ impl GitRepo {
 }
 
 fn has_git_marker(path: &Path) -> bool {
-    path.ancestors()
-        .any(|p| p.join(".git").exists() || p.join("HEAD").is_file() && p.join("objects").is_dir())
+    path.ancestors().any(|p| p.join(".git").exists() || p.join("HEAD").is_file() && p.join("objects").is_dir())
 }
 
 /// A repository handle bound to one thread.
@@ -281,21 +256,12 @@ pub struct LocalRepo {
 impl LocalRepo {
     /// Resolves `spec` (a branch, tag, commit id, `HEAD~2`, ...) to a commit and its tree.
     pub fn resolve(&self, spec: &str) -> Result<Resolved, GitError> {
-        let unknown = |source| GitError::UnknownRevision {
-            spec: spec.to_owned(),
-            source,
-        };
-        let id = self
-            .repo
-            .rev_parse_single(spec)
-            .map_err(|e| unknown(Some(boxed(e))))?;
+        let unknown = |source| GitError::UnknownRevision { spec: spec.to_owned(), source };
+        let id = self.repo.rev_parse_single(spec).map_err(|e| unknown(Some(boxed(e))))?;
         let object = id.object().map_err(|e| unknown(Some(e)))?;
         let commit = object.peel_to_commit().map_err(|e| unknown(Some(e)))?;
         let tree_id = commit.tree_id().map_err(|e| unknown(Some(e)))?;
-        Ok(Resolved {
-            commit_id: from_gix(commit.id),
-            tree_id: from_gix(tree_id),
-        })
+        Ok(Resolved { commit_id: from_gix(commit.id), tree_id: from_gix(tree_id) })
     }
 
     /// The commit `HEAD` points at, or `None` on an unborn branch.
@@ -318,24 +284,15 @@ impl LocalRepo {
         let tree = self
             .repo
             .find_tree(tree_id.to_gix())
-            .map_err(|e| GitError::MissingObject {
-                id: tree_id,
-                source: Some(e),
-            })?;
+            .map_err(|e| GitError::MissingObject { id: tree_id, source: Some(e) })?;
         let mut recorder = gix::traverse::tree::Recorder::default();
-        tree.traverse()
-            .breadthfirst(&mut recorder)
-            .map_err(other("listing a tree"))?;
+        tree.traverse().breadthfirst(&mut recorder).map_err(other("listing a tree"))?;
         let mut files: Vec<TreeFile> = recorder
             .records
             .into_iter()
             .filter_map(|entry| {
                 let mode = FileMode::from_gix(entry.mode)?;
-                Some(TreeFile {
-                    path: entry.filepath.into(),
-                    blob_id: from_gix(entry.oid),
-                    mode,
-                })
+                Some(TreeFile { path: entry.filepath.into(), blob_id: from_gix(entry.oid), mode })
             })
             .collect();
         files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -347,22 +304,12 @@ impl LocalRepo {
         let tree = self
             .repo
             .find_tree(tree_id.to_gix())
-            .map_err(|e| GitError::MissingObject {
-                id: tree_id,
-                source: Some(e),
-            })?;
+            .map_err(|e| GitError::MissingObject { id: tree_id, source: Some(e) })?;
         let mut files = Vec::new();
         for entry in tree.iter() {
-            let entry = entry.map_err(|e| GitError::Other {
-                context: "reading a tree",
-                source: boxed(e),
-            })?;
+            let entry = entry.map_err(|e| GitError::Other { context: "reading a tree", source: boxed(e) })?;
             if let Some(mode) = FileMode::from_gix(entry.mode()) {
-                files.push(TreeFile {
-                    path: entry.filename().to_vec(),
-                    blob_id: from_gix(entry.oid()),
-                    mode,
-                });
+                files.push(TreeFile { path: entry.filename().to_vec(), blob_id: from_gix(entry.oid()), mode });
             }
         }
         Ok(files)
@@ -371,21 +318,12 @@ impl LocalRepo {
     /// The files that differ between two trees. Subtrees with equal ids are skipped without
     /// being read, so the cost follows the size of the change, not of the trees. Renames are
     /// reported as a deletion plus an addition.
-    pub fn diff_trees(
-        &self,
-        old_tree_id: ObjectId,
-        new_tree_id: ObjectId,
-    ) -> Result<Vec<TreeChange>, GitError> {
+    pub fn diff_trees(&self, old_tree_id: ObjectId, new_tree_id: ObjectId) -> Result<Vec<TreeChange>, GitError> {
         if old_tree_id == new_tree_id {
             return Ok(Vec::new());
         }
         let find = |id: ObjectId| {
-            self.repo
-                .find_tree(id.to_gix())
-                .map_err(|e| GitError::MissingObject {
-                    id,
-                    source: Some(e),
-                })
+            self.repo.find_tree(id.to_gix()).map_err(|e| GitError::MissingObject { id, source: Some(e) })
         };
         let old = find(old_tree_id)?;
         let new = find(new_tree_id)?;
@@ -395,57 +333,29 @@ impl LocalRepo {
             o.track_path().track_rewrites(None);
         });
         platform
-            .for_each_to_obtain_tree(
-                &new,
-                |change| -> gix::Result<gix::object::tree::diff::Action> {
-                    use gix::object::tree::diff::Change;
-                    let (path, old, new) = match change {
-                        Change::Addition {
-                            location,
-                            entry_mode,
-                            id,
-                            ..
-                        } => (
-                            location,
-                            None,
-                            FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
-                        ),
-                        Change::Deletion {
-                            location,
-                            entry_mode,
-                            id,
-                            ..
-                        } => (
-                            location,
-                            FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
-                            None,
-                        ),
-                        Change::Modification {
-                            location,
-                            previous_entry_mode,
-                            previous_id,
-                            entry_mode,
-                            id,
-                        } => (
-                            location,
-                            FileMode::from_gix(previous_entry_mode)
-                                .map(|m| (from_gix(previous_id), m)),
-                            FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
-                        ),
-                        Change::Rewrite { .. } => {
-                            unreachable!("rewrite tracking is off, so the diff reports no rewrites")
-                        }
-                    };
-                    if old.is_some() || new.is_some() {
-                        changes.push(TreeChange {
-                            path: path.to_vec(),
-                            old,
-                            new,
-                        });
+            .for_each_to_obtain_tree(&new, |change| -> gix::Result<gix::object::tree::diff::Action> {
+                use gix::object::tree::diff::Change;
+                let (path, old, new) = match change {
+                    Change::Addition { location, entry_mode, id, .. } => {
+                        (location, None, FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)))
                     }
-                    Ok(std::ops::ControlFlow::Continue(()))
-                },
-            )
+                    Change::Deletion { location, entry_mode, id, .. } => {
+                        (location, FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)), None)
+                    }
+                    Change::Modification { location, previous_entry_mode, previous_id, entry_mode, id } => (
+                        location,
+                        FileMode::from_gix(previous_entry_mode).map(|m| (from_gix(previous_id), m)),
+                        FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
+                    ),
+                    Change::Rewrite { .. } => {
+                        unreachable!("rewrite tracking is off, so the diff reports no rewrites")
+                    }
+                };
+                if old.is_some() || new.is_some() {
+                    changes.push(TreeChange { path: path.to_vec(), old, new });
+                }
+                Ok(std::ops::ControlFlow::Continue(()))
+            })
             .map_err(other("diffing trees"))?;
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(changes)
@@ -453,13 +363,7 @@ impl LocalRepo {
 
     /// The size of the object `id` in bytes, read from its header without inflating it.
     pub fn object_size(&self, id: ObjectId) -> Result<u64, GitError> {
-        let header = self
-            .repo
-            .find_header(id.to_gix())
-            .map_err(|e| GitError::MissingObject {
-                id,
-                source: Some(e),
-            })?;
+        let header = self.repo.find_header(id.to_gix()).map_err(|e| GitError::MissingObject { id, source: Some(e) })?;
         Ok(header.size())
     }
 
@@ -468,10 +372,7 @@ impl LocalRepo {
         let blob = self
             .repo
             .find_blob(blob_id.to_gix())
-            .map_err(|e| GitError::MissingObject {
-                id: blob_id,
-                source: Some(e),
-            })?;
+            .map_err(|e| GitError::MissingObject { id: blob_id, source: Some(e) })?;
         buf.clear();
         buf.extend_from_slice(&blob.data);
         Ok(())
@@ -484,10 +385,7 @@ impl LocalRepo {
 
     /// A value of git config, such as `codecompass.maxFileSize`.
     pub fn config_string(&self, key: &str) -> Option<String> {
-        self.repo
-            .config_snapshot()
-            .string(key)
-            .map(|v| v.to_string())
+        self.repo.config_snapshot().string(key).map(|v| v.to_string())
     }
 
     /// An integer from git config, understanding git's `k`/`m`/`g` suffixes.
@@ -509,11 +407,7 @@ impl LocalRepo {
         let Some(head) = self.head()? else {
             return Ok(Vec::new());
         };
-        let walk = self
-            .repo
-            .rev_walk([head.commit_id.to_gix()])
-            .all()
-            .map_err(other("walking history"))?;
+        let walk = self.repo.rev_walk([head.commit_id.to_gix()]).all().map_err(other("walking history"))?;
         let mut roots = Vec::new();
         for info in walk {
             let info = info.map_err(other("walking history"))?;
@@ -527,12 +421,8 @@ impl LocalRepo {
 
     /// The first-parent ancestors of `commit_id`, nearest first, at most `limit` of them.
     pub fn ancestors(&self, commit_id: ObjectId, limit: usize) -> Result<Vec<ObjectId>, GitError> {
-        let walk = self
-            .repo
-            .rev_walk([commit_id.to_gix()])
-            .first_parent_only()
-            .all()
-            .map_err(other("walking history"))?;
+        let walk =
+            self.repo.rev_walk([commit_id.to_gix()]).first_parent_only().all().map_err(other("walking history"))?;
         let mut out = Vec::new();
         for info in walk.take(limit) {
             let info = info.map_err(other("walking history"))?;
@@ -543,26 +433,27 @@ impl LocalRepo {
 
     /// The merge base of two commits, if they share history.
     pub fn merge_base(&self, a: ObjectId, b: ObjectId) -> Result<Option<ObjectId>, GitError> {
-        let base = self
-            .repo
-            .merge_base(a.to_gix(), b.to_gix())
-            .map_err(other("computing a merge base"))?;
+        let base = self.repo.merge_base(a.to_gix(), b.to_gix()).map_err(other("computing a merge base"))?;
         Ok(base.map(from_gix))
     }
 
     /// The tree of the commit `commit_id`.
     pub fn commit_tree(&self, commit_id: ObjectId) -> Result<ObjectId, GitError> {
-        let commit =
-            self.repo
-                .find_commit(commit_id.to_gix())
-                .map_err(|e| GitError::MissingObject {
-                    id: commit_id,
-                    source: Some(e),
-                })?;
-        commit
-            .tree_id()
-            .map(from_gix)
-            .map_err(other("reading a commit"))
+        let commit = self
+            .repo
+            .find_commit(commit_id.to_gix())
+            .map_err(|e| GitError::MissingObject { id: commit_id, source: Some(e) })?;
+        commit.tree_id().map(from_gix).map_err(other("reading a commit"))
+    }
+
+    /// The full name a symbolic reference points at (`refs/remotes/origin/HEAD` ->
+    /// `refs/remotes/origin/main`).
+    pub fn symbolic_target(&self, full_name: &str) -> Option<String> {
+        let reference = self.repo.try_find_reference(full_name).ok()??;
+        match reference.target() {
+            gix::refs::TargetRef::Symbolic(name) => Some(name.as_bstr().to_string()),
+            gix::refs::TargetRef::Object(_) => None,
+        }
     }
 
     /// Whether a reference with this full name exists (`refs/heads/main`).
@@ -573,10 +464,7 @@ impl LocalRepo {
     /// Every local branch and tag with the commit it peels to; refs that peel to no commit
     /// (a tag of a blob) are left out.
     pub fn references(&self) -> Result<Vec<(String, ObjectId)>, GitError> {
-        let platform = self
-            .repo
-            .references()
-            .map_err(other("listing references"))?;
+        let platform = self.repo.references().map_err(other("listing references"))?;
         let mut out = Vec::new();
         let iter = platform.all().map_err(other("listing references"))?;
         for reference in iter {
@@ -584,9 +472,7 @@ impl LocalRepo {
                 continue;
             };
             let name = reference.name().as_bstr().to_string();
-            if !(name.starts_with("refs/heads/")
-                || name.starts_with("refs/tags/")
-                || name.starts_with("refs/remotes/"))
+            if !(name.starts_with("refs/heads/") || name.starts_with("refs/tags/") || name.starts_with("refs/remotes/"))
             {
                 continue;
             }

@@ -57,61 +57,40 @@ impl LocalRepo {
             return Ok(Vec::new());
         }
 
-        let (mut pipeline, index) = self
-            .repo
-            .filter_pipeline(None)
-            .map_err(other("preparing filters"))?;
+        let (mut pipeline, index) = self.repo.filter_pipeline(None).map_err(other("preparing filters"))?;
         let mut changes = Vec::with_capacity(touched.len());
         for rela in touched {
-            let rela_path = rela.to_path().map_err(|e| GitError::Other {
-                context: "a worktree path",
-                source: gix::Error::from_error(e),
-            })?;
+            let rela_path = rela
+                .to_path()
+                .map_err(|e| GitError::Other { context: "a worktree path", source: gix::Error::from_error(e) })?;
             let full = workdir.join(rela_path);
             let now = match std::fs::symlink_metadata(&full) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
                 Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => None,
                 Err(e) => {
-                    return Err(GitError::Io {
-                        path: full,
-                        source: e,
-                    });
+                    return Err(GitError::Io { path: full, source: e });
                 }
                 Ok(meta) if meta.is_dir() => None,
                 Ok(meta) if meta.file_type().is_symlink() => {
-                    let target = std::fs::read_link(&full).map_err(|e| GitError::Io {
-                        path: full.clone(),
-                        source: e,
-                    })?;
+                    let target =
+                        std::fs::read_link(&full).map_err(|e| GitError::Io { path: full.clone(), source: e })?;
                     let data: Vec<u8> = gix::path::into_bstr(target)
-                        .map_err(|e| GitError::Other {
-                            context: "a symlink target",
-                            source: e,
-                        })?
+                        .map_err(|e| GitError::Other { context: "a symlink target", source: e })?
                         .into_owned()
                         .into();
                     Some((ObjectId::for_blob(&data), FileMode::Symlink, data))
                 }
                 Ok(meta) => {
-                    let file = std::fs::File::open(&full).map_err(|e| GitError::Io {
-                        path: full.clone(),
-                        source: e,
-                    })?;
+                    let file =
+                        std::fs::File::open(&full).map_err(|e| GitError::Io { path: full.clone(), source: e })?;
                     let mut data = Vec::with_capacity(meta.len() as usize);
-                    let mut converted = pipeline
-                        .convert_to_git(file, rela_path, &index)
-                        .map_err(other("applying clean filters"))?;
-                    converted.read_to_end(&mut data).map_err(|e| GitError::Io {
-                        path: full.clone(),
-                        source: e,
-                    })?;
+                    let mut converted =
+                        pipeline.convert_to_git(file, rela_path, &index).map_err(other("applying clean filters"))?;
+                    converted.read_to_end(&mut data).map_err(|e| GitError::Io { path: full.clone(), source: e })?;
                     Some((ObjectId::for_blob(&data), mode_of(&meta), data))
                 }
             };
-            changes.push(WorktreeChange {
-                path: rela.into(),
-                now,
-            });
+            changes.push(WorktreeChange { path: rela.into(), now });
         }
         Ok(changes)
     }
@@ -120,11 +99,7 @@ impl LocalRepo {
 #[cfg(unix)]
 fn mode_of(meta: &std::fs::Metadata) -> FileMode {
     use std::os::unix::fs::PermissionsExt;
-    if meta.permissions().mode() & 0o111 != 0 {
-        FileMode::Executable
-    } else {
-        FileMode::Regular
-    }
+    if meta.permissions().mode() & 0o111 != 0 { FileMode::Executable } else { FileMode::Regular }
 }
 
 #[cfg(not(unix))]

@@ -34,11 +34,7 @@ impl Collector for ViewFileVersions {
     type Fruit = RoaringBitmap;
     type Child = ViewFileVersionsSegment;
 
-    fn for_segment(
-        &self,
-        _: SegmentOrdinal,
-        reader: &SegmentReader,
-    ) -> tantivy::Result<Self::Child> {
+    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
         Ok(ViewFileVersionsSegment {
             bitmap: self.bitmap.clone(),
             fv: column(reader, "fv")?,
@@ -109,9 +105,7 @@ impl PartialOrd for Hit {
 impl Ord for Hit {
     /// Better hits are greater: higher score, then the smaller (fv, line) for determinism.
     fn cmp(&self, other: &Self) -> Ordering {
-        self.score
-            .total_cmp(&other.score)
-            .then_with(|| other.key().cmp(&self.key()))
+        self.score.total_cmp(&other.score).then_with(|| other.key().cmp(&self.key()))
     }
 }
 
@@ -135,11 +129,7 @@ impl Collector for TopInView {
     type Fruit = Vec<Hit>;
     type Child = TopInViewSegment;
 
-    fn for_segment(
-        &self,
-        _: SegmentOrdinal,
-        reader: &SegmentReader,
-    ) -> tantivy::Result<Self::Child> {
+    fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
         Ok(TopInViewSegment {
             bitmap: self.bitmap.clone(),
             limit: self.limit,
@@ -199,9 +189,6 @@ impl SegmentCollector for TopInViewSegment {
     }
 
     fn harvest(self) -> Vec<Hit> {
-        self.heap
-            .into_iter()
-            .map(|std::cmp::Reverse(h)| h)
-            .collect()
+        self.heap.into_iter().map(|std::cmp::Reverse(h)| h).collect()
     }
 }

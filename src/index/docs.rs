@@ -110,7 +110,9 @@ pub fn documents_for(fields: &Fields, input: &DocInput<'_>) -> Vec<TantivyDocume
     }
     docs.push(file);
 
-    for s in input.symbols {
+    // Fields and enum members are many (a C tree has millions) and are found by name through
+    // the store and by text through snippets; they get no symbol documents of their own.
+    for s in input.symbols.iter().filter(|s| !matches!(s.kind.as_str(), "field" | "enum_member")) {
         let mut doc = TantivyDocument::default();
         doc.add_u64(fields.kind, DocKind::Symbol as u64);
         doc.add_u64(fields.fv, u64::from(input.fv));
@@ -169,14 +171,8 @@ mod tests {
     #[test]
     fn snippets_cover_functions_and_the_code_between() {
         let symbols = [function(3, 10), function(5, 6), function(20, 22)];
-        assert_eq!(
-            snippet_ranges(&symbols, 25),
-            [(1, 2), (3, 10), (11, 19), (20, 22), (23, 25)]
-        );
+        assert_eq!(snippet_ranges(&symbols, 25), [(1, 2), (3, 10), (11, 19), (20, 22), (23, 25)]);
         assert_eq!(snippet_ranges(&[], 130), [(1, 60), (61, 120), (121, 130)]);
-        assert_eq!(
-            snippet_ranges(&[function(1, 450)], 450),
-            [(1, 200), (201, 400), (401, 450)]
-        );
+        assert_eq!(snippet_ranges(&[function(1, 450)], 450), [(1, 200), (201, 400), (401, 450)]);
     }
 }

@@ -16,9 +16,7 @@ pub mod tokenizer;
 
 use std::path::Path;
 
-use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions,
-};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
@@ -29,8 +27,8 @@ pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
 /// another version is `reindex_required`.
 ///
 /// History:
-/// - 1: file (path, trigrams), symbol (name, qualified, signature, doc) and snippet (body)
-///   documents; `code`, `path` and `trigram` tokenizers.
+/// - 1: file (path, trigrams of ASCII windows), symbol (name, qualified, signature, doc; not
+///   fields or enum members) and snippet (body) documents; `code`, `path`, `trigram` tokenizers.
 pub const INDEX_FORMAT_VERSION: u32 = 1;
 
 /// What went wrong in the full-text index.
@@ -41,10 +39,7 @@ pub enum FtsError {
     Tantivy(#[from] tantivy::TantivyError),
     /// The index directory could not be made.
     #[error("full-text index I/O error at {path}: {source}")]
-    Io {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: std::path::PathBuf, source: std::io::Error },
 }
 
 /// Kinds of documents.
@@ -104,16 +99,9 @@ fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
     let number = INDEXED | FAST;
     let text = |tokenizer: &str, positions: bool| {
-        let option = if positions {
-            IndexRecordOption::WithFreqsAndPositions
-        } else {
-            IndexRecordOption::WithFreqs
-        };
-        TextOptions::default().set_indexing_options(
-            TextFieldIndexing::default()
-                .set_tokenizer(tokenizer)
-                .set_index_option(option),
-        )
+        let option = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
+        TextOptions::default()
+            .set_indexing_options(TextFieldIndexing::default().set_tokenizer(tokenizer).set_index_option(option))
     };
     let fields = Fields {
         kind: builder.add_u64_field("kind", number.clone()),
@@ -131,9 +119,7 @@ fn schema() -> (Schema, Fields) {
         trigrams: builder.add_text_field(
             "trigrams",
             TextOptions::default().set_indexing_options(
-                TextFieldIndexing::default()
-                    .set_tokenizer("trigram")
-                    .set_index_option(IndexRecordOption::Basic),
+                TextFieldIndexing::default().set_tokenizer("trigram").set_index_option(IndexRecordOption::Basic),
             ),
         ),
     };
@@ -141,18 +127,9 @@ fn schema() -> (Schema, Fields) {
 }
 
 fn register_tokenizers(index: &Index) {
-    index.tokenizers().register(
-        "code",
-        TextAnalyzer::builder(tokenizer::CodeTokenizer).build(),
-    );
-    index.tokenizers().register(
-        "path",
-        TextAnalyzer::builder(tokenizer::PathTokenizer).build(),
-    );
-    index.tokenizers().register(
-        "trigram",
-        TextAnalyzer::builder(tokenizer::TrigramTokenizer).build(),
-    );
+    index.tokenizers().register("code", TextAnalyzer::builder(tokenizer::CodeTokenizer::default()).build());
+    index.tokenizers().register("path", TextAnalyzer::builder(tokenizer::PathTokenizer).build());
+    index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer::default()).build());
 }
 
 /// The full-text index of one store.
@@ -170,10 +147,7 @@ impl FullText {
     /// Opens the index in `store_dir/fts`, creating it when missing.
     pub fn open(store_dir: &Path) -> Result<FullText, FtsError> {
         let dir = dir_of(store_dir);
-        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io {
-            path: dir.clone(),
-            source: e,
-        })?;
+        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io { path: dir.clone(), source: e })?;
         let (schema, fields) = schema();
         let directory = tantivy::directory::MmapDirectory::open(&dir)
             .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
@@ -194,20 +168,12 @@ impl FullText {
 
     /// A writer with a memory budget, for one index run.
     pub fn writer(&self) -> Result<IndexWriter, FtsError> {
-        let threads = std::thread::available_parallelism()
-            .map_or(2, |n| n.get())
-            .clamp(1, 4);
-        Ok(self
-            .index
-            .writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?)
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+        Ok(self.index.writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?)
     }
 
     /// A reader of the last commit.
     pub fn reader(&self) -> Result<IndexReader, FtsError> {
-        Ok(self
-            .index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()?)
+        Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
     }
 }

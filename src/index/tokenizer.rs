@@ -8,8 +8,6 @@
 //! - `trigram`: the distinct, ASCII-lower-cased character trigrams of a text, each once, no
 //!   positions: a prefilter for literal and regex search, never an answer on its own.
 
-use std::collections::HashSet;
-
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 /// A token stream over precomputed tokens.
@@ -87,65 +85,94 @@ pub fn split_word(word: &str) -> Vec<(usize, usize)> {
     parts
 }
 
-/// The tokens of `text` for the `code` tokenizer.
-pub fn code_tokens(text: &str) -> Vec<Token> {
-    let mut tokens = Vec::new();
+/// A token before its text is materialised: byte offsets, position, and how many parts it
+/// spans. Tokenizers keep these in a reused buffer and write each token's lower-cased text
+/// into one reused `Token`, so indexing allocates nothing per token.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    /// Start byte.
+    pub from: usize,
+    /// End byte.
+    pub to: usize,
+    /// Token position.
+    pub position: usize,
+    /// Parts spanned (more than one for a whole identifier).
+    pub length: usize,
+}
+
+/// The spans of `text` for the `code` tokenizer, appended to `out`.
+pub fn code_spans(text: &str, out: &mut Vec<Span>) {
     let mut position = 0usize;
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut iter = text.char_indices().peekable();
-    while let Some(&(start, c)) = iter.peek() {
-        if !is_word(c) {
-            iter.next();
+    let bytes = text.as_bytes();
+    let is_word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut i = 0;
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    while i < bytes.len() {
+        if !is_word_byte(bytes[i]) {
+            i += 1;
             continue;
         }
-        let mut end = start;
-        while let Some(&(i, c)) = iter.peek() {
-            if !is_word(c) {
-                break;
-            }
-            end = i + c.len_utf8();
-            iter.next();
+        let start = i;
+        while i < bytes.len() && is_word_byte(bytes[i]) {
+            i += 1;
         }
-        let identifier = &text[start..end];
-        // Parts: split at underscores, then within each piece at case and digit changes.
-        let mut parts: Vec<(usize, usize)> = Vec::new();
-        let mut offset = 0;
-        for piece in identifier.split('_') {
-            if !piece.is_empty() {
-                parts.extend(
-                    split_word(piece)
-                        .into_iter()
-                        .map(|(a, b)| (offset + a, offset + b)),
-                );
+        // Non-ASCII bytes joined the run; keep only alphanumeric characters in words.
+        let identifier = &text[start..i];
+        let mut piece_start = None;
+        parts.clear();
+        for (offset, c) in identifier.char_indices() {
+            let word_char = c.is_alphanumeric();
+            match (word_char, piece_start) {
+                (true, None) => piece_start = Some(offset),
+                (false, Some(p)) => {
+                    parts.extend(split_word(&identifier[p..offset]).into_iter().map(|(a, b)| (p + a, p + b)));
+                    piece_start = None;
+                }
+                _ => {}
             }
-            offset += piece.len() + 1;
+        }
+        if let Some(p) = piece_start {
+            parts.extend(split_word(&identifier[p..]).into_iter().map(|(a, b)| (p + a, p + b)));
         }
         if parts.is_empty() {
             continue;
         }
         let first_position = position;
         for &(a, b) in &parts {
-            tokens.push(Token {
-                offset_from: start + a,
-                offset_to: start + b,
-                position,
-                text: identifier[a..b].to_lowercase(),
-                position_length: 1,
-            });
+            out.push(Span { from: start + a, to: start + b, position, length: 1 });
             position += 1;
         }
-        let whole = identifier.trim_matches('_').to_lowercase();
-        if parts.len() > 1 && !whole.is_empty() {
-            tokens.push(Token {
-                offset_from: start,
-                offset_to: end,
-                position: first_position,
-                text: whole,
-                position_length: parts.len(),
-            });
+        if parts.len() > 1 {
+            // The whole identifier, without leading or trailing underscores.
+            let whole_from = start + parts[0].0;
+            let whole_to = start + parts[parts.len() - 1].1;
+            out.push(Span { from: whole_from, to: whole_to, position: first_position, length: parts.len() });
         }
     }
-    tokens
+}
+
+fn lower_into(text: &str, out: &mut String) {
+    out.clear();
+    if text.is_ascii() {
+        out.push_str(text);
+        out.make_ascii_lowercase();
+    } else {
+        out.extend(text.chars().flat_map(char::to_lowercase));
+    }
+}
+
+/// The tokens of `text` for the `code` tokenizer (allocating; for queries and tests).
+pub fn code_tokens(text: &str) -> Vec<Token> {
+    let mut spans = Vec::new();
+    code_spans(text, &mut spans);
+    spans
+        .into_iter()
+        .map(|s| {
+            let mut t = String::new();
+            lower_into(&text[s.from..s.to], &mut t);
+            Token { offset_from: s.from, offset_to: s.to, position: s.position, text: t, position_length: s.length }
+        })
+        .collect()
 }
 
 /// The tokens of a path for the `path` tokenizer.
@@ -186,32 +213,101 @@ pub fn fold(c: char) -> char {
     c.to_ascii_lowercase()
 }
 
-/// The distinct trigrams of `text` after [`fold`], as strings.
-pub fn trigrams(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().map(fold).collect();
-    let mut seen: HashSet<[char; 3]> = HashSet::with_capacity(chars.len() / 2);
-    for window in chars.windows(3) {
-        if window.contains(&'\n') {
+/// Packs three ASCII bytes (already folded) into a code below 2^21.
+fn pack(a: u8, b: u8, c: u8) -> u32 {
+    (u32::from(a) << 14) | (u32::from(b) << 7) | u32::from(c)
+}
+
+/// The distinct trigram codes of `text`: windows of three ASCII bytes, folded, not crossing
+/// a line end. Windows with non-ASCII bytes are not indexed; queries skip them the same way.
+pub fn trigram_codes(text: &[u8], seen: &mut Vec<u64>, out: &mut Vec<u32>) {
+    const WORDS: usize = (1 << 21) / 64;
+    if seen.len() != WORDS {
+        *seen = vec![0u64; WORDS];
+    }
+    out.clear();
+    for w in text.windows(3) {
+        let (a, b, c) = (w[0], w[1], w[2]);
+        if a >= 0x80 || b >= 0x80 || c >= 0x80 || a == b'\n' || b == b'\n' || c == b'\n' {
             continue;
         }
-        seen.insert([window[0], window[1], window[2]]);
+        let code = pack(a.to_ascii_lowercase(), b.to_ascii_lowercase(), c.to_ascii_lowercase());
+        let (word, bit) = ((code / 64) as usize, 1u64 << (code % 64));
+        if seen[word] & bit == 0 {
+            seen[word] |= bit;
+            out.push(code);
+        }
     }
-    let mut out: Vec<String> = seen.into_iter().map(|t| t.iter().collect()).collect();
+    for &code in out.iter() {
+        seen[(code / 64) as usize] = 0;
+    }
     out.sort_unstable();
-    out
+}
+
+fn unpack(code: u32, out: &mut String) {
+    out.clear();
+    out.push(((code >> 14) & 0x7f) as u8 as char);
+    out.push(((code >> 7) & 0x7f) as u8 as char);
+    out.push((code & 0x7f) as u8 as char);
+}
+
+/// The distinct trigrams of `text` as strings (for queries and tests).
+pub fn trigrams(text: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    let mut codes = Vec::new();
+    trigram_codes(text.as_bytes(), &mut seen, &mut codes);
+    codes
+        .into_iter()
+        .map(|c| {
+            let mut s = String::new();
+            unpack(c, &mut s);
+            s
+        })
+        .collect()
 }
 
 /// The `code` tokenizer.
 #[derive(Clone, Default)]
-pub struct CodeTokenizer;
+pub struct CodeTokenizer {
+    spans: Vec<Span>,
+    token: Token,
+}
+
+/// The stream of [`CodeTokenizer`].
+pub struct CodeTokenStream<'a> {
+    text: &'a str,
+    spans: &'a [Span],
+    index: usize,
+    token: &'a mut Token,
+}
+
+impl TokenStream for CodeTokenStream<'_> {
+    fn advance(&mut self) -> bool {
+        let Some(span) = self.spans.get(self.index) else { return false };
+        self.index += 1;
+        lower_into(&self.text[span.from..span.to], &mut self.token.text);
+        self.token.offset_from = span.from;
+        self.token.offset_to = span.to;
+        self.token.position = span.position;
+        self.token.position_length = span.length;
+        true
+    }
+
+    fn token(&self) -> &Token {
+        self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.token
+    }
+}
 
 impl Tokenizer for CodeTokenizer {
-    type TokenStream<'a> = VecTokenStream;
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream {
-        VecTokenStream {
-            tokens: code_tokens(text),
-            index: 0,
-        }
+    type TokenStream<'a> = CodeTokenStream<'a>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> CodeTokenStream<'a> {
+        self.spans.clear();
+        code_spans(text, &mut self.spans);
+        CodeTokenStream { text, spans: &self.spans, index: 0, token: &mut self.token }
     }
 }
 
@@ -222,32 +318,48 @@ pub struct PathTokenizer;
 impl Tokenizer for PathTokenizer {
     type TokenStream<'a> = VecTokenStream;
     fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream {
-        VecTokenStream {
-            tokens: path_tokens(text),
-            index: 0,
-        }
+        VecTokenStream { tokens: path_tokens(text), index: 0 }
     }
 }
 
 /// The `trigram` tokenizer.
 #[derive(Clone, Default)]
-pub struct TrigramTokenizer;
+pub struct TrigramTokenizer {
+    seen: Vec<u64>,
+    codes: Vec<u32>,
+    token: Token,
+}
+
+/// The stream of [`TrigramTokenizer`].
+pub struct TrigramTokenStream<'a> {
+    codes: &'a [u32],
+    index: usize,
+    token: &'a mut Token,
+}
+
+impl TokenStream for TrigramTokenStream<'_> {
+    fn advance(&mut self) -> bool {
+        let Some(&code) = self.codes.get(self.index) else { return false };
+        unpack(code, &mut self.token.text);
+        self.token.position = self.index;
+        self.index += 1;
+        true
+    }
+
+    fn token(&self) -> &Token {
+        self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        self.token
+    }
+}
 
 impl Tokenizer for TrigramTokenizer {
-    type TokenStream<'a> = VecTokenStream;
-    fn token_stream<'a>(&'a mut self, text: &'a str) -> VecTokenStream {
-        let tokens = trigrams(text)
-            .into_iter()
-            .enumerate()
-            .map(|(position, text)| Token {
-                offset_from: 0,
-                offset_to: 0,
-                position,
-                text,
-                position_length: 1,
-            })
-            .collect();
-        VecTokenStream { tokens, index: 0 }
+    type TokenStream<'a> = TrigramTokenStream<'a>;
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> TrigramTokenStream<'a> {
+        trigram_codes(text.as_bytes(), &mut self.seen, &mut self.codes);
+        TrigramTokenStream { codes: &self.codes, index: 0, token: &mut self.token }
     }
 }
 
@@ -261,23 +373,11 @@ mod tests {
 
     #[test]
     fn code_tokens_split_identifiers_and_keep_the_whole() {
-        assert_eq!(
-            texts(code_tokens("getUserName")),
-            ["get", "user", "name", "getusername"]
-        );
-        assert_eq!(
-            texts(code_tokens("HTTPServer")),
-            ["http", "server", "httpserver"]
-        );
+        assert_eq!(texts(code_tokens("getUserName")), ["get", "user", "name", "getusername"]);
+        assert_eq!(texts(code_tokens("HTTPServer")), ["http", "server", "httpserver"]);
         assert_eq!(texts(code_tokens("user_id")), ["user", "id", "user_id"]);
-        assert_eq!(
-            texts(code_tokens("parseJSON2Value")),
-            ["parse", "json", "2", "value", "parsejson2value"]
-        );
-        assert_eq!(
-            texts(code_tokens("kebab-case.dotted")),
-            ["kebab", "case", "dotted"]
-        );
+        assert_eq!(texts(code_tokens("parseJSON2Value")), ["parse", "json", "2", "value", "parsejson2value"]);
+        assert_eq!(texts(code_tokens("kebab-case.dotted")), ["kebab", "case", "dotted"]);
         assert_eq!(texts(code_tokens("fn  main()")), ["fn", "main"]);
         assert_eq!(texts(code_tokens("__init__")), ["init"]);
         assert_eq!(texts(code_tokens("Größe")), ["größe"]);
@@ -295,16 +395,7 @@ mod tests {
     #[test]
     fn path_tokens_keep_segments_and_parts() {
         let t = texts(path_tokens("src/http_server/RequestParser.rs"));
-        for expected in [
-            "src",
-            "http_server",
-            "http",
-            "server",
-            "requestparser.rs",
-            "request",
-            "parser",
-            "rs",
-        ] {
+        for expected in ["src", "http_server", "http", "server", "requestparser.rs", "request", "parser", "rs"] {
             assert!(t.contains(&expected.to_owned()), "{expected} in {t:?}");
         }
     }
@@ -313,6 +404,8 @@ mod tests {
     fn trigrams_are_folded_distinct_and_stop_at_lines() {
         assert_eq!(trigrams("AbAbA"), ["aba", "bab"]);
         assert_eq!(trigrams("ab\ncd"), Vec::<String>::new());
-        assert_eq!(trigrams("ÄÖü"), ["ÄÖü"]);
+        // Windows with non-ASCII bytes are not indexed.
+        assert_eq!(trigrams("ÄÖü"), Vec::<String>::new());
+        assert_eq!(trigrams("aÄbcd"), ["bcd"]);
     }
 }

@@ -7,6 +7,7 @@
 //! what did not change; the view switches last, in one transaction.
 
 mod content;
+mod gc;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
@@ -23,6 +24,7 @@ use crate::view::ignore_rules::{self, IGNORE_FILE, IgnoreRules};
 use crate::view::{self, Scope, Workspace};
 
 pub use content::{TEXT_EXTRACTOR, is_binary};
+pub use gc::GcReport;
 
 /// What went wrong while indexing.
 #[derive(Debug, thiserror::Error)]
@@ -35,10 +37,7 @@ pub enum IndexError {
     Store(#[from] StoreError),
     /// Reading a file of a plain directory failed.
     #[error("cannot read {path}: {source}")]
-    Io {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: std::path::PathBuf, source: std::io::Error },
     /// The full-text index failed.
     #[error(transparent)]
     Fulltext(#[from] crate::index::FtsError),
@@ -130,20 +129,10 @@ pub struct Indexer<'a> {
 
 impl<'a> Indexer<'a> {
     /// Takes the write lock (waiting for another writer) and notes jobs a dead process left.
-    pub fn new(
-        ws: &'a Workspace,
-        store: &'a Store,
-        options: IndexOptions,
-    ) -> Result<Indexer<'a>, IndexError> {
+    pub fn new(ws: &'a Workspace, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, IndexError> {
         let lock = store.lock(true)?;
         store.mark_interrupted_jobs()?;
-        Ok(Indexer {
-            ws,
-            store,
-            options,
-            max_file_size: ws.max_file_size(),
-            _lock: lock,
-        })
+        Ok(Indexer { ws, store, options, max_file_size: ws.max_file_size(), _lock: lock })
     }
 
     fn extractor_for(&self, lang: &str) -> String {
@@ -156,9 +145,7 @@ impl<'a> Indexer<'a> {
         let job = self.store.start_job("index", &self.ws.scope_name(scope))?;
         let result = match (scope, self.ws.git()) {
             (Scope::Ref(spec), Some(_)) => self.index_ref(spec),
-            (Scope::Ref(_), None) => Err(IndexError::NotARepository {
-                path: self.ws.root().to_owned(),
-            }),
+            (Scope::Ref(_), None) => Err(IndexError::NotARepository { path: self.ws.root().to_owned() }),
             (Scope::Worktree, Some(_)) if !self.ws.has_worktree() => self.index_ref("HEAD"),
             (Scope::Worktree, Some(_)) => self.index_worktree(),
             (Scope::Worktree, None) => self.index_live(),
@@ -182,10 +169,7 @@ impl<'a> Indexer<'a> {
     }
 
     fn git(&self) -> LocalRepo {
-        self.ws
-            .git()
-            .expect("only called for repositories because callers match on git()")
-            .local()
+        self.ws.git().expect("only called for repositories because callers match on git()").local()
     }
 
     fn index_ref(&self, spec: &str) -> Result<ViewReport, IndexError> {
@@ -194,19 +178,8 @@ impl<'a> Indexer<'a> {
         let (commit_id, tree_id) = (resolved.target.commit_id, resolved.target.tree_id);
         let mut report = self.ensure_tree_view(&repo, commit_id, tree_id)?;
         let batch = self.store.begin()?;
-        let view_id = self
-            .store
-            .view(&report.view_key)?
-            .map(|v| v.id)
-            .expect("ensure_tree_view published the view");
-        batch.put_ref(
-            &resolved.name,
-            "ref",
-            Some(commit_id),
-            Some(tree_id),
-            view_id,
-            None,
-        )?;
+        let view_id = self.store.view(&report.view_key)?.map(|v| v.id).expect("ensure_tree_view published the view");
+        batch.put_ref(&resolved.name, "ref", Some(commit_id), Some(tree_id), view_id, None)?;
         batch.commit()?;
         report.ref_name = resolved.name;
         Ok(report)
@@ -232,40 +205,25 @@ impl<'a> Indexer<'a> {
                 ..ViewReport::default()
             });
         }
-        let base = if self.options.force {
-            None
-        } else {
-            self.nearest_tree_view(repo, commit_id)?
-        };
+        let base = if self.options.force { None } else { self.nearest_tree_view(repo, commit_id)? };
         let plan = match base {
             Some((base_key, base_tree)) => {
                 let changes = repo.diff_trees(base_tree, tree_id)?;
                 if changes.iter().any(|c| c.path == IGNORE_FILE.as_bytes()) {
                     self.full_plan(repo, tree_id)?
                 } else {
-                    let base_view = self
-                        .store
-                        .view(&base_key)?
-                        .expect("nearest_tree_view returns stored views");
+                    let base_view = self.store.view(&base_key)?.expect("nearest_tree_view returns stored views");
                     Plan {
                         base_key: Some(base_key),
                         base_bitmap: base_view.bitmap,
                         base_scan_bitmap: base_view.scan_bitmap,
                         base_symbols: base_view.symbols,
-                        removed: changes
-                            .iter()
-                            .filter_map(|c| Some((c.path.clone(), c.old?.0)))
-                            .collect(),
+                        removed: changes.iter().filter_map(|c| Some((c.path.clone(), c.old?.0))).collect(),
                         added: changes
                             .into_iter()
                             .filter_map(|c| {
                                 let (blob_id, mode) = c.new?;
-                                Some(Entry {
-                                    path: c.path,
-                                    blob_id,
-                                    mode,
-                                    content: None,
-                                })
+                                Some(Entry { path: c.path, blob_id, mode, content: None })
                             })
                             .collect(),
                         rules: self.tree_rules(repo, tree_id)?,
@@ -316,12 +274,7 @@ impl<'a> Indexer<'a> {
             removed: Vec::new(),
             added: files
                 .into_iter()
-                .map(|f| Entry {
-                    path: f.path,
-                    blob_id: f.blob_id,
-                    mode: f.mode,
-                    content: None,
-                })
+                .map(|f| Entry { path: f.path, blob_id: f.blob_id, mode: f.mode, content: None })
                 .collect(),
             rules,
         })
@@ -344,30 +297,15 @@ impl<'a> Indexer<'a> {
     /// Brings the worktree view up to date with an already computed state.
     pub fn index_worktree_state(&self, state: WorktreeState) -> Result<ViewReport, IndexError> {
         let repo = self.git();
-        let WorktreeState {
-            head,
-            changes,
-            disk_rules,
-            fingerprint,
-        } = state;
+        let WorktreeState { head, changes, disk_rules, fingerprint } = state;
         let mut head_report = None;
         if let Some(head) = head {
             let mut report = self.ensure_tree_view(&repo, head.commit_id, head.tree_id)?;
             if let Some(branch) = repo.head_ref_name() {
-                let view_id = self
-                    .store
-                    .view(&report.view_key)?
-                    .map(|v| v.id)
-                    .expect("the HEAD view was just published");
+                let view_id =
+                    self.store.view(&report.view_key)?.map(|v| v.id).expect("the HEAD view was just published");
                 let batch = self.store.begin()?;
-                batch.put_ref(
-                    &branch,
-                    "ref",
-                    Some(head.commit_id),
-                    Some(head.tree_id),
-                    view_id,
-                    None,
-                )?;
+                batch.put_ref(&branch, "ref", Some(head.commit_id), Some(head.tree_id), view_id, None)?;
                 batch.commit()?;
                 report.ref_name = branch;
             }
@@ -446,16 +384,12 @@ impl<'a> Indexer<'a> {
             },
         };
         let head_tree = head.map(|h| h.tree_id);
-        let head_files: HashMap<Vec<u8>, ObjectId> =
-            if plan.base_key.is_none() && head_tree.is_some() {
-                // Full plan: the HEAD files are in `added`; apply the changes to that list.
-                plan.added
-                    .iter()
-                    .map(|e| (e.path.clone(), e.blob_id))
-                    .collect()
-            } else {
-                HashMap::new()
-            };
+        let head_files: HashMap<Vec<u8>, ObjectId> = if plan.base_key.is_none() && head_tree.is_some() {
+            // Full plan: the HEAD files are in `added`; apply the changes to that list.
+            plan.added.iter().map(|e| (e.path.clone(), e.blob_id)).collect()
+        } else {
+            HashMap::new()
+        };
         let mut replace: HashMap<Vec<u8>, Option<Entry>> = HashMap::new();
         for change in changes {
             let head_blob = if plan.base_key.is_some() {
@@ -475,12 +409,7 @@ impl<'a> Indexer<'a> {
                     if let Some(old) = head_blob {
                         plan.removed.push((change.path.clone(), old));
                     }
-                    let entry = Entry {
-                        path: change.path.clone(),
-                        blob_id,
-                        mode,
-                        content: Some(data),
-                    };
+                    let entry = Entry { path: change.path.clone(), blob_id, mode, content: Some(data) };
                     replace.insert(change.path, Some(entry));
                 }
             }
@@ -490,28 +419,10 @@ impl<'a> Indexer<'a> {
             plan.removed.clear();
         }
         plan.added.extend(replace.into_values().flatten());
-        let mut report = self.build(
-            Some(&repo),
-            plan,
-            &key,
-            "worktree",
-            head_tree,
-            Some(&fingerprint),
-        )?;
-        let view_id = self
-            .store
-            .view(&key)?
-            .map(|v| v.id)
-            .expect("the worktree view was just published");
+        let mut report = self.build(Some(&repo), plan, &key, "worktree", head_tree, Some(&fingerprint))?;
+        let view_id = self.store.view(&key)?.map(|v| v.id).expect("the worktree view was just published");
         let batch = self.store.begin()?;
-        batch.put_ref(
-            &key,
-            "worktree",
-            head.map(|h| h.commit_id),
-            head_tree,
-            view_id,
-            Some(&detail),
-        )?;
+        batch.put_ref(&key, "worktree", head.map(|h| h.commit_id), head_tree, view_id, Some(&detail))?;
         batch.commit()?;
         report.ref_name = key;
         report.commit = head.map(|h| h.commit_id);
@@ -529,17 +440,9 @@ impl<'a> Indexer<'a> {
     }
 
     /// The blob at `path` among the file versions of `bitmap`.
-    fn blob_in_view(
-        &self,
-        bitmap: &RoaringBitmap,
-        path: &[u8],
-    ) -> Result<Option<ObjectId>, IndexError> {
+    fn blob_in_view(&self, bitmap: &RoaringBitmap, path: &[u8]) -> Result<Option<ObjectId>, IndexError> {
         let batch = self.store.begin()?;
-        let found = batch
-            .file_versions_at(path)?
-            .into_iter()
-            .find(|(id, _)| bitmap.contains(*id))
-            .map(|(_, b)| b);
+        let found = batch.file_versions_at(path)?.into_iter().find(|(id, _)| bitmap.contains(*id)).map(|(_, b)| b);
         drop(batch);
         Ok(found)
     }
@@ -568,17 +471,10 @@ impl<'a> Indexer<'a> {
                 continue;
             };
             let path = relative.to_string_lossy().replace('\\', "/").into_bytes();
-            let data = std::fs::read(entry.path()).map_err(|e| IndexError::Io {
-                path: entry.path().to_owned(),
-                source: e,
-            })?;
+            let data =
+                std::fs::read(entry.path()).map_err(|e| IndexError::Io { path: entry.path().to_owned(), source: e })?;
             let blob_id = ObjectId::for_blob(&data);
-            added.push(Entry {
-                path,
-                blob_id,
-                mode: FileMode::Regular,
-                content: Some(data),
-            });
+            added.push(Entry { path, blob_id, mode: FileMode::Regular, content: Some(data) });
         }
         added.sort_by(|a, b| a.path.cmp(&b.path));
         let mut hasher = blake3::Hasher::new();
@@ -611,11 +507,7 @@ impl<'a> Indexer<'a> {
             rules,
         };
         let mut report = self.build(None, plan, &key, "live", None, Some(&fingerprint))?;
-        let view_id = self
-            .store
-            .view(&key)?
-            .map(|v| v.id)
-            .expect("the live view was just published");
+        let view_id = self.store.view(&key)?.map(|v| v.id).expect("the live view was just published");
         let batch = self.store.begin()?;
         batch.put_ref(&key, "live", None, None, view_id, None)?;
         batch.commit()?;
@@ -634,11 +526,7 @@ impl<'a> Indexer<'a> {
         tree: Option<ObjectId>,
         fingerprint: Option<&str>,
     ) -> Result<ViewReport, IndexError> {
-        let mut report = ViewReport {
-            view_key: key.to_owned(),
-            base: plan.base_key.clone(),
-            ..ViewReport::default()
-        };
+        let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
         let mut bitmap = plan.base_bitmap;
         let mut scan_bitmap = plan.base_scan_bitmap;
         let mut symbols = plan.base_symbols;
@@ -653,11 +541,7 @@ impl<'a> Indexer<'a> {
             {
                 scan_bitmap.remove(id);
                 let record_lang = if skip.is_some() { "" } else { lang.as_str() };
-                symbols -= batch.record_symbol_count(
-                    blob_row,
-                    record_lang,
-                    &self.extractor_for(record_lang),
-                )?;
+                symbols -= batch.record_symbol_count(blob_row, record_lang, &self.extractor_for(record_lang))?;
             }
         }
         let mut jobs: Vec<Job> = Vec::new();
@@ -687,12 +571,7 @@ impl<'a> Indexer<'a> {
                             let head: &[u8] = match (&entry.content, repo) {
                                 (Some(c), _) => c,
                                 (None, Some(repo)) => {
-                                    content::read_head(
-                                        repo,
-                                        entry.blob_id,
-                                        self.max_file_size,
-                                        &mut head_buf,
-                                    );
+                                    content::read_head(repo, entry.blob_id, self.max_file_size, &mut head_buf);
                                     &head_buf
                                 }
                                 (None, None) => &[],
@@ -720,17 +599,13 @@ impl<'a> Indexer<'a> {
             if !bitmap.insert(stored.id) {
                 continue;
             }
-            let record_lang: &'static str = if stored.skip.is_some() {
-                ""
-            } else {
-                lang::by_name(&stored.lang).map_or("", |l| l.name)
-            };
+            let record_lang: &'static str =
+                if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
             let extractor = self.extractor_for(record_lang);
             let pair = (entry.blob_id, record_lang);
             let exists = batch.has_record(blob_row, record_lang, &extractor)?;
             let parse = !exists || self.options.reparse;
-            let documents =
-                stored.fts_key.as_deref() != Some(extractor.as_str()) || self.options.reparse;
+            let documents = stored.fts_key.as_deref() != Some(extractor.as_str()) || self.options.reparse;
             if parse {
                 pending_symbols.push(pair);
             } else {
@@ -770,8 +645,7 @@ impl<'a> Indexer<'a> {
                 job.documents.push(content::DocTarget {
                     fv: stored.id,
                     path: String::from_utf8_lossy(&entry.path).into_owned(),
-                    lang_id: lang::by_name(&stored.lang)
-                        .map_or(0, |l| lang::index_of(l) as u64 + 1),
+                    lang_id: lang::by_name(&stored.lang).map_or(0, |l| lang::index_of(l) as u64 + 1),
                     snippets: stored.skip.is_none(),
                     replace: stored.fts_key.is_some() || self.options.reparse,
                 });
@@ -780,11 +654,7 @@ impl<'a> Indexer<'a> {
         drop(bar);
         batch.commit()?;
         crate::failpoint::hit("index.after_file_versions");
-        let queued: HashSet<_> = jobs
-            .iter()
-            .filter(|j| j.parse)
-            .map(|j| (j.blob_id, j.lang))
-            .collect();
+        let queued: HashSet<_> = jobs.iter().filter(|j| j.parse).map(|j| (j.blob_id, j.lang)).collect();
         report.blobs_reused = reused.difference(&queued).count() as u64;
 
         // 2. Parse never-seen blobs and write documents for new file versions, in parallel;
@@ -849,17 +719,10 @@ impl<'a> Indexer<'a> {
         let result = std::thread::scope(|scope| -> Result<(), IndexError> {
             let worker = scope.spawn(move || -> Result<(), IndexError> {
                 jobs.into_par_iter().try_for_each_init(
-                    || {
-                        (
-                            git.map(|g| g.local()),
-                            store::read_connection(&store_dir),
-                            Vec::new(),
-                        )
-                    },
+                    || (git.map(|g| g.local()), store::read_connection(&store_dir), Vec::new()),
                     |(local, conn, buf), job| -> Result<(), IndexError> {
-                        let conn = conn.as_ref().map_err(|e| {
-                            IndexError::Store(StoreError::Sqlite(clone_sqlite_error(e)))
-                        })?;
+                        let conn =
+                            conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_sqlite_error(e))))?;
                         let context = content::Context {
                             repo: local.as_ref(),
                             conn,
@@ -890,25 +753,15 @@ impl<'a> Indexer<'a> {
                 if let Some(reason) = record.skip_reason {
                     *report.skipped.entry(reason.to_owned()).or_default() += 1;
                 }
-                let pair = (
-                    record.blob_id,
-                    lang::by_name(&record.lang).map_or("", |l| l.name),
-                );
-                outcome
-                    .symbol_counts
-                    .insert(pair, record.extraction.symbols.len() as i64);
+                let pair = (record.blob_id, lang::by_name(&record.lang).map_or("", |l| l.name));
+                outcome.symbol_counts.insert(pair, record.extraction.symbols.len() as i64);
                 report.blobs_parsed += 1;
                 report.symbols_extracted += record.extraction.symbols.len() as u64;
-                let current = batch
-                    .as_ref()
-                    .expect("a batch is open while records arrive");
+                let current = batch.as_ref().expect("a batch is open while records arrive");
                 current.insert_record(&record)?;
                 in_batch += 1;
                 if in_batch >= 2000 {
-                    batch
-                        .take()
-                        .expect("a batch is open while records arrive")
-                        .commit()?;
+                    batch.take().expect("a batch is open while records arrive").commit()?;
                     crate::failpoint::hit("index.after_record_batch");
                     batch = Some(self.store.begin()?);
                     in_batch = 0;
@@ -995,12 +848,7 @@ pub struct WorktreeState {
 
 /// Computes the state of the workspace's working tree. Needs no lock: it only reads.
 pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
-    let repo = ws
-        .git()
-        .ok_or_else(|| IndexError::NotARepository {
-            path: ws.root().to_owned(),
-        })?
-        .local();
+    let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
     let head = repo.head()?;
     let changes = repo.worktree_changes()?;
     let disk_rules = std::fs::read(ws.root().join(IGNORE_FILE)).unwrap_or_default();
@@ -1023,10 +871,5 @@ pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
         }
     }
     let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
-    Ok(WorktreeState {
-        head,
-        changes,
-        disk_rules,
-        fingerprint,
-    })
+    Ok(WorktreeState { head, changes, disk_rules, fingerprint })
 }

@@ -57,10 +57,7 @@ pub const KINDS: &[&str] = &[
 /// parent. A C `typedef struct list {..} list_t` holds `struct list`, but `list` is not
 /// `list_t::list`: aliases, variables and other leaves pass their children through.
 pub fn is_container_kind(kind: &str) -> bool {
-    !matches!(
-        kind,
-        "type" | "variable" | "constant" | "field" | "property" | "macro" | "keyframes"
-    )
+    !matches!(kind, "type" | "variable" | "constant" | "field" | "property" | "macro" | "keyframes")
 }
 
 /// How a language marks a symbol as visible outside its scope.
@@ -132,9 +129,7 @@ pub static LANGUAGES: &[Language] = &[
     Language {
         name: "cpp",
         grammar: "cpp",
-        extensions: &[
-            "cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "tcc", "inl",
-        ],
+        extensions: &["cc", "cpp", "cxx", "c++", "hpp", "hh", "hxx", "h++", "ipp", "tcc", "inl"],
         filenames: &[],
         interpreters: &[],
         query: query!("cpp"),
@@ -310,10 +305,7 @@ pub static LANGUAGES: &[Language] = &[
     Language {
         name: "xml",
         grammar: "xml",
-        extensions: &[
-            "xml", "xsd", "xsl", "xslt", "svg", "plist", "csproj", "fsproj", "vbproj", "props",
-            "targets",
-        ],
+        extensions: &["xml", "xsd", "xsl", "xslt", "svg", "plist", "csproj", "fsproj", "vbproj", "props", "targets"],
         filenames: &[],
         interpreters: &[],
         query: query!("xml"),
@@ -474,12 +466,8 @@ pub fn detect_by_path(path: &[u8]) -> Option<&'static Language> {
     }
     // The extension decides even when the rest of the name is not UTF-8.
     let dot = file_name.iter().rposition(|&b| b == b'.')?;
-    let extension = std::str::from_utf8(&file_name[dot + 1..])
-        .ok()?
-        .to_ascii_lowercase();
-    LANGUAGES
-        .iter()
-        .find(|l| l.extensions.contains(&extension.as_str()))
+    let extension = std::str::from_utf8(&file_name[dot + 1..]).ok()?.to_ascii_lowercase();
+    LANGUAGES.iter().find(|l| l.extensions.contains(&extension.as_str()))
 }
 
 /// The language of a file from its path, or else from a `#!` line at the top of `content`.
@@ -499,9 +487,7 @@ pub fn detect_by_shebang(content: &[u8]) -> Option<&'static Language> {
     }
     // `python3.11` is `python3`; `ruby2.7` is `ruby`.
     let trimmed = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    LANGUAGES
-        .iter()
-        .find(|l| l.interpreters.contains(&program) || l.interpreters.contains(&trimmed))
+    LANGUAGES.iter().find(|l| l.interpreters.contains(&program) || l.interpreters.contains(&trimmed))
 }
 
 #[cfg(test)]
@@ -516,14 +502,8 @@ mod tests {
         assert_eq!(name("include/util.hpp", ""), Some("cpp"));
         assert_eq!(name("App.TSX", ""), Some("tsx"));
         assert_eq!(name("Rakefile", ""), Some("ruby"));
-        assert_eq!(
-            name("bin/tool", "#!/usr/bin/env python3\nprint(1)\n"),
-            Some("python")
-        );
-        assert_eq!(
-            name("bin/tool", "#!/usr/bin/env -S node --harmony\n"),
-            Some("javascript")
-        );
+        assert_eq!(name("bin/tool", "#!/usr/bin/env python3\nprint(1)\n"), Some("python"));
+        assert_eq!(name("bin/tool", "#!/usr/bin/env -S node --harmony\n"), Some("javascript"));
         assert_eq!(name("bin/run", "#!/bin/sh\n"), Some("bash"));
         assert_eq!(name("bin/run", "#!/usr/bin/python3.11\n"), Some("python"));
         assert_eq!(name("README", "plain text"), None);
@@ -539,11 +519,7 @@ mod tests {
         assert_eq!(names.len(), LANGUAGES.len());
         assert_eq!(LANGUAGES.len(), 28, "the 28 parsers of deps.md");
         for language in LANGUAGES {
-            assert!(
-                codecompass_grammars::language(language.grammar).is_some(),
-                "no grammar for {}",
-                language.name
-            );
+            assert!(codecompass_grammars::language(language.grammar).is_some(), "no grammar for {}", language.name);
             assert_eq!(by_name(language.name).map(|l| l.name), Some(language.name));
         }
     }

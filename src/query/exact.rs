@@ -42,22 +42,13 @@ fn trigram_query(ctx: &SearchContext<'_>, p: &Prefilter) -> Box<dyn Query> {
     let field = ctx.fulltext.fields().trigrams;
     match p {
         Prefilter::Any => unreachable!("Any is handled by the caller, which scans the whole view"),
-        Prefilter::Trigram(t) => Box::new(TermQuery::new(
-            Term::from_field_text(field, t),
-            IndexRecordOption::Basic,
-        )),
-        Prefilter::And(parts) => Box::new(BooleanQuery::new(
-            parts
-                .iter()
-                .map(|q| (Occur::Must, trigram_query(ctx, q)))
-                .collect(),
-        )),
-        Prefilter::Or(parts) => Box::new(BooleanQuery::new(
-            parts
-                .iter()
-                .map(|q| (Occur::Should, trigram_query(ctx, q)))
-                .collect(),
-        )),
+        Prefilter::Trigram(t) => Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic)),
+        Prefilter::And(parts) => {
+            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, trigram_query(ctx, q))).collect()))
+        }
+        Prefilter::Or(parts) => {
+            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, trigram_query(ctx, q))).collect()))
+        }
     }
 }
 
@@ -72,12 +63,7 @@ pub fn search(
     let prefiltered = !matcher.prefilter().is_any();
     let mut candidates = if prefiltered {
         let query = trigram_query(ctx, matcher.prefilter());
-        let found = ctx.searcher.search(
-            &*query,
-            &ViewFileVersions {
-                bitmap: allowed.clone(),
-            },
-        )?;
+        let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
         found | (&ctx.view.scan_bitmap & &**allowed)
     } else {
         (**allowed).clone()

@@ -18,9 +18,7 @@ pub enum PatternError {
     #[error("invalid regex: {0}")]
     Syntax(String),
     /// Valid, but too large to compile within the limits.
-    #[error(
-        "the regex is too large to search safely ({0}); simplify it or search for a literal part of it"
-    )]
+    #[error("the regex is too large to search safely ({0}); simplify it or search for a literal part of it")]
     TooLarge(String),
 }
 
@@ -58,16 +56,12 @@ fn without_newlines(h: &Hir) -> Hir {
         }
         HirKind::Class(Class::Unicode(class)) => {
             let mut class = class.clone();
-            class.difference(&hir::ClassUnicode::new([hir::ClassUnicodeRange::new(
-                '\n', '\n',
-            )]));
+            class.difference(&hir::ClassUnicode::new([hir::ClassUnicodeRange::new('\n', '\n')]));
             Hir::class(Class::Unicode(class))
         }
         HirKind::Class(Class::Bytes(class)) => {
             let mut class = class.clone();
-            class.difference(&hir::ClassBytes::new([hir::ClassBytesRange::new(
-                b'\n', b'\n',
-            )]));
+            class.difference(&hir::ClassBytes::new([hir::ClassBytesRange::new(b'\n', b'\n')]));
             Hir::class(Class::Bytes(class))
         }
         HirKind::Repetition(rep) => Hir::repetition(hir::Repetition {
@@ -88,16 +82,8 @@ fn without_newlines(h: &Hir) -> Hir {
 
 impl Matcher {
     /// Compiles `pattern` (Rust regex syntax, or a literal when `literal`).
-    pub fn new(
-        pattern: &str,
-        literal: bool,
-        case_insensitive: bool,
-    ) -> Result<Matcher, PatternError> {
-        let source = if literal {
-            regex::escape(pattern)
-        } else {
-            pattern.to_owned()
-        };
+    pub fn new(pattern: &str, literal: bool, case_insensitive: bool) -> Result<Matcher, PatternError> {
+        let source = if literal { regex::escape(pattern) } else { pattern.to_owned() };
         let parsed = regex_syntax::ParserBuilder::new()
             .case_insensitive(case_insensitive)
             .multi_line(true)
@@ -147,12 +133,7 @@ impl Matcher {
             if start == content.len() && content.ends_with(b"\n") {
                 let last_line = memchr::memchr_iter(b'\n', content).count() as u32;
                 if out.len() < limit && out.last().is_none_or(|m| m.line != last_line) {
-                    out.push(LineMatch {
-                        line: last_line + 1,
-                        column: 1,
-                        text: String::new(),
-                        ranges: Vec::new(),
-                    });
+                    out.push(LineMatch { line: last_line + 1, column: 1, text: String::new(), ranges: Vec::new() });
                 }
                 break;
             }
@@ -164,8 +145,7 @@ impl Matcher {
                     break;
                 }
                 let line_start = memchr::memrchr(b'\n', &content[..start]).map_or(0, |i| i + 1);
-                let line_end =
-                    memchr::memchr(b'\n', &content[start..]).map_or(content.len(), |i| start + i);
+                let line_end = memchr::memchr(b'\n', &content[start..]).map_or(content.len(), |i| start + i);
                 let raw = &content[line_start..line_end];
                 let cut = raw.len().min(MAX_LINE_TEXT);
                 out.push(LineMatch {
@@ -225,22 +205,10 @@ mod tests {
     #[test]
     fn literal_and_case_options() {
         let m = Matcher::new("a.b(", true, false).unwrap();
-        assert_eq!(
-            m.lines(b"axb(\na.b(\n", 10)
-                .iter()
-                .map(|l| l.line)
-                .collect::<Vec<_>>(),
-            [2]
-        );
+        assert_eq!(m.lines(b"axb(\na.b(\n", 10).iter().map(|l| l.line).collect::<Vec<_>>(), [2]);
         let m = Matcher::new("HELLO", false, true).unwrap();
         assert_eq!(m.lines(b"say hello\n", 10)[0].column, 5);
-        assert!(matches!(
-            Matcher::new("(", false, false),
-            Err(PatternError::Syntax(_))
-        ));
-        assert!(matches!(
-            Matcher::new("\\w{1000}{1000}", false, false),
-            Err(PatternError::TooLarge(_))
-        ));
+        assert!(matches!(Matcher::new("(", false, false), Err(PatternError::Syntax(_))));
+        assert!(matches!(Matcher::new("\\w{1000}{1000}", false, false), Err(PatternError::TooLarge(_))));
     }
 }

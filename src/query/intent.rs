@@ -43,9 +43,9 @@ pub struct Classified {
 }
 
 const EXTENSIONS: &[&str] = &[
-    "rs", "py", "go", "js", "ts", "tsx", "jsx", "java", "kt", "c", "h", "cc", "cpp", "hpp", "cs",
-    "rb", "php", "swift", "scala", "dart", "lua", "sh", "md", "toml", "yaml", "yml", "json", "xml",
-    "html", "css", "sql", "tf", "gradle", "groovy", "txt", "lock", "cfg", "ini", "mk",
+    "rs", "py", "go", "js", "ts", "tsx", "jsx", "java", "kt", "c", "h", "cc", "cpp", "hpp", "cs", "rb", "php", "swift",
+    "scala", "dart", "lua", "sh", "md", "toml", "yaml", "yml", "json", "xml", "html", "css", "sql", "tf", "gradle",
+    "groovy", "txt", "lock", "cfg", "ini", "mk",
 ];
 
 fn is_identifier_char(c: char) -> bool {
@@ -65,12 +65,10 @@ fn is_symbol_like(q: &str) -> bool {
 
 fn has_regex_syntax(q: &str) -> bool {
     const SIGNS: &[&str] = &[
-        ".*", ".+", "\\w", "\\d", "\\s", "\\b", "\\W", "\\S", "\\D", "[^", "(?", "[a-z", "[A-Z",
-        "[0-9", "+?", "*?", "{2", "{1", "{3", "$)", "|^",
+        ".*", ".+", "\\w", "\\d", "\\s", "\\b", "\\W", "\\S", "\\D", "[^", "(?", "[a-z", "[A-Z", "[0-9", "+?", "*?",
+        "{2", "{1", "{3", "$)", "|^",
     ];
-    SIGNS.iter().any(|s| q.contains(s))
-        || (q.starts_with('^') && q.len() > 1)
-        || (q.ends_with('$') && !q.contains(' '))
+    SIGNS.iter().any(|s| q.contains(s)) || (q.starts_with('^') && q.len() > 1) || (q.ends_with('$') && !q.contains(' '))
 }
 
 fn looks_like_message(q: &str) -> bool {
@@ -78,10 +76,7 @@ fn looks_like_message(q: &str) -> bool {
     if words.len() < 2 {
         return false;
     }
-    let punctuation = q
-        .chars()
-        .filter(|c| matches!(c, ':' | '\'' | '"' | '%' | '{' | '}' | '=' | '!' | ','))
-        .count();
+    let punctuation = q.chars().filter(|c| matches!(c, ':' | '\'' | '"' | '%' | '{' | '}' | '=' | '!' | ',')).count();
     let starts_upper = q.chars().next().is_some_and(char::is_uppercase);
     let error_word = [
         "error",
@@ -106,9 +101,7 @@ fn looks_like_message(q: &str) -> bool {
 pub fn classify(query: &str) -> Classified {
     let q = query.trim();
     let c = |intent, confidence| Classified { intent, confidence };
-    if q.len() >= 2
-        && (q.starts_with('"') && q.ends_with('"') || q.starts_with('\'') && q.ends_with('\''))
-    {
+    if q.len() >= 2 && (q.starts_with('"') && q.ends_with('"') || q.starts_with('\'') && q.ends_with('\'')) {
         return c(Intent::ErrorText, 0.95);
     }
     if has_regex_syntax(q) && !q.contains("::") {
@@ -116,8 +109,7 @@ pub fn classify(query: &str) -> Classified {
     }
     if !q.contains(' ')
         && (q.contains('/')
-            || q.rsplit_once('.')
-                .is_some_and(|(stem, ext)| !stem.is_empty() && EXTENSIONS.contains(&ext)))
+            || q.rsplit_once('.').is_some_and(|(stem, ext)| !stem.is_empty() && EXTENSIONS.contains(&ext)))
     {
         return c(Intent::Path, if q.contains('/') { 0.9 } else { 0.75 });
     }

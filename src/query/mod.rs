@@ -194,12 +194,7 @@ impl ContentReader<'_> {
     }
 
     /// The content of `blob_id`, found at `path` in the view.
-    pub fn read_blob(
-        &self,
-        local: Option<&LocalRepo>,
-        blob_id: ObjectId,
-        path: &[u8],
-    ) -> Option<Vec<u8>> {
+    pub fn read_blob(&self, local: Option<&LocalRepo>, blob_id: ObjectId, path: &[u8]) -> Option<Vec<u8>> {
         if let Some(repo) = local {
             let mut buf = Vec::new();
             if repo.read_blob_into(blob_id, &mut buf).is_ok() {
@@ -359,26 +354,15 @@ fn glob_set(patterns: &[String]) -> Result<Option<globset::GlobSet>, QueryError>
         }
         // A directory pattern covers what is under it.
         let under = format!("{}/**", p.trim_end_matches('/'));
-        if let Ok(g) = globset::GlobBuilder::new(&under)
-            .literal_separator(true)
-            .build()
-        {
+        if let Ok(g) = globset::GlobBuilder::new(&under).literal_separator(true).build() {
             builder.add(g);
         }
     }
-    Ok(Some(
-        builder
-            .build()
-            .map_err(|e| QueryError::Invalid(e.to_string()))?,
-    ))
+    Ok(Some(builder.build().map_err(|e| QueryError::Invalid(e.to_string()))?))
 }
 
 /// The view's file versions that pass the filters.
-pub fn allowed_files(
-    store: &Store,
-    view: &ViewRow,
-    filters: &Filters,
-) -> Result<Arc<RoaringBitmap>, QueryError> {
+pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result<Arc<RoaringBitmap>, QueryError> {
     if filters.is_empty() {
         return Ok(Arc::new(view.bitmap.clone()));
     }
@@ -389,11 +373,7 @@ pub fn allowed_files(
                 crate::lang::by_name(n).map(|l| l.name).ok_or_else(|| {
                     QueryError::Invalid(format!(
                         "unknown language `{n}`; known: {}",
-                        crate::lang::LANGUAGES
-                            .iter()
-                            .map(|l| l.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        crate::lang::LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
                     ))
                 })
             })
@@ -403,11 +383,7 @@ pub fn allowed_files(
     let exclude_langs = resolve(&filters.exclude_langs)?;
     let paths = glob_set(&filters.paths)?;
     let excludes = glob_set(&filters.excludes)?;
-    let exts: Vec<String> = filters
-        .exts
-        .iter()
-        .map(|e| e.trim_start_matches('.').to_ascii_lowercase())
-        .collect();
+    let exts: Vec<String> = filters.exts.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()).collect();
     let mut out = RoaringBitmap::new();
     for info in store.file_infos(view.bitmap.iter())? {
         let path = info.path_str();
@@ -417,16 +393,11 @@ pub fn allowed_files(
         if exclude_langs.contains(&info.lang.as_str()) {
             continue;
         }
-        if paths.as_ref().is_some_and(|g| !g.is_match(&path))
-            || excludes.as_ref().is_some_and(|g| g.is_match(&path))
-        {
+        if paths.as_ref().is_some_and(|g| !g.is_match(&path)) || excludes.as_ref().is_some_and(|g| g.is_match(&path)) {
             continue;
         }
         if !exts.is_empty() {
-            let ext = path
-                .rsplit_once('.')
-                .map(|(_, e)| e.to_ascii_lowercase())
-                .unwrap_or_default();
+            let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
             if !exts.contains(&ext) {
                 continue;
             }
@@ -437,46 +408,24 @@ pub fn allowed_files(
 }
 
 /// Runs a search.
-pub fn search(
-    ctx: &SearchContext<'_>,
-    request: &SearchRequest,
-) -> Result<SearchOutput, QueryError> {
+pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<SearchOutput, QueryError> {
     let query = request.query.trim();
     if query.is_empty() {
         return Err(QueryError::Invalid("the query is empty".to_owned()));
     }
     if request.fuzzy > 3 {
-        return Err(QueryError::Invalid(
-            "--fuzzy takes an edit distance from 0 to 3".to_owned(),
-        ));
+        return Err(QueryError::Invalid("--fuzzy takes an edit distance from 0 to 3".to_owned()));
     }
     if request.fuzzy > 0 && matches!(request.mode, Mode::Regex | Mode::Literal) {
-        return Err(QueryError::Invalid(
-            "--fuzzy does not apply to regex or literal search".to_owned(),
-        ));
+        return Err(QueryError::Invalid("--fuzzy does not apply to regex or literal search".to_owned()));
     }
     let classified = match request.mode {
         Mode::Auto => intent::classify(query),
-        Mode::Regex => Classified {
-            intent: Intent::Regex,
-            confidence: 1.0,
-        },
-        Mode::Literal => Classified {
-            intent: Intent::ErrorText,
-            confidence: 1.0,
-        },
-        Mode::Symbol => Classified {
-            intent: Intent::Symbol,
-            confidence: 1.0,
-        },
-        Mode::Path => Classified {
-            intent: Intent::Path,
-            confidence: 1.0,
-        },
-        Mode::Fts => Classified {
-            intent: Intent::NaturalLanguage,
-            confidence: 1.0,
-        },
+        Mode::Regex => Classified { intent: Intent::Regex, confidence: 1.0 },
+        Mode::Literal => Classified { intent: Intent::ErrorText, confidence: 1.0 },
+        Mode::Symbol => Classified { intent: Intent::Symbol, confidence: 1.0 },
+        Mode::Path => Classified { intent: Intent::Path, confidence: 1.0 },
+        Mode::Fts => Classified { intent: Intent::NaturalLanguage, confidence: 1.0 },
     };
     let allowed = allowed_files(ctx.store, ctx.view, &request.filters)?;
     let deadline = Instant::now() + request.timeout;
@@ -488,22 +437,12 @@ pub fn search(
         (Mode::Auto, Intent::ErrorText) => {
             let unquoted = unquote(query);
             let exact = run_exact(ctx, request, unquoted, true, &allowed, deadline, "literal")?;
-            if exact.results.is_empty() {
-                rank::ranked(ctx, request, unquoted, Mode::Fts, &allowed)?
-            } else {
-                exact
-            }
+            if exact.results.is_empty() { rank::ranked(ctx, request, unquoted, Mode::Fts, &allowed)? } else { exact }
         }
         (Mode::Fts, _) => rank::ranked(ctx, request, query, Mode::Fts, &allowed)?,
-        (Mode::Symbol, _) | (Mode::Auto, Intent::Symbol) => {
-            rank::ranked(ctx, request, query, Mode::Symbol, &allowed)?
-        }
-        (Mode::Path, _) | (Mode::Auto, Intent::Path) => {
-            rank::ranked(ctx, request, query, Mode::Path, &allowed)?
-        }
-        (Mode::Auto, Intent::NaturalLanguage) => {
-            rank::ranked(ctx, request, query, Mode::Auto, &allowed)?
-        }
+        (Mode::Symbol, _) | (Mode::Auto, Intent::Symbol) => rank::ranked(ctx, request, query, Mode::Symbol, &allowed)?,
+        (Mode::Path, _) | (Mode::Auto, Intent::Path) => rank::ranked(ctx, request, query, Mode::Path, &allowed)?,
+        (Mode::Auto, Intent::NaturalLanguage) => rank::ranked(ctx, request, query, Mode::Auto, &allowed)?,
     };
     output.intent = classified.intent.as_str();
     output.confidence = classified.confidence;
@@ -543,55 +482,28 @@ fn run_exact(
     let mut results = Vec::new();
     let mut total = 0usize;
     for (info, lines) in outcome.files {
-        let content = if request.context > 0 {
-            ctx.content.read(local.as_ref(), &info)
-        } else {
-            None
-        };
-        let all_lines: Vec<&[u8]> = content
-            .as_deref()
-            .map(|c| c.split(|&b| b == b'\n').collect())
-            .unwrap_or_default();
+        let content = if request.context > 0 { ctx.content.read(local.as_ref(), &info) } else { None };
+        let all_lines: Vec<&[u8]> = content.as_deref().map(|c| c.split(|&b| b == b'\n').collect()).unwrap_or_default();
         let language = (!info.lang.is_empty()).then(|| info.lang.clone());
         for m in lines {
             total += 1;
             let around = |from: usize, to: usize| -> Vec<String> {
                 (from..to)
                     .filter_map(|i| all_lines.get(i))
-                    .map(|l| {
-                        String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned()
-                    })
+                    .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
                     .collect()
             };
             let index = m.line as usize - 1;
-            let before = if request.context > 0 {
-                around(index.saturating_sub(request.context), index)
-            } else {
-                Vec::new()
-            };
-            let after = if request.context > 0 {
-                around(index + 1, index + 1 + request.context)
-            } else {
-                Vec::new()
-            };
+            let before =
+                if request.context > 0 { around(index.saturating_sub(request.context), index) } else { Vec::new() };
+            let after = if request.context > 0 { around(index + 1, index + 1 + request.context) } else { Vec::new() };
             results.push(SearchResult {
                 path: info.path_str(),
                 line_start: m.line,
                 line_end: m.line,
                 kind: "line".to_owned(),
-                language: if request.compact {
-                    None
-                } else {
-                    language.clone()
-                },
-                lines: vec![LineHit {
-                    line: m.line,
-                    column: m.column,
-                    text: m.text,
-                    ranges: m.ranges,
-                    before,
-                    after,
-                }],
+                language: if request.compact { None } else { language.clone() },
+                lines: vec![LineHit { line: m.line, column: m.column, text: m.text, ranges: m.ranges, before, after }],
                 ..SearchResult::default()
             });
         }
@@ -605,11 +517,7 @@ fn run_exact(
         results,
         suppressed_duplicate_count: 0,
         safety_limit_applied: outcome.timed_out,
-        prefilter: Some(if outcome.prefiltered {
-            "trigram"
-        } else {
-            "none: every file of the view was scanned"
-        }),
+        prefilter: Some(if outcome.prefiltered { "trigram" } else { "none: every file of the view was scanned" }),
         files_scanned: Some(outcome.files_scanned),
         unreadable_files: (outcome.unreadable > 0).then_some(outcome.unreadable),
         estimated_tokens: None,
@@ -632,13 +540,7 @@ pub(crate) struct Details<'a> {
 
 impl<'a> Details<'a> {
     pub(crate) fn new(store: &'a Store, max_file_size: u64) -> Details<'a> {
-        Details {
-            store,
-            max_file_size,
-            infos: HashMap::new(),
-            records: HashMap::new(),
-            symbols: HashMap::new(),
-        }
+        Details { store, max_file_size, infos: HashMap::new(), records: HashMap::new(), symbols: HashMap::new() }
     }
 
     /// The file version `fv`.
@@ -658,11 +560,7 @@ impl<'a> Details<'a> {
         let max = self.max_file_size;
         let record = match self.info(fv)? {
             Some(info) => {
-                let lang = if info.skip.is_some() {
-                    ""
-                } else {
-                    info.lang.as_str()
-                };
+                let lang = if info.skip.is_some() { "" } else { info.lang.as_str() };
                 let key = crate::indexer::record_key(lang, max);
                 let (blob, lang) = (info.blob_id, lang.to_owned());
                 self.store.record(blob, &lang, &key)?.map(|r| r.id)
@@ -674,11 +572,7 @@ impl<'a> Details<'a> {
     }
 
     /// The symbol `ord` of `fv`'s current record.
-    pub(crate) fn symbol(
-        &mut self,
-        fv: u32,
-        ord: u32,
-    ) -> Result<Option<&crate::store::SymbolRow>, QueryError> {
+    pub(crate) fn symbol(&mut self, fv: u32, ord: u32) -> Result<Option<&crate::store::SymbolRow>, QueryError> {
         if !self.symbols.contains_key(&(fv, ord)) {
             let row = match self.record(fv)? {
                 Some(record) => self.store.symbol_at(record, ord)?,
@@ -690,10 +584,7 @@ impl<'a> Details<'a> {
     }
 
     /// Every symbol of `fv`'s current record.
-    pub(crate) fn all_symbols(
-        &mut self,
-        fv: u32,
-    ) -> Result<Vec<crate::store::SymbolRow>, QueryError> {
+    pub(crate) fn all_symbols(&mut self, fv: u32) -> Result<Vec<crate::store::SymbolRow>, QueryError> {
         match self.record(fv)? {
             Some(record) => Ok(self.store.symbols_of(record)?),
             None => Ok(Vec::new()),

@@ -51,11 +51,7 @@ impl Prefilter {
                 other => flat.push(other),
             }
         }
-        if flat.len() == 1 {
-            flat.pop().expect("one element")
-        } else {
-            Prefilter::Or(flat)
-        }
+        if flat.len() == 1 { flat.pop().expect("one element") } else { Prefilter::Or(flat) }
     }
 
     fn literal(text: &str) -> Prefilter {
@@ -121,10 +117,7 @@ fn class_char(class: &Class) -> Option<char> {
     }
     chars.dedup();
     let first = *chars.first()?;
-    chars
-        .iter()
-        .all(|&c| fold(c) == fold(first) && c.is_ascii())
-        .then_some(fold(first))
+    chars.iter().all(|&c| fold(c) == fold(first) && c.is_ascii()).then_some(fold(first))
 }
 
 fn pieces_of(hir: &Hir, out: &mut Vec<Piece>) {
@@ -156,9 +149,7 @@ fn pieces_of(hir: &Hir, out: &mut Vec<Piece>) {
                 pieces_of(sub, out);
             }
         }
-        HirKind::Alternation(subs) => {
-            out.push(Piece::Break(Prefilter::or(subs.iter().map(of).collect())))
-        }
+        HirKind::Alternation(subs) => out.push(Piece::Break(Prefilter::or(subs.iter().map(of).collect()))),
     }
 }
 
@@ -178,33 +169,21 @@ mod tests {
     fn literals_and_concatenations() {
         assert_eq!(prefilter("abcd"), Prefilter::And(vec![t("abc"), t("bcd")]));
         assert_eq!(prefilter("ab"), Prefilter::Any);
-        assert_eq!(
-            prefilter("abc.*def"),
-            Prefilter::And(vec![t("abc"), t("def")])
-        );
+        assert_eq!(prefilter("abc.*def"), Prefilter::And(vec![t("abc"), t("def")]));
         assert_eq!(prefilter(r"\bfoo\b"), t("foo"));
         assert_eq!(prefilter("^Foo$"), t("foo"));
         assert_eq!(prefilter(r"\w+"), Prefilter::Any);
-        assert_eq!(
-            prefilter("a(bc)d"),
-            Prefilter::And(vec![t("abc"), t("bcd")])
-        );
+        assert_eq!(prefilter("a(bc)d"), Prefilter::And(vec![t("abc"), t("bcd")]));
     }
 
     #[test]
     fn alternations_and_case() {
-        assert_eq!(
-            prefilter("foo|bar"),
-            Prefilter::Or(vec![t("foo"), t("bar")])
-        );
+        assert_eq!(prefilter("foo|bar"), Prefilter::Or(vec![t("foo"), t("bar")]));
         assert_eq!(prefilter("foo|b"), Prefilter::Any);
         assert_eq!(prefilter("(?i)FOO"), t("foo"));
         assert_eq!(prefilter("x(abc)+"), t("abc"));
         assert_eq!(prefilter("x(abc)*"), Prefilter::Any);
         assert_eq!(prefilter("[a-z]+_id"), t("_id"));
-        assert_eq!(
-            prefilter("user_[a-z]+"),
-            Prefilter::And(vec![t("er_"), t("ser"), t("use")])
-        );
+        assert_eq!(prefilter("user_[a-z]+"), Prefilter::And(vec![t("er_"), t("ser"), t("use")]));
     }
 }

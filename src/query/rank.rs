@@ -11,14 +11,12 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 use tantivy::Term;
-use tantivy::query::{
-    BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery,
-};
+use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
 use super::{
-    Classified, Detail, Details, Explain, Intent, LineHit, Mode, QueryError, SearchContext,
-    SearchOutput, SearchRequest, SearchResult, Suggestion,
+    Classified, Detail, Details, Explain, Intent, LineHit, Mode, QueryError, SearchContext, SearchOutput,
+    SearchRequest, SearchResult, Suggestion,
 };
 use crate::extract::Role;
 use crate::index::tokenizer::code_tokens;
@@ -57,20 +55,11 @@ pub(crate) fn path_class(path: &str, up: &[String], down: &[String]) -> i8 {
     let segments: Vec<&str> = path.split('/').collect();
     let dirs = &segments[..segments.len().saturating_sub(1)];
     let file = segments.last().copied().unwrap_or("");
-    let test_file = file.starts_with("test_")
-        || file.contains("_test.")
-        || file.contains(".test.")
-        || file.contains(".spec.");
-    if test_file
-        || dirs
-            .iter()
-            .any(|s| DOWN.contains(s) || down.iter().any(|d| d == s))
-    {
+    let test_file =
+        file.starts_with("test_") || file.contains("_test.") || file.contains(".test.") || file.contains(".spec.");
+    if test_file || dirs.iter().any(|s| DOWN.contains(s) || down.iter().any(|d| d == s)) {
         1
-    } else if dirs
-        .iter()
-        .any(|s| UP.contains(s) || up.iter().any(|u| u == s))
-    {
+    } else if dirs.iter().any(|s| UP.contains(s) || up.iter().any(|u| u == s)) {
         -1
     } else {
         0
@@ -96,10 +85,7 @@ fn parse_terms(query: &str) -> (Vec<String>, Vec<String>) {
         }
     }
     words.push(rest.to_owned());
-    let words = words
-        .iter()
-        .flat_map(|w| w.split_whitespace().map(str::to_owned))
-        .collect();
+    let words = words.iter().flat_map(|w| w.split_whitespace().map(str::to_owned)).collect();
     (words, phrases)
 }
 
@@ -225,55 +211,33 @@ fn word_clause(
             fields
                 .iter()
                 .map(|&(f, boost)| {
-                    (
-                        Occur::Should,
-                        Box::new(BoostQuery::new(term_query(f, text), boost)) as Box<dyn Query>,
-                    )
+                    (Occur::Should, Box::new(BoostQuery::new(term_query(f, text), boost)) as Box<dyn Query>)
                 })
                 .collect(),
         ))
     };
     let _ = ctx;
-    let whole = tokens
-        .iter()
-        .find(|t| t.position_length > 1)
-        .map(|t| t.text.clone());
-    let parts: Vec<String> = tokens
-        .iter()
-        .filter(|t| t.position_length == 1)
-        .map(|t| t.text.clone())
-        .collect();
+    let whole = tokens.iter().find(|t| t.position_length > 1).map(|t| t.text.clone());
+    let parts: Vec<String> = tokens.iter().filter(|t| t.position_length == 1).map(|t| t.text.clone()).collect();
     match whole {
         Some(whole) => {
-            let all_parts: Box<dyn Query> = Box::new(BooleanQuery::new(
-                parts.iter().map(|p| (Occur::Must, any_field(p))).collect(),
-            ));
+            let all_parts: Box<dyn Query> =
+                Box::new(BooleanQuery::new(parts.iter().map(|p| (Occur::Must, any_field(p))).collect()));
             Some(Box::new(BooleanQuery::new(vec![
-                (
-                    Occur::Should,
-                    Box::new(BoostQuery::new(any_field(&whole), 2.0)),
-                ),
+                (Occur::Should, Box::new(BoostQuery::new(any_field(&whole), 2.0))),
                 (Occur::Should, all_parts),
             ])))
         }
-        None if natural && word.chars().all(char::is_alphabetic) => {
-            Some(Box::new(BooleanQuery::new(
-                variants(&parts[0])
-                    .iter()
-                    .map(|v| (Occur::Should, any_field(v)))
-                    .collect(),
-            )))
-        }
+        None if natural && word.chars().all(char::is_alphabetic) => Some(Box::new(BooleanQuery::new(
+            variants(&parts[0]).iter().map(|v| (Occur::Should, any_field(v))).collect(),
+        ))),
         None => Some(any_field(&parts[0])),
     }
 }
 
 fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>> {
-    let tokens: Vec<String> = code_tokens(phrase)
-        .into_iter()
-        .filter(|t| t.position_length == 1)
-        .map(|t| t.text)
-        .collect();
+    let tokens: Vec<String> =
+        code_tokens(phrase).into_iter().filter(|t| t.position_length == 1).map(|t| t.text).collect();
     match tokens.len() {
         0 => None,
         1 => Some(Box::new(BooleanQuery::new(
@@ -282,10 +246,8 @@ fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>
                 .map(|&(f, _)| {
                     (
                         Occur::Should,
-                        Box::new(TermQuery::new(
-                            Term::from_field_text(f, &tokens[0]),
-                            IndexRecordOption::WithFreqs,
-                        )) as Box<dyn Query>,
+                        Box::new(TermQuery::new(Term::from_field_text(f, &tokens[0]), IndexRecordOption::WithFreqs))
+                            as Box<dyn Query>,
                     )
                 })
                 .collect(),
@@ -295,10 +257,7 @@ fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>
                 .iter()
                 .map(|&(f, _)| {
                     let terms = tokens.iter().map(|t| Term::from_field_text(f, t)).collect();
-                    (
-                        Occur::Should,
-                        Box::new(PhraseQuery::new(terms)) as Box<dyn Query>,
-                    )
+                    (Occur::Should, Box::new(PhraseQuery::new(terms)) as Box<dyn Query>)
                 })
                 .collect(),
         ))),
@@ -317,26 +276,14 @@ fn recall_query(
 ) -> Option<Box<dyn Query>> {
     let f = ctx.fulltext.fields();
     let fields: Vec<(Field, f32)> = match kind {
-        DocKind::Symbol => vec![
-            (f.name, 4.0),
-            (f.qualified, 3.0),
-            (f.signature, 2.0),
-            (f.doc, 1.0),
-        ],
+        DocKind::Symbol => vec![(f.name, 4.0), (f.qualified, 3.0), (f.signature, 2.0), (f.doc, 1.0)],
         DocKind::Snippet => vec![(f.body, 1.0)],
         DocKind::File => vec![(f.path, 2.0), (f.name, 3.0)],
     };
     let mut words_clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for w in words {
         if let Some(q) = word_clause(ctx, &fields, w, fuzzy, !conjunctive) {
-            words_clauses.push((
-                if conjunctive {
-                    Occur::Must
-                } else {
-                    Occur::Should
-                },
-                q,
-            ));
+            words_clauses.push((if conjunctive { Occur::Must } else { Occur::Should }, q));
         }
     }
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
@@ -346,13 +293,8 @@ fn recall_query(
             Box::new(BooleanQuery::new(words_clauses))
         } else {
             // Natural language: at least half of the words (all of two), ranked by BM25.
-            let required = required
-                .unwrap_or(if n <= 2 { n } else { n.div_ceil(2) })
-                .min(n);
-            Box::new(BooleanQuery::with_minimum_required_clauses(
-                words_clauses,
-                required,
-            ))
+            let required = required.unwrap_or(if n <= 2 { n } else { n.div_ceil(2) }).min(n);
+            Box::new(BooleanQuery::with_minimum_required_clauses(words_clauses, required))
         };
         clauses.push((Occur::Must, inner));
     }
@@ -366,10 +308,7 @@ fn recall_query(
     }
     clauses.push((
         Occur::Must,
-        Box::new(TermQuery::new(
-            Term::from_field_u64(f.kind, kind as u64),
-            IndexRecordOption::Basic,
-        )),
+        Box::new(TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic)),
     ));
     Some(Box::new(BooleanQuery::new(clauses)))
 }
@@ -420,21 +359,15 @@ pub(crate) fn ranked(
     let (mut words, phrases) = parse_terms(query);
     let natural = mode == Mode::Auto;
     if natural {
-        let kept: Vec<String> = words
-            .iter()
-            .filter(|w| !STOPWORDS.contains(&w.to_lowercase().as_str()))
-            .cloned()
-            .collect();
+        let kept: Vec<String> =
+            words.iter().filter(|w| !STOPWORDS.contains(&w.to_lowercase().as_str())).cloned().collect();
         if !kept.is_empty() {
             words = kept;
         }
     }
     let conjunctive = !natural;
     let mut lists: Vec<Vec<Unit>> = Vec::new();
-    let collector = |limit| TopInView {
-        bitmap: allowed.clone(),
-        limit,
-    };
+    let collector = |limit| TopInView { bitmap: allowed.clone(), limit };
     let to_unit = |h: &Hit| Unit {
         fv: h.fv,
         line_start: h.line_start,
@@ -453,15 +386,7 @@ pub(crate) fn ranked(
         _ => &[DocKind::Symbol, DocKind::Snippet, DocKind::File],
     };
     for &kind in kinds {
-        if let Some(q) = recall_query(
-            ctx,
-            kind,
-            &words,
-            &phrases,
-            conjunctive,
-            request.fuzzy,
-            None,
-        ) {
+        if let Some(q) = recall_query(ctx, kind, &words, &phrases, conjunctive, request.fuzzy, None) {
             let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
             lists.push(hits.iter().map(to_unit).collect());
         }
@@ -470,9 +395,7 @@ pub(crate) fn ranked(
     if natural && lists.iter().all(Vec::is_empty) && words.len() > 1 {
         lists.clear();
         for &kind in kinds {
-            if let Some(q) =
-                recall_query(ctx, kind, &words, &phrases, false, request.fuzzy, Some(1))
-            {
+            if let Some(q) = recall_query(ctx, kind, &words, &phrases, false, request.fuzzy, Some(1)) {
                 let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
                 lists.push(hits.iter().map(to_unit).collect());
             }
@@ -482,16 +405,11 @@ pub(crate) fn ranked(
     let mut details = Details::new(ctx.store, ctx.max_file_size);
     if matches!(mode, Mode::Symbol | Mode::Fts | Mode::Auto) && !query.contains(' ') {
         let parts = segments(query);
-        let last = query
-            .rsplit(['.', ':', '#', '\\', '/', '>'])
-            .next()
-            .unwrap_or(query);
+        let last = query.rsplit(['.', ':', '#', '\\', '/', '>']).next().unwrap_or(query);
         let mut exact = Vec::new();
         for (symbol, fv, lang, extractor) in ctx.store.symbols_named(last)? {
             // Only the view's files, and only their current records.
-            if !allowed.contains(fv)
-                || extractor != crate::indexer::record_key(&lang, ctx.max_file_size)
-            {
+            if !allowed.contains(fv) || extractor != crate::indexer::record_key(&lang, ctx.max_file_size) {
                 continue;
             }
             if parts.len() > 1 && !segments(&symbol.qualified_name).ends_with(&parts) {
@@ -510,14 +428,7 @@ pub(crate) fn ranked(
                 symbol: Some(symbol),
             });
         }
-        exact.sort_by_key(|u| {
-            (
-                u.symbol.as_ref().is_some_and(|s| s.name != last),
-                u.declaration,
-                u.fv,
-                u.line_start,
-            )
-        });
+        exact.sort_by_key(|u| (u.symbol.as_ref().is_some_and(|s| s.name != last), u.declaration, u.fv, u.line_start));
         exact.truncate(RECALL);
         lists.insert(0, exact);
     }
@@ -556,13 +467,7 @@ pub(crate) fn ranked(
     let mut fused: HashMap<(u32, u32, u32, u8, Option<u32>), Unit> = HashMap::new();
     for (list_index, list) in lists.into_iter().enumerate() {
         for (rank, unit) in list.into_iter().enumerate() {
-            let key = (
-                unit.fv,
-                unit.line_start,
-                unit.line_end,
-                unit.kind as u8,
-                unit.ord,
-            );
+            let key = (unit.fv, unit.line_start, unit.line_end, unit.kind as u8, unit.ord);
             let symbol = unit.symbol.clone();
             let entry = fused.entry(key).or_insert(unit);
             if entry.symbol.is_none() {
@@ -570,9 +475,7 @@ pub(crate) fn ranked(
             }
             entry.rrf += 1.0 / (RRF_K + rank as f64 + 1.0);
             if request.explain == Explain::Full {
-                entry
-                    .reasons
-                    .push(format!("list {list_index} rank {}", rank + 1));
+                entry.reasons.push(format!("list {list_index} rank {}", rank + 1));
             }
         }
     }
@@ -580,12 +483,8 @@ pub(crate) fn ranked(
 
     // Tiers from what matched.
     let query_lower = query.to_lowercase();
-    let word_tokens: Vec<String> = words
-        .iter()
-        .flat_map(|w| code_tokens(w))
-        .filter(|t| t.position_length == 1)
-        .map(|t| t.text)
-        .collect();
+    let word_tokens: Vec<String> =
+        words.iter().flat_map(|w| code_tokens(w)).filter(|t| t.position_length == 1).map(|t| t.text).collect();
     let qparts = segments(query);
     for unit in &mut units {
         match (unit.kind, unit.ord) {
@@ -603,9 +502,7 @@ pub(crate) fn ranked(
                     1
                 } else {
                     let signature = format!("{} {}", s.qualified_name, s.signature).to_lowercase();
-                    if !word_tokens.is_empty()
-                        && word_tokens.iter().all(|t| signature.contains(t.as_str()))
-                    {
+                    if !word_tokens.is_empty() && word_tokens.iter().all(|t| signature.contains(t.as_str())) {
                         2
                     } else {
                         4
@@ -620,8 +517,7 @@ pub(crate) fn ranked(
                 let name = lower.rsplit('/').next().unwrap_or(&lower);
                 unit.tier = if lower.contains(&query_lower)
                     || name == query_lower
-                    || (!word_tokens.is_empty()
-                        && word_tokens.iter().all(|t| lower.contains(t.as_str())))
+                    || (!word_tokens.is_empty() && word_tokens.iter().all(|t| lower.contains(t.as_str())))
                 {
                     3
                 } else {
@@ -634,29 +530,19 @@ pub(crate) fn ranked(
 
     // Merge near-duplicate regions of one file: a unit inside a better one is folded into it.
     units.sort_by(|a, b| {
-        (
-            a.tier,
-            a.declaration,
-            std::cmp::Reverse(ordered(a.rrf)),
-            a.fv,
-            a.line_start,
-        )
-            .cmp(&(
-                b.tier,
-                b.declaration,
-                std::cmp::Reverse(ordered(b.rrf)),
-                b.fv,
-                b.line_start,
-            ))
+        (a.tier, a.declaration, std::cmp::Reverse(ordered(a.rrf)), a.fv, a.line_start).cmp(&(
+            b.tier,
+            b.declaration,
+            std::cmp::Reverse(ordered(b.rrf)),
+            b.fv,
+            b.line_start,
+        ))
     });
     let mut kept: Vec<Unit> = Vec::new();
     let mut suppressed = 0u64;
     for unit in units {
         let overlapping = kept.iter_mut().find(|k| {
-            k.fv == unit.fv
-                && k.kind != DocKind::File
-                && unit.kind != DocKind::File
-                && overlap(k, &unit) >= 0.5
+            k.fv == unit.fv && k.kind != DocKind::File && unit.kind != DocKind::File && overlap(k, &unit) >= 0.5
         });
         match overlapping {
             Some(k) => {
@@ -682,30 +568,18 @@ pub(crate) fn ranked(
     }
     let mut sorted_paths: Vec<&String> = paths.values().collect();
     sorted_paths.sort();
-    let path_rank: HashMap<&str, usize> = sorted_paths
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (p.as_str(), i))
-        .collect();
+    let path_rank: HashMap<&str, usize> = sorted_paths.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
     let static_key = |u: &Unit| {
         let class = classes.get(&u.fv).map_or(0, |c| c.0);
-        let rank = paths
-            .get(&u.fv)
-            .and_then(|p| path_rank.get(p.as_str()).copied())
-            .unwrap_or(usize::MAX);
+        let rank = paths.get(&u.fv).and_then(|p| path_rank.get(p.as_str()).copied()).unwrap_or(usize::MAX);
         (u.tier, u.declaration, class, rank)
     };
     kept.sort_by(|a, b| {
-        (
-            static_key(a),
-            std::cmp::Reverse(ordered(a.rrf)),
-            a.line_start,
-        )
-            .cmp(&(
-                static_key(b),
-                std::cmp::Reverse(ordered(b.rrf)),
-                b.line_start,
-            ))
+        (static_key(a), std::cmp::Reverse(ordered(a.rrf)), a.line_start).cmp(&(
+            static_key(b),
+            std::cmp::Reverse(ordered(b.rrf)),
+            b.line_start,
+        ))
     });
     // Within a group of equal standing, a file's second and later results yield to other
     // files' results of close score: greedy, on integer keys, stopping once enough are chosen.
@@ -718,11 +592,7 @@ pub(crate) fn ranked(
         if ordered_units.len() >= wanted {
             break;
         }
-        let group = (
-            front.tier,
-            front.declaration,
-            classes.get(&front.fv).map_or(0, |c| c.0),
-        );
+        let group = (front.tier, front.declaration, classes.get(&front.fv).map_or(0, |c| c.0));
         let mut best = 0;
         let mut best_score = f64::MIN;
         for (i, u) in remaining.iter().enumerate() {
@@ -743,23 +613,13 @@ pub(crate) fn ranked(
     // Identical content at several paths: one result, the others in `also_at`.
     let mut shaped: Vec<SearchResult> = Vec::new();
     let mut first_of: HashMap<(crate::git::ObjectId, u32, u32, u8), usize> = HashMap::new();
-    let mut shaping = Shaping {
-        ctx,
-        request,
-        word_tokens: &word_tokens,
-        classes: &classes,
-        contents: Contents::default(),
-    };
+    let mut shaping =
+        Shaping { ctx, request, word_tokens: &word_tokens, classes: &classes, contents: Contents::default() };
     for unit in ordered_units {
         let Some(info) = details.info(unit.fv)?.cloned() else {
             continue;
         };
-        let key = (
-            info.blob_id,
-            unit.line_start,
-            unit.line_end,
-            unit.kind as u8,
-        );
+        let key = (info.blob_id, unit.line_start, unit.line_end, unit.kind as u8);
         if let Some(&index) = first_of.get(&key) {
             shaped[index].also_at.push(info.path_str());
             suppressed += 1;
@@ -805,13 +665,7 @@ pub(crate) fn ranked(
 fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
     ctx.content
         .git
-        .map(|g| {
-            g.local()
-                .config_strings(key)
-                .iter()
-                .flat_map(|v| v.split(',').map(|s| s.trim().to_owned()))
-                .collect()
-        })
+        .map(|g| g.local().config_strings(key).iter().flat_map(|v| v.split(',').map(|s| s.trim().to_owned())).collect())
         .unwrap_or_default()
 }
 
@@ -823,11 +677,7 @@ struct Contents {
 }
 
 impl Contents {
-    fn get(
-        &mut self,
-        ctx: &SearchContext<'_>,
-        info: &crate::store::FileInfo,
-    ) -> Option<std::rc::Rc<Vec<u8>>> {
+    fn get(&mut self, ctx: &SearchContext<'_>, info: &crate::store::FileInfo) -> Option<std::rc::Rc<Vec<u8>>> {
         if let Some(found) = self.by_blob.get(&info.blob_id) {
             return found.clone();
         }
@@ -868,12 +718,7 @@ fn shape(
     info: &crate::store::FileInfo,
     symbols: &[crate::store::SymbolRow],
 ) -> SearchResult {
-    let (ctx, request, word_tokens, classes) = (
-        shaping.ctx,
-        shaping.request,
-        shaping.word_tokens,
-        shaping.classes,
-    );
+    let (ctx, request, word_tokens, classes) = (shaping.ctx, shaping.request, shaping.word_tokens, shaping.classes);
     let contents = &mut shaping.contents;
     let mut result = SearchResult {
         path: info.path_str(),
@@ -891,21 +736,15 @@ fn shape(
     if let Some(s) = symbol {
         result.kind = s.kind.clone();
         result.name = Some(s.name.clone());
-        result.role = Some(if s.role == Role::Definition {
-            "definition"
-        } else {
-            "declaration"
-        });
+        result.role = Some(if s.role == Role::Definition { "definition" } else { "declaration" });
         if request.detail >= Detail::Signature && !request.compact {
             result.qualified_name = Some(s.qualified_name.clone());
             result.signature = Some(s.signature.clone());
             result.visibility = s.visibility.clone();
         }
         if request.detail >= Detail::Context && !request.compact {
-            result.parent = s
-                .parent
-                .and_then(|p| symbols.iter().find(|x| x.ord == p))
-                .map(|p| p.qualified_name.clone());
+            result.parent =
+                s.parent.and_then(|p| symbols.iter().find(|x| x.ord == p)).map(|p| p.qualified_name.clone());
             result.related = symbols
                 .iter()
                 .filter(|x| x.ord != s.ord && (x.parent == s.parent || x.parent == Some(s.ord)))
@@ -914,14 +753,7 @@ fn shape(
                 .collect();
         }
     } else if unit.kind == DocKind::File {
-        result.name = Some(
-            result
-                .path
-                .rsplit('/')
-                .next()
-                .unwrap_or(&result.path)
-                .to_owned(),
-        );
+        result.name = Some(result.path.rsplit('/').next().unwrap_or(&result.path).to_owned());
     }
     if !request.compact {
         result.score = Some((unit.rrf * 1e4).round() / 1e4);
@@ -961,35 +793,20 @@ fn shape(
                 }
             }
             if request.detail >= Detail::Context {
-                result.preview = Some(
-                    lines
-                        .iter()
-                        .take(15)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                );
+                result.preview = Some(lines.iter().take(15).cloned().collect::<Vec<_>>().join("\n"));
             }
         }
     }
     if request.explain != Explain::Off {
         let (class, _) = classes.get(&unit.fv).cloned().unwrap_or((0, String::new()));
-        result
-            .ranking_reasons
-            .push(format!("tier {}: {}", unit.tier, tier_name(unit.tier)));
-        result.ranking_reasons.push(if unit.declaration {
-            "declaration".into()
-        } else {
-            "definition or text".into()
-        });
+        result.ranking_reasons.push(format!("tier {}: {}", unit.tier, tier_name(unit.tier)));
+        result.ranking_reasons.push(if unit.declaration { "declaration".into() } else { "definition or text".into() });
         result.ranking_reasons.push(match class {
             -1 => "path up (source directory)".into(),
             1 => "path down (tests, vendored, docs or examples)".into(),
             _ => "path neutral".into(),
         });
-        result
-            .ranking_reasons
-            .push(format!("fused score {:.4}", unit.rrf));
+        result.ranking_reasons.push(format!("fused score {:.4}", unit.rrf));
         if request.explain == Explain::Full {
             result.ranking_reasons.extend(unit.reasons.iter().cloned());
         }
@@ -1004,18 +821,8 @@ pub fn estimate_tokens(text: &str) -> usize {
 
 /// The text a result contributes to a budget.
 fn result_text(r: &SearchResult) -> String {
-    let mut text = format!(
-        "{}:{}-{} {} {}",
-        r.path,
-        r.line_start,
-        r.line_end,
-        r.kind,
-        r.name.as_deref().unwrap_or("")
-    );
-    for part in [&r.qualified_name, &r.signature, &r.preview]
-        .into_iter()
-        .flatten()
-    {
+    let mut text = format!("{}:{}-{} {} {}", r.path, r.line_start, r.line_end, r.kind, r.name.as_deref().unwrap_or(""));
+    for part in [&r.qualified_name, &r.signature, &r.preview].into_iter().flatten() {
         text.push(' ');
         text.push_str(part);
     }
@@ -1052,17 +859,9 @@ pub(crate) fn fit_budget(output: &mut SearchOutput, budget: usize) {
 }
 
 /// A better query when the answer looks weak.
-pub(crate) fn suggest(
-    query: &str,
-    classified: Classified,
-    output: &SearchOutput,
-) -> Option<Suggestion> {
+pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput) -> Option<Suggestion> {
     let quoted = |q: &str| {
-        if q.contains(' ') || q.contains('\'') {
-            format!("\"{}\"", q.replace('"', "\\\""))
-        } else {
-            q.to_owned()
-        }
+        if q.contains(' ') || q.contains('\'') { format!("\"{}\"", q.replace('"', "\\\"")) } else { q.to_owned() }
     };
     let weak = output.results.is_empty() || classified.confidence < 0.6;
     if !weak {
@@ -1083,10 +882,7 @@ pub(crate) fn suggest(
         return Some(Suggestion {
             mode: "literal",
             reason: "no document has every word; an exact search finds the text as written".into(),
-            command: format!(
-                "git codecompass search --mode regex {}",
-                quoted(&regex::escape(query))
-            ),
+            command: format!("git codecompass search --mode regex {}", quoted(&regex::escape(query))),
         });
     }
     if output.results.is_empty() {
@@ -1147,11 +943,7 @@ mod tests {
                 suggestion: None,
             };
             fit_budget(&mut output, budget);
-            let used: usize = output
-                .results
-                .iter()
-                .map(|r| r.estimated_tokens.unwrap())
-                .sum();
+            let used: usize = output.results.iter().map(|r| r.estimated_tokens.unwrap()).sum();
             assert!(used <= budget);
             assert_eq!(output.estimated_tokens, Some(used));
         }

@@ -8,9 +8,7 @@ use crate::git::ObjectId;
 
 fn path_of(dir: &Path, blob_id: ObjectId) -> PathBuf {
     let hex = blob_id.to_hex();
-    dir.join("blobs")
-        .join(&hex[..2])
-        .join(format!("{}.zst", &hex[2..]))
+    dir.join("blobs").join(&hex[..2]).join(format!("{}.zst", &hex[2..]))
 }
 
 /// Stores `data` under its blob id, unless already there. Written to a temporary name first
@@ -20,13 +18,8 @@ pub fn put(dir: &Path, blob_id: ObjectId, data: &[u8]) -> Result<(), StoreError>
     if path.exists() {
         return Ok(());
     }
-    let io = |e| StoreError::Io {
-        path: path.clone(),
-        source: e,
-    };
-    let parent = path
-        .parent()
-        .expect("a blob path has a parent because it is built under blobs/");
+    let io = |e| StoreError::Io { path: path.clone(), source: e };
+    let parent = path.parent().expect("a blob path has a parent because it is built under blobs/");
     std::fs::create_dir_all(parent).map_err(io)?;
     let compressed = zstd::encode_all(data, 3).map_err(io)?;
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
@@ -39,4 +32,9 @@ pub fn put(dir: &Path, blob_id: ObjectId, data: &[u8]) -> Result<(), StoreError>
 pub fn get(dir: &Path, blob_id: ObjectId) -> Option<Vec<u8>> {
     let compressed = std::fs::read(path_of(dir, blob_id)).ok()?;
     zstd::decode_all(&compressed[..]).ok()
+}
+
+/// Removes the content stored under `blob_id`, if any.
+pub fn remove(dir: &Path, blob_id: ObjectId) {
+    let _ = std::fs::remove_file(path_of(dir, blob_id));
 }

@@ -21,18 +21,10 @@ impl WriteLock {
     /// without, fails with [`StoreError::Busy`].
     pub fn acquire(dir: &Path, wait: bool) -> Result<WriteLock, StoreError> {
         let path = dir.join(LOCK_FILE);
-        let io = |e| StoreError::Io {
-            path: path.clone(),
-            source: e,
-        };
+        let io = |e| StoreError::Io { path: path.clone(), source: e };
         std::fs::create_dir_all(dir).map_err(io)?;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(io)?;
+        let mut file =
+            OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path).map_err(io)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -40,9 +32,7 @@ impl WriteLock {
                 if !wait {
                     return Err(StoreError::Busy { pid });
                 }
-                crate::progress::note(&format!(
-                    "waiting for another process (pid {pid}) to finish writing the index"
-                ));
+                crate::progress::note(&format!("waiting for another process (pid {pid}) to finish writing the index"));
                 file.lock().map_err(io)?;
             }
             Err(TryLockError::Error(e)) => return Err(io(e)),
@@ -55,11 +45,7 @@ impl WriteLock {
 
     /// The pid of the process holding the lock in `dir`, if one does.
     pub fn holder_of(dir: &Path) -> Option<u32> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(dir.join(LOCK_FILE))
-            .ok()?;
+        let mut file = OpenOptions::new().read(true).write(true).open(dir.join(LOCK_FILE)).ok()?;
         match file.try_lock() {
             Ok(()) => {
                 let _ = file.unlock();

@@ -32,17 +32,10 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     /// A file of the store could not be read or written.
     #[error("store I/O error at {path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     /// The store was written by an incompatible version or is damaged.
     #[error("the index at {path} is {state}: {detail}")]
-    Incompatible {
-        path: PathBuf,
-        state: StoreState,
-        detail: String,
-    },
+    Incompatible { path: PathBuf, state: StoreState, detail: String },
     /// Another process holds the write lock.
     #[error("another process (pid {pid}) is writing the index")]
     Busy { pid: u32 },
@@ -81,10 +74,7 @@ impl std::fmt::Display for StoreState {
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 /// An open store.
@@ -100,36 +90,21 @@ impl Store {
     pub fn classify(dir: &Path) -> (StoreState, String) {
         let db = dir.join(DB_FILE);
         if !db.exists() {
-            return (
-                StoreState::NotIndexed,
-                "no index has been built yet".to_owned(),
-            );
+            return (StoreState::NotIndexed, "no index has been built yet".to_owned());
         }
         let conn = match Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY) {
             Ok(c) => c,
             Err(e) => return (StoreState::Corrupt, e.to_string()),
         };
-        let version: Result<Option<String>, _> = conn
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema_version'",
-                [],
-                |r| r.get(0),
-            )
-            .optional();
+        let version: Result<Option<String>, _> =
+            conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional();
         match version {
-            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => {
-                (StoreState::Compatible, String::new())
-            }
+            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => (StoreState::Compatible, String::new()),
             Ok(Some(v)) => (
                 StoreState::ReindexRequired,
-                format!(
-                    "written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"
-                ),
+                format!("written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"),
             ),
-            Ok(None) => (
-                StoreState::Corrupt,
-                "the store has no schema version".to_owned(),
-            ),
+            Ok(None) => (StoreState::Corrupt, "the store has no schema version".to_owned()),
             Err(e) => (StoreState::Corrupt, e.to_string()),
         }
     }
@@ -148,11 +123,7 @@ impl Store {
             }
         }
         if state != StoreState::Compatible {
-            return Err(StoreError::Incompatible {
-                path: dir.to_owned(),
-                state,
-                detail,
-            });
+            return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
         }
         let conn = Connection::open(dir.join(DB_FILE))?;
         conn.busy_timeout(std::time::Duration::from_secs(60))?;
@@ -160,20 +131,14 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "OFF")?;
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.pragma_update(None, "cache_size", -65536)?;
-        conn.pragma_update(None, "mmap_size", 268_435_456i64)?;
-        Ok(Store {
-            dir: dir.to_owned(),
-            conn,
-        })
+        conn.pragma_update(None, "mmap_size", 67_108_864i64)?;
+        Ok(Store { dir: dir.to_owned(), conn })
     }
 
     /// Writes an empty store: WAL mode (kept by the file) and the schema, under a temporary
     /// name renamed into place, so no reader ever opens a half-made database.
     fn create(dir: &Path) -> Result<(), StoreError> {
-        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io {
-            path: dir.to_owned(),
-            source: e,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Io { path: dir.to_owned(), source: e })?;
         let tmp = dir.join(format!("{DB_FILE}.new-{}", std::process::id()));
         let _ = std::fs::remove_file(&tmp);
         {
@@ -184,15 +149,10 @@ impl Store {
             for (key, value) in [
                 ("schema_version", STORE_SCHEMA_VERSION.to_string()),
                 ("extractor_version", extract::EXTRACTOR_VERSION.to_string()),
-                (
-                    "created_by",
-                    concat!("codecompass ", env!("CARGO_PKG_VERSION")).to_owned(),
-                ),
+                ("index_format_version", crate::index::INDEX_FORMAT_VERSION.to_string()),
+                ("created_by", concat!("codecompass ", env!("CARGO_PKG_VERSION")).to_owned()),
             ] {
-                tx.execute(
-                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-                    params![key, value],
-                )?;
+                tx.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
             }
             tx.commit()?;
             conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
@@ -200,10 +160,7 @@ impl Store {
         let _ = std::fs::remove_file(format!("{}-wal", tmp.display()));
         let _ = std::fs::remove_file(format!("{}-shm", tmp.display()));
         let target = dir.join(DB_FILE);
-        std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io {
-            path: target,
-            source: e,
-        })?;
+        std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io { path: target, source: e })?;
         Ok(())
     }
 
@@ -224,36 +181,27 @@ impl Store {
 
     /// A value from `meta`.
     pub fn meta(&self, key: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .conn
-            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
-            .optional()?)
+        Ok(self.conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }
 
     /// Sets a value in `meta`.
     pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.conn.execute(
-            "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
-            params![key, value],
-        )?;
+        self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)", params![key, value])?;
         Ok(())
     }
 
     /// Starts a write transaction. Records written in it become visible when it commits;
     /// nothing refers to them until a view does.
     pub fn begin(&self) -> Result<Batch<'_>, StoreError> {
-        Ok(Batch {
-            tx: self.conn.unchecked_transaction()?,
-        })
+        Ok(Batch { tx: self.conn.unchecked_transaction()? })
     }
 
     /// Marks jobs left `running` by a process that died as `interrupted`. Call with the write
     /// lock held, so no live process can be running one.
     pub fn mark_interrupted_jobs(&self) -> Result<usize, StoreError> {
-        Ok(self.conn.execute(
-            "UPDATE jobs SET state = 'interrupted', finished_at = ?1 WHERE state = 'running'",
-            [now()],
-        )?)
+        Ok(self
+            .conn
+            .execute("UPDATE jobs SET state = 'interrupted', finished_at = ?1 WHERE state = 'running'", [now()])?)
     }
 
     /// Records the start of a job and returns its id.
@@ -266,17 +214,8 @@ impl Store {
     }
 
     /// Records the end of a job.
-    pub fn finish_job(
-        &self,
-        id: i64,
-        error: Option<&str>,
-        stats: Option<&str>,
-    ) -> Result<(), StoreError> {
-        let state = if error.is_some() {
-            "failed"
-        } else {
-            "published"
-        };
+    pub fn finish_job(&self, id: i64, error: Option<&str>, stats: Option<&str>) -> Result<(), StoreError> {
+        let state = if error.is_some() { "failed" } else { "published" };
         self.conn.execute(
             "UPDATE jobs SET state = ?2, finished_at = ?3, error = ?4, stats = ?5 WHERE id = ?1",
             params![id, state, now(), error, stats],
@@ -288,20 +227,14 @@ impl Store {
     /// With `writer_alive` false, jobs still marked `running` count as interrupted too: no
     /// process holds the lock, so none can be running them.
     pub fn unresolved_interruptions(&self, writer_alive: bool) -> Result<Vec<JobRow>, StoreError> {
-        let states = if writer_alive {
-            "('interrupted')"
-        } else {
-            "('interrupted', 'running')"
-        };
+        let states = if writer_alive { "('interrupted')" } else { "('interrupted', 'running')" };
         let mut stmt = self.conn.prepare(&format!(
             "SELECT id, kind, target, 'interrupted', pid, started_at, finished_at, error FROM jobs j
              WHERE state IN {states} AND NOT EXISTS (
                  SELECT 1 FROM jobs k WHERE k.kind = j.kind AND k.state = 'published' AND k.id > j.id)
              ORDER BY id"
         ))?;
-        let rows = stmt
-            .query_map([], JobRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = stmt.query_map([], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
@@ -310,9 +243,7 @@ impl Store {
         let mut stmt = self.conn.prepare(
             "SELECT id, kind, target, state, pid, started_at, finished_at, error FROM jobs ORDER BY id DESC LIMIT ?1",
         )?;
-        let rows = stmt
-            .query_map([limit as i64], JobRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = stmt.query_map([limit as i64], JobRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
@@ -342,13 +273,10 @@ impl Store {
 
     /// Every tree view's key and tree id, most recently updated first.
     pub fn tree_views(&self) -> Result<Vec<(String, ObjectId)>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT key, tree FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC",
-        )?;
+        let mut stmt =
+            self.conn.prepare("SELECT key, tree FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC")?;
         let rows = stmt
-            .query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
-            })?
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)))?
             .filter_map(|r| r.ok())
             .filter_map(|(k, t)| Some((k, ObjectId::from_bytes(&t)?)))
             .collect();
@@ -358,10 +286,7 @@ impl Store {
     /// Notes that a view was used by a query (for gc's grace period). Best effort: a reader
     /// that cannot write (a read-only store) loses nothing.
     pub fn touch_view(&self, id: i64) {
-        let _ = self.conn.execute(
-            "UPDATE views SET last_used_at = ?2 WHERE id = ?1",
-            params![id, now()],
-        );
+        let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now()]);
     }
 
     /// The ref stored under `name`.
@@ -378,20 +303,15 @@ impl Store {
 
     /// Every stored ref, by name.
     pub fn refs(&self) -> Result<Vec<RefRow>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT name, kind, commit_oid, tree, view, indexed_at, detail FROM refs ORDER BY name",
-        )?;
-        let rows = stmt
-            .query_map([], RefRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT name, kind, commit_oid, tree, view, indexed_at, detail FROM refs ORDER BY name")?;
+        let rows = stmt.query_map([], RefRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// The file versions with these ids, with their record for the current extractors.
-    pub fn file_infos(
-        &self,
-        ids: impl IntoIterator<Item = u32>,
-    ) -> Result<Vec<FileInfo>, StoreError> {
+    pub fn file_infos(&self, ids: impl IntoIterator<Item = u32>) -> Result<Vec<FileInfo>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
              JOIN blobs b ON b.id = fv.blob WHERE fv.id = ?1",
@@ -411,19 +331,12 @@ impl Store {
             "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
              JOIN blobs b ON b.id = fv.blob WHERE fv.path = ?1",
         )?;
-        let rows = stmt
-            .query_map([path], FileInfo::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
+        let rows = stmt.query_map([path], FileInfo::from_row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// The record of `blob_id` read as `lang` by `extractor`.
-    pub fn record(
-        &self,
-        blob_id: ObjectId,
-        lang: &str,
-        extractor: &str,
-    ) -> Result<Option<RecordRow>, StoreError> {
+    pub fn record(&self, blob_id: ObjectId, lang: &str, extractor: &str) -> Result<Option<RecordRow>, StoreError> {
         Ok(self
             .conn
             .prepare_cached(
@@ -444,32 +357,25 @@ impl Store {
 
     /// The symbols of a record, in extraction order.
     pub fn symbols_of(&self, record_id: i64) -> Result<Vec<SymbolRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 ORDER BY s.ord"
-        ))?;
-        let rows = stmt
-            .query_map([record_id], SymbolRow::from_row)?
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 ORDER BY s.ord"))?;
+        let rows = stmt.query_map([record_id], SymbolRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
 
     /// The symbol `ord` of a record.
     pub fn symbol_at(&self, record_id: i64, ord: u32) -> Result<Option<SymbolRow>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(&format!(
-            "SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 AND s.ord = ?2"
-        ))?;
-        Ok(stmt
-            .query_row(params![record_id, ord], SymbolRow::from_row)
-            .optional()?)
+        let mut stmt = self
+            .conn
+            .prepare_cached(&format!("SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE s.record = ?1 AND s.ord = ?2"))?;
+        Ok(stmt.query_row(params![record_id, ord], SymbolRow::from_row).optional()?)
     }
 
     /// Symbols named `name`, case-insensitively, with the file versions that hold them.
     /// `extractors` maps a language to its current extractor key; records of other keys are
     /// stale and left out.
-    pub fn symbols_named(
-        &self,
-        name: &str,
-    ) -> Result<Vec<(SymbolRow, u32, String, String)>, StoreError> {
+    pub fn symbols_named(&self, name: &str) -> Result<Vec<(SymbolRow, u32, String, String)>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {SYMBOL_COLUMNS}, fv.id, r.lang, r.extractor FROM symbols s
              JOIN records r ON r.id = s.record
@@ -478,12 +384,7 @@ impl Store {
         ))?;
         let rows = stmt
             .query_map([name], |r| {
-                Ok((
-                    SymbolRow::from_row(r)?,
-                    r.get::<_, u32>(16)?,
-                    r.get::<_, String>(17)?,
-                    r.get::<_, String>(18)?,
-                ))
+                Ok((SymbolRow::from_row(r)?, r.get::<_, u32>(16)?, r.get::<_, String>(17)?, r.get::<_, String>(18)?))
             })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
@@ -492,9 +393,7 @@ impl Store {
     /// Counts for `status`: blobs, records, symbols, file versions, views.
     pub fn counts(&self) -> Result<StoreCounts, StoreError> {
         let count = |table: &str| -> Result<i64, StoreError> {
-            Ok(self
-                .conn
-                .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
+            Ok(self.conn.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))?)
         };
         Ok(StoreCounts {
             blobs: count("blobs")?,
@@ -507,9 +406,7 @@ impl Store {
 
     /// Flushes the write-ahead log into the database file.
     pub fn checkpoint(&self) {
-        let _ = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
     }
 }
 
@@ -535,9 +432,7 @@ pub fn record_for_documents(
             "SELECT r.id, r.skip_reason FROM records r JOIN blobs b ON b.id = r.blob
              WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3",
         )?
-        .query_row(params![&blob_id.0[..], lang, key], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(params![&blob_id.0[..], lang, key], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let Some((id, skip)) = record else {
         return Ok(None);
@@ -611,16 +506,13 @@ pub struct ViewRow {
 impl ViewRow {
     fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
         let bitmap: Vec<u8> = r.get(4)?;
-        let bitmap = roaring::RoaringBitmap::deserialize_from(&bitmap[..]).map_err(|e| {
-            rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Blob, Box::new(e))
-        })?;
+        let bitmap = roaring::RoaringBitmap::deserialize_from(&bitmap[..])
+            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(4, rusqlite::types::Type::Blob, Box::new(e)))?;
         Ok(ViewRow {
             id: r.get(0)?,
             key: r.get(1)?,
             kind: r.get(2)?,
-            tree: r
-                .get::<_, Option<Vec<u8>>>(3)?
-                .and_then(|t| ObjectId::from_bytes(&t)),
+            tree: r.get::<_, Option<Vec<u8>>>(3)?.and_then(|t| ObjectId::from_bytes(&t)),
             bitmap,
             files: r.get(5)?,
             fingerprint: r.get(6)?,
@@ -628,15 +520,9 @@ impl ViewRow {
             updated_at: r.get(8)?,
             symbols: r.get(9)?,
             scan_bitmap: match r.get::<_, Option<Vec<u8>>>(10)? {
-                Some(bytes) => {
-                    roaring::RoaringBitmap::deserialize_from(&bytes[..]).map_err(|e| {
-                        rusqlite::Error::FromSqlConversionFailure(
-                            10,
-                            rusqlite::types::Type::Blob,
-                            Box::new(e),
-                        )
-                    })?
-                }
+                Some(bytes) => roaring::RoaringBitmap::deserialize_from(&bytes[..]).map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Blob, Box::new(e))
+                })?,
                 None => roaring::RoaringBitmap::new(),
             },
         })
@@ -667,12 +553,8 @@ impl RefRow {
         Ok(RefRow {
             name: r.get(0)?,
             kind: r.get(1)?,
-            commit: r
-                .get::<_, Option<Vec<u8>>>(2)?
-                .and_then(|t| ObjectId::from_bytes(&t)),
-            tree: r
-                .get::<_, Option<Vec<u8>>>(3)?
-                .and_then(|t| ObjectId::from_bytes(&t)),
+            commit: r.get::<_, Option<Vec<u8>>>(2)?.and_then(|t| ObjectId::from_bytes(&t)),
+            tree: r.get::<_, Option<Vec<u8>>>(3)?.and_then(|t| ObjectId::from_bytes(&t)),
             view: r.get(4)?,
             indexed_at: r.get(5)?,
             detail: r.get(6)?,
@@ -815,11 +697,7 @@ impl SymbolRow {
             name: r.get(2)?,
             qualified_name: r.get(3)?,
             kind: r.get(4)?,
-            role: if r.get::<_, i64>(5)? == 0 {
-                Role::Definition
-            } else {
-                Role::Declaration
-            },
+            role: if r.get::<_, i64>(5)? == 0 { Role::Definition } else { Role::Declaration },
             line_start: r.get(6)?,
             line_end: r.get(7)?,
             name_line: r.get(8)?,
@@ -905,9 +783,7 @@ impl Batch<'_> {
             .optional()?;
         if let Some((id, known)) = existing {
             if known < 0 && size >= 0 {
-                self.tx
-                    .prepare_cached("UPDATE blobs SET size = ?2 WHERE id = ?1")?
-                    .execute(params![id, size])?;
+                self.tx.prepare_cached("UPDATE blobs SET size = ?2 WHERE id = ?1")?.execute(params![id, size])?;
             }
             return Ok(id);
         }
@@ -918,14 +794,12 @@ impl Batch<'_> {
     }
 
     /// The file version `(path, blob)`, if stored.
-    pub fn file_version(
-        &self,
-        path: &[u8],
-        blob_row: i64,
-    ) -> Result<Option<StoredFileVersion>, StoreError> {
+    pub fn file_version(&self, path: &[u8], blob_row: i64) -> Result<Option<StoredFileVersion>, StoreError> {
         Ok(self
             .tx
-            .prepare_cached("SELECT id, lang, skip, fts_key, fts_scan FROM file_versions WHERE path = ?1 AND blob = ?2")?
+            .prepare_cached(
+                "SELECT id, lang, skip, fts_key, fts_scan FROM file_versions WHERE path = ?1 AND blob = ?2",
+            )?
             .query_row(params![path, blob_row], |r| {
                 Ok(StoredFileVersion {
                     id: r.get(0)?,
@@ -963,17 +837,10 @@ impl Batch<'_> {
     }
 
     /// Whether a record exists for this blob, language and extractor.
-    pub fn has_record(
-        &self,
-        blob_row: i64,
-        lang: &str,
-        extractor: &str,
-    ) -> Result<bool, StoreError> {
+    pub fn has_record(&self, blob_row: i64, lang: &str, extractor: &str) -> Result<bool, StoreError> {
         Ok(self
             .tx
-            .prepare_cached(
-                "SELECT 1 FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3",
-            )?
+            .prepare_cached("SELECT 1 FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
             .query_row(params![blob_row, lang, extractor], |_| Ok(()))
             .optional()?
             .is_some())
@@ -1054,19 +921,10 @@ impl Batch<'_> {
     /// Publishes a view: stores its bitmap under `key`, replacing the previous one atomically
     /// with the rest of this transaction. Returns the view's row id.
     pub fn put_view(&self, view: &NewView<'_>) -> Result<i64, StoreError> {
-        let NewView {
-            key,
-            kind,
-            tree,
-            bitmap,
-            scan_bitmap,
-            symbols,
-            fingerprint,
-        } = *view;
+        let NewView { key, kind, tree, bitmap, scan_bitmap, symbols, fingerprint } = *view;
         let serialize = |b: &roaring::RoaringBitmap| {
             let mut bytes = Vec::with_capacity(b.serialized_size());
-            b.serialize_into(&mut bytes)
-                .expect("serializing into a Vec cannot fail because it does no I/O");
+            b.serialize_into(&mut bytes).expect("serializing into a Vec cannot fail because it does no I/O");
             bytes
         };
         let bytes = serialize(bitmap);
@@ -1082,9 +940,7 @@ impl Batch<'_> {
                      updated_at = ?7, last_used_at = ?7, symbols = ?8, scan_bitmap = ?9",
             )?
             .execute(params![key, kind, tree, bytes, bitmap.len() as i64, fingerprint, t, symbols, scan_bytes])?;
-        Ok(self
-            .tx
-            .query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)
+        Ok(self.tx.query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)
     }
 
     /// Points the name `name` at a view.
@@ -1115,28 +971,17 @@ impl Batch<'_> {
     }
 
     /// The symbol count of the record `(blob_row, lang, extractor)`, 0 when there is none.
-    pub fn record_symbol_count(
-        &self,
-        blob_row: i64,
-        lang: &str,
-        extractor: &str,
-    ) -> Result<i64, StoreError> {
+    pub fn record_symbol_count(&self, blob_row: i64, lang: &str, extractor: &str) -> Result<i64, StoreError> {
         Ok(self
             .tx
-            .prepare_cached(
-                "SELECT symbol_count FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3",
-            )?
+            .prepare_cached("SELECT symbol_count FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
             .query_row(params![blob_row, lang, extractor], |r| r.get(0))
             .optional()?
             .unwrap_or(0))
     }
 
     /// The file version `(path, blob_id)`: its id, blob row, language and path skip reason.
-    pub fn file_version_by_oid(
-        &self,
-        path: &[u8],
-        blob_id: ObjectId,
-    ) -> Result<Option<FileVersionHit>, StoreError> {
+    pub fn file_version_by_oid(&self, path: &[u8], blob_id: ObjectId) -> Result<Option<FileVersionHit>, StoreError> {
         Ok(self
             .tx
             .prepare_cached(
@@ -1153,9 +998,7 @@ impl Batch<'_> {
             "SELECT fv.id, b.oid FROM file_versions fv JOIN blobs b ON b.id = fv.blob WHERE fv.path = ?1",
         )?;
         let rows = stmt
-            .query_map([path], |r| {
-                Ok((r.get::<_, u32>(0)?, r.get::<_, Vec<u8>>(1)?))
-            })?
+            .query_map([path], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, Vec<u8>>(1)?)))?
             .filter_map(|r| r.ok())
             .filter_map(|(id, oid)| Some((id, ObjectId::from_bytes(&oid)?)))
             .collect();

@@ -61,7 +61,9 @@ CREATE INDEX IF NOT EXISTS symbols_by_name ON symbols (name COLLATE NOCASE);
 -- A path holding a blob. `lang` is decided once, from the path and the blob's first line.
 -- `skip` is a reason decided by the path alone (a lock file, a vendored directory).
 CREATE TABLE IF NOT EXISTS file_versions (
-    id    INTEGER PRIMARY KEY,
+    -- AUTOINCREMENT: an id is never reused after gc, so full-text documents keyed by it can
+    -- never be mistaken for another file version's.
+    id    INTEGER PRIMARY KEY AUTOINCREMENT,
     path  BLOB NOT NULL,
     blob  INTEGER NOT NULL REFERENCES blobs(id),
     mode  INTEGER NOT NULL,               -- 0 regular, 1 executable, 2 symlink
@@ -99,6 +101,11 @@ CREATE TABLE IF NOT EXISTS refs (
     view       INTEGER NOT NULL REFERENCES views(id),
     indexed_at INTEGER NOT NULL,
     detail     TEXT                       -- JSON: worktree path, HEAD name, ...
+);
+
+-- File versions gc removed whose full-text documents are still to be deleted.
+CREATE TABLE IF NOT EXISTS gc_pending_documents (
+    fv INTEGER PRIMARY KEY
 );
 
 CREATE TABLE IF NOT EXISTS jobs (

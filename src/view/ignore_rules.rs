@@ -30,24 +30,14 @@ const LOCK_FILES: &[&str] = &[
 ];
 
 /// Directories of vendored or installed dependencies and caches.
-const VENDORED_DIRS: &[&str] = &[
-    "node_modules",
-    "bower_components",
-    "jspm_packages",
-    "vendor",
-    "__pycache__",
-    ".venv",
-    ".tox",
-    ".git",
-];
+const VENDORED_DIRS: &[&str] =
+    &["node_modules", "bower_components", "jspm_packages", "vendor", "__pycache__", ".venv", ".tox", ".git"];
 
 /// A built-in reason not to parse `path`, decided by the path alone.
 pub fn builtin_skip(path: &[u8]) -> Option<&'static str> {
     let mut segments = path.split(|&b| b == b'/');
     let file_name = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
-    let dirs = segments
-        .by_ref()
-        .take(path.iter().filter(|&&b| b == b'/').count());
+    let dirs = segments.by_ref().take(path.iter().filter(|&&b| b == b'/').count());
     for dir in dirs {
         if VENDORED_DIRS.iter().any(|v| v.as_bytes() == dir) {
             return Some("vendored");
@@ -57,16 +47,9 @@ pub fn builtin_skip(path: &[u8]) -> Option<&'static str> {
         return Some("lock_file");
     }
     let lower = file_name.to_ascii_lowercase();
-    if [
-        &b".min.js"[..],
-        b".min.css",
-        b".min.mjs",
-        b"-min.js",
-        b".js.map",
-        b".css.map",
-    ]
-    .iter()
-    .any(|s| lower.ends_with(s))
+    if [&b".min.js"[..], b".min.css", b".min.mjs", b"-min.js", b".js.map", b".css.map"]
+        .iter()
+        .any(|s| lower.ends_with(s))
     {
         return Some("minified");
     }
@@ -91,10 +74,7 @@ impl IgnoreRules {
         let mut builder = GitignoreBuilder::new("");
         let mut any = false;
         for line in text.lines() {
-            if builder.add_line(None, line).is_ok()
-                && !line.trim().is_empty()
-                && !line.starts_with('#')
-            {
+            if builder.add_line(None, line).is_ok() && !line.trim().is_empty() && !line.starts_with('#') {
                 any = true;
             }
         }
@@ -131,10 +111,7 @@ mod tests {
     #[test]
     fn builtin_rules_go_by_whole_segments() {
         assert_eq!(builtin_skip(b"Cargo.lock"), Some("lock_file"));
-        assert_eq!(
-            builtin_skip(b"web/node_modules/x/index.js"),
-            Some("vendored")
-        );
+        assert_eq!(builtin_skip(b"web/node_modules/x/index.js"), Some("vendored"));
         assert_eq!(builtin_skip(b"src/vendor.rs"), None);
         assert_eq!(builtin_skip(b"vendors/x.go"), None);
         assert_eq!(builtin_skip(b"static/app.min.js"), Some("minified"));

@@ -59,13 +59,9 @@ impl Workspace {
     /// `<dir>/.codecompass` for a directory that is not a repository.
     pub fn open(path: &Path, store: Option<&Path>) -> Result<Workspace, WorkspaceError> {
         let canonical =
-            std::fs::canonicalize(path).map_err(|_| WorkspaceError::NoSuchDirectory {
-                path: path.to_owned(),
-            })?;
+            std::fs::canonicalize(path).map_err(|_| WorkspaceError::NoSuchDirectory { path: path.to_owned() })?;
         if !canonical.is_dir() {
-            return Err(WorkspaceError::NoSuchDirectory {
-                path: path.to_owned(),
-            });
+            return Err(WorkspaceError::NoSuchDirectory { path: path.to_owned() });
         }
         let git = GitRepo::discover(&canonical)?;
         let (root, default_store) = match &git {
@@ -76,11 +72,7 @@ impl Workspace {
             None => (canonical.clone(), canonical.join(".codecompass")),
         };
         let store_dir = store.map_or(default_store, Path::to_owned);
-        Ok(Workspace {
-            root,
-            git,
-            store_dir,
-        })
+        Ok(Workspace { root, git, store_dir })
     }
 
     /// The working tree's root (the git dir of a bare repository; the directory itself when
@@ -177,13 +169,77 @@ fn full_ref_name(repo: &LocalRepo, spec: &str) -> Option<String> {
         format!("refs/heads/{spec}"),
         format!("refs/remotes/{spec}"),
     ];
-    candidates
-        .into_iter()
-        .filter(|c| c.starts_with("refs/"))
-        .find(|c| repo.has_reference(c))
+    candidates.into_iter().filter(|c| c.starts_with("refs/")).find(|c| repo.has_reference(c))
 }
 
 /// The key of the view of tree `tree_id`.
 pub fn tree_view_key(tree_id: ObjectId) -> String {
     format!("tree:{tree_id}")
+}
+
+/// The default branch: what `origin/HEAD` points at (as a local branch when one exists),
+/// else `main` or `master`, else `init.defaultBranch`. `None` when none of them exists.
+pub fn default_branch(repo: &LocalRepo) -> Option<String> {
+    if let Some(target) = repo.symbolic_target("refs/remotes/origin/HEAD") {
+        let local = target.replacen("refs/remotes/origin/", "refs/heads/", 1);
+        if repo.has_reference(&local) {
+            return Some(local);
+        }
+        if repo.has_reference(&target) {
+            return Some(target);
+        }
+    }
+    let configured = repo.config_string("init.defaultBranch").map(|b| format!("refs/heads/{b}"));
+    ["refs/heads/main".to_owned(), "refs/heads/master".to_owned()]
+        .into_iter()
+        .chain(configured)
+        .find(|r| repo.has_reference(r))
+}
+
+/// The branches checked out in every worktree of the repository (the main one and the linked
+/// ones), read from their `HEAD` files. Detached heads give their commit id.
+pub fn worktree_heads(common_dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let read_head = |git_dir: &Path| -> Option<String> {
+        let text = std::fs::read_to_string(git_dir.join("HEAD")).ok()?;
+        let text = text.trim();
+        Some(text.strip_prefix("ref: ").unwrap_or(text).to_owned())
+    };
+    if let Some(head) = read_head(common_dir) {
+        out.push((common_dir.to_owned(), head));
+    }
+    if let Ok(entries) = std::fs::read_dir(common_dir.join("worktrees")) {
+        for entry in entries.flatten() {
+            let git_dir = entry.path();
+            // A linked worktree whose directory is gone is prunable: skip it.
+            let alive =
+                std::fs::read_to_string(git_dir.join("gitdir")).ok().is_some_and(|p| Path::new(p.trim()).exists());
+            if alive {
+                if let Some(head) = read_head(&git_dir) {
+                    out.push((git_dir, head));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The refs matching the `codecompass.refs` patterns (`refs/heads/*`, `refs/tags/v*`).
+pub fn configured_refs(repo: &LocalRepo) -> Vec<String> {
+    let patterns: Vec<globset::GlobMatcher> = repo
+        .config_strings("codecompass.refs")
+        .iter()
+        .flat_map(|v| v.split(',').map(|p| p.trim().to_owned()).collect::<Vec<_>>())
+        .filter(|p| !p.is_empty())
+        .filter_map(|p| globset::Glob::new(&p).ok().map(|g| g.compile_matcher()))
+        .collect();
+    if patterns.is_empty() {
+        return Vec::new();
+    }
+    repo.references()
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| patterns.iter().any(|p| p.is_match(name)))
+        .collect()
 }

@@ -11,23 +11,11 @@ fn a_branch_changing_one_file_parses_one_blob() {
     let feature = cc(&repo, &["index", "--ref", "feature"]);
     let v = view(&feature);
     assert_eq!(v["blobs_parsed"], 1, "{v}");
-    assert_eq!(
-        v["files_changed"], 2,
-        "one removal and one addition of src/cart.rs: {v}"
-    );
-    assert_eq!(
-        v["derived_from"].as_str().map(|s| s.starts_with("tree:")),
-        Some(true)
-    );
+    assert_eq!(v["files_changed"], 2, "one removal and one addition of src/cart.rs: {v}");
+    assert_eq!(v["derived_from"].as_str().map(|s| s.starts_with("tree:")), Some(true));
     // The new function is visible at `feature` only.
-    assert_eq!(
-        located(&cc(&repo, &["locate", "apply_coupon", "--ref", "feature"])),
-        [("src/cart.rs".into(), 33)]
-    );
-    assert_eq!(
-        cc(&repo, &["locate", "apply_coupon", "--ref", "main"]).code,
-        1
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "apply_coupon", "--ref", "feature"])), [("src/cart.rs".into(), 33)]);
+    assert_eq!(cc(&repo, &["locate", "apply_coupon", "--ref", "main"]).code, 1);
 }
 
 #[test]
@@ -62,14 +50,8 @@ fn a_reverted_change_reuses_the_old_records() {
     assert_eq!(view(&reword)["blobs_parsed"], 1);
     let reverted = cc(&repo, &["index", "--ref", "revert"]);
     let v = view(&reverted);
-    assert_eq!(
-        v["blobs_parsed"], 0,
-        "the reverted content was parsed before: {v}"
-    );
-    assert_eq!(
-        v["up_to_date"], true,
-        "the revert restores main~1's tree exactly: {v}"
-    );
+    assert_eq!(v["blobs_parsed"], 0, "the reverted content was parsed before: {v}");
+    assert_eq!(v["up_to_date"], true, "the revert restores main~1's tree exactly: {v}");
 }
 
 #[test]
@@ -78,34 +60,16 @@ fn refs_never_leak_into_each_other() {
     // `old-line` forked at v1.0 and is not a descendant of main: it must answer with its
     // own content, not main's.
     cc(&repo, &["index", "--ref", "main"]);
-    let legacy = located(&cc(
-        &repo,
-        &["locate", "shop_checksum_legacy", "--ref", "old-line"],
-    ));
+    let legacy = located(&cc(&repo, &["locate", "shop_checksum_legacy", "--ref", "old-line"]));
     assert_eq!(legacy, [("native/checksum.c".into(), 4)]);
-    assert_eq!(
-        cc(&repo, &["locate", "shop_checksum_legacy", "--ref", "main"]).code,
-        1
-    );
-    assert_eq!(
-        cc(&repo, &["locate", "shop_checksum", "--ref", "old-line"]).code,
-        1
-    );
+    assert_eq!(cc(&repo, &["locate", "shop_checksum_legacy", "--ref", "main"]).code, 1);
+    assert_eq!(cc(&repo, &["locate", "shop_checksum", "--ref", "old-line"]).code, 1);
     // A deleted file is gone from the branch that deleted it, and only there.
-    assert_eq!(
-        cc(&repo, &["locate", "Inventory", "--ref", "delete"]).code,
-        1
-    );
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Inventory", "--ref", "main"])),
-        [("src/inventory.rs".into(), 4)]
-    );
+    assert_eq!(cc(&repo, &["locate", "Inventory", "--ref", "delete"]).code, 1);
+    assert_eq!(located(&cc(&repo, &["locate", "Inventory", "--ref", "main"])), [("src/inventory.rs".into(), 4)]);
     // A tag works like a branch.
     assert_eq!(cc(&repo, &["locate", "Inventory", "--ref", "v1.0"]).code, 1);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Cart", "--ref", "v1.0"])),
-        [("src/cart.rs".into(), 11)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Cart", "--ref", "v1.0"])), [("src/cart.rs".into(), 11)]);
 }
 
 #[test]
@@ -117,10 +81,7 @@ fn reindexing_an_unchanged_tree_parses_nothing() {
     assert_eq!(view(&again)["blobs_parsed"], 0);
     assert_eq!(view(&again)["up_to_date"], true);
     let forced = cc(&repo, &["index", "--force"]);
-    assert!(
-        view(&forced)["blobs_parsed"].as_u64().unwrap() > 0,
-        "--force parses again"
-    );
+    assert!(view(&forced)["blobs_parsed"].as_u64().unwrap() > 0, "--force parses again");
     assert_eq!(view(&forced)["files"], view(&first)["files"]);
     assert_eq!(view(&forced)["symbols"], view(&first)["symbols"]);
 }

@@ -38,9 +38,7 @@ fn parse_annotations(line_no: u32, text: &str, out: &mut Expected) {
         let kind = r[..kind_end].to_owned();
         let r = r[kind_end..].trim_start();
         let (name, after) = if let Some(quoted) = r.strip_prefix('"') {
-            let end = quoted
-                .find('"')
-                .expect("an annotation's quoted name is closed");
+            let end = quoted.find('"').expect("an annotation's quoted name is closed");
             (quoted[..end].to_owned(), &quoted[end + 1..])
         } else {
             let end = r.find(char::is_whitespace).unwrap_or(r.len());
@@ -57,13 +55,8 @@ fn expected_for(path: &Path, content: &str) -> Expected {
     if sidecar.exists() {
         let text = std::fs::read_to_string(&sidecar).expect("sidecar is readable");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let (number, annotation) = line
-                .split_once(':')
-                .expect("sidecar lines are `N: @def kind name`");
-            let number: u32 = number
-                .trim()
-                .parse()
-                .expect("sidecar line numbers are numbers");
+            let (number, annotation) = line.split_once(':').expect("sidecar lines are `N: @def kind name`");
+            let number: u32 = number.trim().parse().expect("sidecar line numbers are numbers");
             parse_annotations(number, annotation, &mut expected);
         }
     } else {
@@ -87,11 +80,7 @@ fn every_language_has_an_annotated_corpus() {
     for language in lang::LANGUAGES {
         let dir = corpus_dir().join(language.name);
         let Ok(entries) = std::fs::read_dir(&dir) else {
-            failures.push(format!(
-                "{}: no corpus directory {}",
-                language.name,
-                dir.display()
-            ));
+            failures.push(format!("{}: no corpus directory {}", language.name, dir.display()));
             continue;
         };
         let mut annotated = 0;
@@ -104,10 +93,7 @@ fn every_language_has_an_annotated_corpus() {
             annotated += expected_for(&path, &content).len();
         }
         if annotated < 5 {
-            failures.push(format!(
-                "{}: only {annotated} annotated definitions",
-                language.name
-            ));
+            failures.push(format!("{}: only {annotated} annotated definitions", language.name));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -121,26 +107,17 @@ fn corpus_definitions_match_their_annotations() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
-        let mut paths: Vec<_> = entries
-            .map(|e| e.expect("corpus entries are readable").path())
-            .collect();
+        let mut paths: Vec<_> = entries.map(|e| e.expect("corpus entries are readable").path()).collect();
         paths.sort();
         for path in paths {
             if path.extension().is_some_and(|e| e == "expected") {
                 continue;
             }
-            let relative = path
-                .strip_prefix(corpus_dir())
-                .expect("corpus paths are under the corpus")
-                .to_owned();
+            let relative = path.strip_prefix(corpus_dir()).expect("corpus paths are under the corpus").to_owned();
             let content = std::fs::read(&path).expect("corpus files are readable");
             let detected = lang::detect(relative.to_string_lossy().as_bytes(), &content);
             if detected.map(|l| l.name) != Some(language.name) {
-                failures.push(format!(
-                    "{}: detected as {:?}",
-                    relative.display(),
-                    detected.map(|l| l.name)
-                ));
+                failures.push(format!("{}: detected as {:?}", relative.display(), detected.map(|l| l.name)));
                 continue;
             }
             let extraction = extract::extract(language, &content);
@@ -150,36 +127,18 @@ fn corpus_definitions_match_their_annotations() {
                 .symbols
                 .iter()
                 .map(|s| {
-                    let role = if s.role == Role::Definition {
-                        "def"
-                    } else {
-                        "decl"
-                    };
-                    (
-                        s.name_line,
-                        role,
-                        s.kind.to_owned(),
-                        s.qualified_name.clone(),
-                    )
+                    let role = if s.role == Role::Definition { "def" } else { "decl" };
+                    (s.name_line, role, s.kind.to_owned(), s.qualified_name.clone())
                 })
                 .collect();
             let broken = relative.to_string_lossy().contains("broken");
             if !broken && extraction.partial {
-                failures.push(format!(
-                    "{}: does not parse cleanly: {:?}",
-                    relative.display(),
-                    extraction.diagnostics
-                ));
+                failures.push(format!("{}: does not parse cleanly: {:?}", relative.display(), extraction.diagnostics));
             }
             for s in &extraction.symbols {
-                let sane = s.line_start <= s.name_line
-                    && s.name_line <= s.line_end
-                    && s.byte_start < s.byte_end;
+                let sane = s.line_start <= s.name_line && s.name_line <= s.line_end && s.byte_start < s.byte_end;
                 if !sane {
-                    failures.push(format!(
-                        "{}: inconsistent ranges in {s:?}",
-                        relative.display()
-                    ));
+                    failures.push(format!("{}: inconsistent ranges in {s:?}", relative.display()));
                 }
             }
             if expected != actual {

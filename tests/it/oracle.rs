@@ -18,13 +18,7 @@ use crate::support::fixture;
 
 type Lines = BTreeSet<(String, u64)>;
 
-fn git_grep(
-    repo: &Path,
-    pattern: &str,
-    fixed: bool,
-    ignore_case: bool,
-    reference: Option<&str>,
-) -> Lines {
+fn git_grep(repo: &Path, pattern: &str, fixed: bool, ignore_case: bool, reference: Option<&str>) -> Lines {
     let mut command = Command::new("git");
     command
         .current_dir(repo)
@@ -50,22 +44,13 @@ fn git_grep(
         String::from_utf8_lossy(&output.stderr)
     );
     let mut out = Lines::new();
-    for record in output
-        .stdout
-        .split(|&b| b == b'\n')
-        .filter(|r| !r.is_empty())
-    {
+    for record in output.stdout.split(|&b| b == b'\n').filter(|r| !r.is_empty()) {
         let mut fields = record.split(|&b| b == 0);
         let mut path = String::from_utf8_lossy(fields.next().expect("a path")).into_owned();
         if let Some(r) = reference {
-            path = path
-                .strip_prefix(&format!("{r}:"))
-                .expect("ref-prefixed path")
-                .to_owned();
+            path = path.strip_prefix(&format!("{r}:")).expect("ref-prefixed path").to_owned();
         }
-        let line: u64 = String::from_utf8_lossy(fields.next().expect("a line"))
-            .parse()
-            .expect("a number");
+        let line: u64 = String::from_utf8_lossy(fields.next().expect("a line")).parse().expect("a number");
         out.insert((path, line));
     }
     out
@@ -87,19 +72,9 @@ fn ours(engine: &Engine, pattern: &str, literal: bool, ignore_case: bool, scope:
         filters: Filters::default(),
         timeout: Duration::from_secs(120),
     };
-    let response = engine
-        .search(&request, scope, Freshness::BestEffort)
-        .unwrap_or_else(|e| panic!("{pattern}: {e}"));
-    assert!(
-        !response.output.truncated && !response.output.safety_limit_applied,
-        "{pattern}"
-    );
-    response
-        .output
-        .results
-        .iter()
-        .map(|r| (r.path.clone(), u64::from(r.line_start)))
-        .collect()
+    let response = engine.search(&request, scope, Freshness::BestEffort).unwrap_or_else(|e| panic!("{pattern}: {e}"));
+    assert!(!response.output.truncated && !response.output.safety_limit_applied, "{pattern}");
+    response.output.results.iter().map(|r| (r.path.clone(), u64::from(r.line_start))).collect()
 }
 
 /// Identifiers from the fixture's text, a deterministic sample.
@@ -110,17 +85,9 @@ fn identifiers(repo: &Path) -> Vec<String> {
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .output()
         .expect("git grep runs");
-    let all: BTreeSet<String> = String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .map(str::to_owned)
-        .collect();
+    let all: BTreeSet<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).collect();
     // Every third identifier, skipping the thousands of `tokN` of the long-line file.
-    all.into_iter()
-        .filter(|t| !t.starts_with("tok"))
-        .enumerate()
-        .filter(|(i, _)| i % 3 == 0)
-        .map(|(_, t)| t)
-        .collect()
+    all.into_iter().filter(|t| !t.starts_with("tok")).enumerate().filter(|(i, _)| i % 3 == 0).map(|(_, t)| t).collect()
 }
 
 fn patterns(repo: &Path) -> Vec<(String, bool, bool)> {
@@ -203,10 +170,7 @@ fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
     let (_tmp, repo) = fixture("grep-oracle");
     let engine = Engine::open(&repo, &EngineOptions::default()).expect("the fixture opens");
     engine
-        .index(
-            &[Scope::Worktree, Scope::Ref("other".to_owned())],
-            IndexOptions::default(),
-        )
+        .index(&[Scope::Worktree, Scope::Ref("other".to_owned())], IndexOptions::default())
         .expect("the fixture indexes");
     let patterns = patterns(&repo);
     assert!(patterns.len() >= 200, "only {} patterns", patterns.len());

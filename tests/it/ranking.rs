@@ -58,23 +58,14 @@ fn top(engine: &Engine, query: &str) -> String {
         filters: Filters::default(),
         timeout: Duration::from_secs(60),
     };
-    let response = engine
-        .search(
-            &request,
-            &Scope::Ref("main".to_owned()),
-            Freshness::BestEffort,
-        )
-        .expect("search runs");
+    let response = engine.search(&request, &Scope::Ref("main".to_owned()), Freshness::BestEffort).expect("search runs");
     match response.output.results.first() {
         Some(r) => format!(
             "{}:{} {} {}",
             r.path,
             r.line_start,
             r.kind,
-            r.qualified_name
-                .as_deref()
-                .or(r.name.as_deref())
-                .unwrap_or("-")
+            r.qualified_name.as_deref().or(r.name.as_deref()).unwrap_or("-")
         ),
         None => "(nothing)".to_owned(),
     }
@@ -84,13 +75,8 @@ fn top(engine: &Engine, query: &str) -> String {
 fn top_results_match_the_golden_file() {
     let (_tmp, repo) = fixture("shop");
     let engine = Engine::open(&repo, &EngineOptions::default()).expect("the fixture opens");
-    engine
-        .index(&[Scope::Ref("main".to_owned())], IndexOptions::default())
-        .expect("the fixture indexes");
-    let actual: String = QUERIES
-        .iter()
-        .map(|q| format!("{q}\t{}\n", top(&engine, q)))
-        .collect();
+    engine.index(&[Scope::Ref("main".to_owned())], IndexOptions::default()).expect("the fixture indexes");
+    let actual: String = QUERIES.iter().map(|q| format!("{q}\t{}\n", top(&engine, q))).collect();
     let golden_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/ranking.txt");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&golden_path, &actual).expect("the golden file is writable");
@@ -106,11 +92,7 @@ fn top_results_match_the_golden_file() {
         }
         panic!(
             "ranking changed (review, then run `UPDATE_GOLDEN=1 cargo test --test it ranking` to accept):\n{diff}{}",
-            if expected.lines().count() != actual.lines().count() {
-                "(the number of queries changed)\n"
-            } else {
-                ""
-            }
+            if expected.lines().count() != actual.lines().count() { "(the number of queries changed)\n" } else { "" }
         );
     }
 }

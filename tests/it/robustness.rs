@@ -17,36 +17,19 @@ fn bad_files_never_stop_indexing() {
     assert_eq!(outline("Cargo.lock")["skipped"], "lock_file");
     assert_eq!(outline("app.min.js")["skipped"], "minified");
     assert_eq!(outline("link-to-broken.rs")["skipped"], "symlink");
-    assert_eq!(
-        outline("empty.py")["symbols"].as_array().map(Vec::len),
-        Some(0)
-    );
+    assert_eq!(outline("empty.py")["symbols"].as_array().map(Vec::len), Some(0));
     // Non-UTF-8 content parses as far as it can.
-    assert_eq!(
-        located(&cc(&repo, &["locate", "latin1_function"])),
-        [("latin1.c".into(), 2)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "latin1_function"])), [("latin1.c".into(), 2)]);
     // A syntax error costs the broken function only.
     let broken = outline("broken.rs");
     assert_eq!(broken["metadata"]["result_completeness"], "partial");
     assert!(!broken["diagnostics"].as_array().unwrap().is_empty());
-    assert_eq!(
-        located(&cc(&repo, &["locate", "after_error"])),
-        [("broken.rs".into(), 7)]
-    );
-    assert_eq!(
-        located(&cc(&repo, &["locate", "before_error"])),
-        [("broken.rs".into(), 1)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "after_error"])), [("broken.rs".into(), 7)]);
+    assert_eq!(located(&cc(&repo, &["locate", "before_error"])), [("broken.rs".into(), 1)]);
     // A file known only by its #! line.
     assert_eq!(outline("bin/deploy")["language"], "bash");
     // A path that is not UTF-8 is indexed too.
-    assert_eq!(
-        cc(&repo, &["locate", "odd_path_function"]).json["results"]
-            .as_array()
-            .map(Vec::len),
-        Some(1)
-    );
+    assert_eq!(cc(&repo, &["locate", "odd_path_function"]).json["results"].as_array().map(Vec::len), Some(1));
     // A lock file is never parsed as code.
     assert_eq!(cc(&repo, &["locate", "lock_only_package"]).code, 1);
 }
@@ -59,11 +42,7 @@ fn an_unknown_ref_is_an_error_that_says_what_to_do() {
     assert_eq!(run.json["error"]["code"], "unknown_ref");
     let text = cc_text(&repo, &["locate", "Cart", "--ref", "no-such-branch"]);
     assert_eq!(text.code, 2);
-    assert!(
-        text.stderr.contains("unknown ref `no-such-branch`"),
-        "{}",
-        text.stderr
-    );
+    assert!(text.stderr.contains("unknown ref `no-such-branch`"), "{}", text.stderr);
     assert!(text.stderr.contains("hint:"), "{}", text.stderr);
     assert!(text.stdout.is_empty());
 }
@@ -74,15 +53,7 @@ fn nothing_found_exits_one_and_suggests() {
     let run = cc(&repo, &["locate", "ShopClien"]);
     assert_eq!(run.code, 1);
     assert_eq!(run.json["results"].as_array().map(Vec::len), Some(0));
-    assert!(
-        run.json["suggestions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|s| s == "ShopClient"),
-        "{}",
-        run.stdout
-    );
+    assert!(run.json["suggestions"].as_array().unwrap().iter().any(|s| s == "ShopClient"), "{}", run.stdout);
 }
 
 #[test]
@@ -91,31 +62,16 @@ fn an_incompatible_or_corrupt_store_is_refused_with_its_remedy() {
     cc(&repo, &["index"]);
     let db = repo.join(".git/codecompass/store.sqlite");
     let conn = rusqlite::Connection::open(&db).unwrap();
-    conn.execute(
-        "UPDATE meta SET value = '999' WHERE key = 'schema_version'",
-        [],
-    )
-    .unwrap();
+    conn.execute("UPDATE meta SET value = '999' WHERE key = 'schema_version'", []).unwrap();
     drop(conn);
     let run = cc(&repo, &["locate", "Cart"]);
     assert_eq!(run.code, 2);
     assert_eq!(run.json["error"]["code"], "index_incompatible");
-    assert!(
-        run.json["error"]["data"]["remedy"]
-            .as_str()
-            .unwrap()
-            .contains("index --force")
-    );
-    assert_eq!(
-        cc(&repo, &["status"]).json["store_state"],
-        "reindex_required"
-    );
+    assert!(run.json["error"]["data"]["remedy"].as_str().unwrap().contains("index --force"));
+    assert_eq!(cc(&repo, &["status"]).json["store_state"], "reindex_required");
     // The remedy works.
     assert_eq!(cc(&repo, &["index", "--force"]).code, 0);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Cart"])),
-        [("src/cart.rs".into(), 11)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
 
     std::fs::write(&db, b"this is not a database").unwrap();
     let _ = std::fs::remove_file(repo.join(".git/codecompass/store.sqlite-wal"));
@@ -123,10 +79,7 @@ fn an_incompatible_or_corrupt_store_is_refused_with_its_remedy() {
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert_eq!(run.json["error"]["code"], "index_incompatible");
     assert_eq!(cc(&repo, &["index", "--force"]).code, 0);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Cart"])),
-        [("src/cart.rs".into(), 11)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
 }
 
 #[test]
@@ -144,10 +97,7 @@ fn two_index_processes_at_once_both_finish_consistently() {
     let (_tmp, repo) = fixture("shop");
     let spawn = || {
         bin()
-            .args([
-                "index", "--ref", "main", "--ref", "feature", "--ref", "old-line", "--json",
-                "--quiet",
-            ])
+            .args(["index", "--ref", "main", "--ref", "feature", "--ref", "old-line", "--json", "--quiet"])
             .current_dir(&repo)
             .stdout(std::process::Stdio::piped())
             .spawn()
@@ -156,27 +106,16 @@ fn two_index_processes_at_once_both_finish_consistently() {
     let (a, b) = (spawn(), spawn());
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
     assert!(a.status.success() && b.status.success());
-    let parse =
-        |o: &std::process::Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+    let parse = |o: &std::process::Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
     let (a, b) = (parse(&a), parse(&b));
-    let parsed =
-        a["total"]["blobs_parsed"].as_u64().unwrap() + b["total"]["blobs_parsed"].as_u64().unwrap();
+    let parsed = a["total"]["blobs_parsed"].as_u64().unwrap() + b["total"]["blobs_parsed"].as_u64().unwrap();
     let alone = {
         let (_tmp2, fresh) = fixture("shop");
-        cc(
-            &fresh,
-            &[
-                "index", "--ref", "main", "--ref", "feature", "--ref", "old-line",
-            ],
-        )
-        .json["total"]["blobs_parsed"]
+        cc(&fresh, &["index", "--ref", "main", "--ref", "feature", "--ref", "old-line"]).json["total"]["blobs_parsed"]
             .as_u64()
             .unwrap()
     };
-    assert_eq!(
-        parsed, alone,
-        "the second writer waited and found everything indexed"
-    );
+    assert_eq!(parsed, alone, "the second writer waited and found everything indexed");
     for r in ["main", "feature", "old-line"] {
         assert_eq!(cc(&repo, &["locate", "Cart", "--ref", r]).code, 0);
     }
@@ -196,24 +135,15 @@ fn readers_answer_from_the_last_published_view_while_a_writer_works() {
     // Wait until the writer holds the lock.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while cc(&repo, &["status"]).json["indexing_status"] != "indexing" {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the writer never took the lock"
-        );
+        assert!(std::time::Instant::now() < deadline, "the writer never took the lock");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let started = std::time::Instant::now();
     let read = cc(&repo, &["locate", "Cart", "--ref", "HEAD"]);
     assert_eq!(located(&read), [("src/cart.rs".into(), 11)]);
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(2),
-        "a reader of a current view never waits"
-    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "a reader of a current view never waits");
     assert!(writer.wait().unwrap().success());
-    assert_eq!(
-        located(&cc(&repo, &["locate", "published_later"])),
-        [("src/late.rs".into(), 1)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "published_later"])), [("src/late.rs".into(), 1)]);
 }
 
 #[test]
@@ -229,30 +159,14 @@ fn a_writer_killed_mid_index_leaves_a_working_store_and_the_next_run_finishes() 
             .unwrap();
         assert!(!crashed.status.success());
         // The last published state keeps serving, and the crash is reported.
-        assert_eq!(
-            located(&cc(&repo, &["locate", "Cart", "--ref", "v1.0"])),
-            [("src/cart.rs".into(), 11)]
-        );
+        assert_eq!(located(&cc(&repo, &["locate", "Cart", "--ref", "v1.0"])), [("src/cart.rs".into(), 11)]);
     }
     let status = cc(&repo, &["status"]);
     assert_eq!(status.json["store_state"], "compatible");
-    assert_eq!(
-        status.json["interrupted_jobs"].as_array().map(Vec::len),
-        Some(2),
-        "{}",
-        status.stdout
-    );
+    assert_eq!(status.json["interrupted_jobs"].as_array().map(Vec::len), Some(2), "{}", status.stdout);
     let done = cc(&repo, &["index", "--ref", "main"]);
     assert_eq!(done.code, 0);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Inventory", "--ref", "main"])),
-        [("src/inventory.rs".into(), 4)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Inventory", "--ref", "main"])), [("src/inventory.rs".into(), 4)]);
     let after = cc(&repo, &["status"]);
-    assert_eq!(
-        after.json["interrupted_jobs"].as_array().map(Vec::len),
-        Some(0),
-        "{}",
-        after.stdout
-    );
+    assert_eq!(after.json["interrupted_jobs"].as_array().map(Vec::len), Some(0), "{}", after.stdout);
 }

@@ -17,22 +17,12 @@ fn regex_output_is_grep_like_and_jsonl_has_a_line_per_result() {
             "src/inventory.rs:10:9:     pub fn reserve(&mut self, sku: &str, quantity: u32) -> bool {",
         ]
     );
-    let jsonl = cc_text(
-        &repo,
-        &["search", "--mode", "regex", r"fn \w+\(&", "--jsonl"],
-    );
-    let records: Vec<serde_json::Value> = jsonl
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let jsonl = cc_text(&repo, &["search", "--mode", "regex", r"fn \w+\(&", "--jsonl"]);
+    let records: Vec<serde_json::Value> = jsonl.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(records.len(), 4);
     assert!(records[..3].iter().all(|r| r["type"] == "result"));
     assert_eq!(records[3]["type"], "summary");
-    assert_eq!(
-        records[3]["data"]["metadata"]["result_completeness"],
-        "complete"
-    );
+    assert_eq!(records[3]["data"]["metadata"]["result_completeness"], "complete");
     assert_eq!(records[0]["data"]["lines"][0]["column"], 9);
 }
 
@@ -50,22 +40,13 @@ fn json_carries_intent_metadata_and_the_contract_fields() {
     assert_eq!(json["metadata"]["indexing_status"], "ready");
     let top = &json["results"][0];
     assert_eq!(
-        (
-            top["path"].as_str(),
-            top["line_start"].as_u64(),
-            top["line_end"].as_u64()
-        ),
+        (top["path"].as_str(), top["line_start"].as_u64(), top["line_end"].as_u64()),
         (Some("src/cart.rs"), Some(27), Some(29))
     );
     assert_eq!(top["kind"], "method");
     assert_eq!(top["signature"], "pub fn total_cents(&self) -> u64");
     let explained = cc(&repo, &["search", "total_cents", "--explain", "basic"]);
-    assert!(
-        explained.json["results"][0]["ranking_reasons"][0]
-            .as_str()
-            .unwrap()
-            .contains("exact symbol name")
-    );
+    assert!(explained.json["results"][0]["ranking_reasons"][0].as_str().unwrap().contains("exact symbol name"));
     let compact = cc(&repo, &["search", "total_cents", "--compact"]);
     assert!(compact.json["results"][0].get("signature").is_none());
     assert!(compact.stdout.len() < run.stdout.len());
@@ -78,35 +59,16 @@ fn filters_restrict_by_language_glob_and_extension() {
         let mut all = vec!["search", "--mode", "regex", "cart", "-i"];
         all.extend_from_slice(args);
         let run = cc(&repo, &all);
-        let mut p: Vec<String> = run.json["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["path"].as_str().unwrap().to_owned())
-            .collect();
+        let mut p: Vec<String> =
+            run.json["results"].as_array().unwrap().iter().map(|r| r["path"].as_str().unwrap().to_owned()).collect();
         p.dedup();
         p
     };
-    assert_eq!(
-        paths(&["--lang", "python"]),
-        ["clients/python/shop_client.py"]
-    );
-    assert_eq!(
-        paths(&["--exclude-lang", "rust", "--exclude-lang", "python"]),
-        ["docs/guide.md"]
-    );
-    assert_eq!(
-        paths(&["--path", "src/**"]),
-        ["src/cart.rs", "src/inventory.rs"]
-    );
-    assert_eq!(
-        paths(&["--path", "**/*.py"]),
-        ["clients/python/shop_client.py"]
-    );
-    assert_eq!(
-        paths(&["--exclude", "src/", "--exclude", "docs"]),
-        ["clients/python/shop_client.py"]
-    );
+    assert_eq!(paths(&["--lang", "python"]), ["clients/python/shop_client.py"]);
+    assert_eq!(paths(&["--exclude-lang", "rust", "--exclude-lang", "python"]), ["docs/guide.md"]);
+    assert_eq!(paths(&["--path", "src/**"]), ["src/cart.rs", "src/inventory.rs"]);
+    assert_eq!(paths(&["--path", "**/*.py"]), ["clients/python/shop_client.py"]);
+    assert_eq!(paths(&["--exclude", "src/", "--exclude", "docs"]), ["clients/python/shop_client.py"]);
     assert_eq!(paths(&["--ext", "md"]), ["docs/guide.md"]);
     let bad = cc(&repo, &["search", "x", "--lang", "cobol"]);
     assert_eq!(bad.code, 2);
@@ -117,33 +79,17 @@ fn filters_restrict_by_language_glob_and_extension() {
 fn the_worktree_view_is_searched_fresh_and_duplicates_fold_into_also_at() {
     let (_tmp, repo) = fixture("shop");
     assert_eq!(cc(&repo, &["search", "uncommitted_marker_text"]).code, 1);
-    std::fs::write(
-        repo.join("src/notes.rs"),
-        "// uncommitted_marker_text\npub fn noted() {}\n",
-    )
-    .unwrap();
-    let found = cc(
-        &repo,
-        &["search", "--mode", "literal", "uncommitted_marker_text"],
-    );
+    std::fs::write(repo.join("src/notes.rs"), "// uncommitted_marker_text\npub fn noted() {}\n").unwrap();
+    let found = cc(&repo, &["search", "--mode", "literal", "uncommitted_marker_text"]);
     assert_eq!(found.json["results"][0]["path"], "src/notes.rs");
     assert_eq!(found.json["metadata"]["freshness_status"], "fresh");
     // The same content at a second path is one result listing both.
-    std::fs::copy(
-        repo.join("src/inventory.rs"),
-        repo.join("src/inventory_copy.rs"),
-    )
-    .unwrap();
+    std::fs::copy(repo.join("src/inventory.rs"), repo.join("src/inventory_copy.rs")).unwrap();
     let run = cc(&repo, &["search", "Inventory::reserve"]);
     let top = &run.json["results"][0];
     assert_eq!(top["path"], "src/inventory.rs");
     assert_eq!(top["also_at"][0], "src/inventory_copy.rs");
-    assert!(
-        run.json["metadata"]["suppressed_duplicate_count"]
-            .as_u64()
-            .unwrap()
-            >= 1
-    );
+    assert!(run.json["metadata"]["suppressed_duplicate_count"].as_u64().unwrap() >= 1);
 }
 
 #[test]
@@ -151,26 +97,14 @@ fn regexes_without_ngrams_scan_and_say_so_and_bad_ones_are_errors() {
     let (_tmp, repo) = fixture("shop");
     let scan = cc(&repo, &["search", "--mode", "regex", r"\w+_\w+\("]);
     assert_eq!(scan.code, 0);
-    assert!(
-        scan.json["prefilter"].as_str().unwrap().starts_with("none"),
-        "{}",
-        scan.stdout
-    );
+    assert!(scan.json["prefilter"].as_str().unwrap().starts_with("none"), "{}", scan.stdout);
     let narrowed = cc(&repo, &["search", "--mode", "regex", "total_cents"]);
     assert_eq!(narrowed.json["prefilter"], "trigram");
     let invalid = cc(&repo, &["search", "--mode", "regex", "(unclosed"]);
-    assert_eq!(
-        (invalid.code, invalid.json["error"]["code"].as_str()),
-        (2, Some("invalid_argument"))
-    );
+    assert_eq!((invalid.code, invalid.json["error"]["code"].as_str()), (2, Some("invalid_argument")));
     let huge = cc(&repo, &["search", "--mode", "regex", r"\w{500}{500}"]);
     assert_eq!(huge.code, 2);
-    assert!(
-        huge.json["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("too large")
-    );
+    assert!(huge.json["error"]["message"].as_str().unwrap().contains("too large"));
     let fuzzy_regex = cc(&repo, &["search", "--mode", "regex", "x", "--fuzzy", "1"]);
     assert_eq!(fuzzy_regex.code, 2);
 }
@@ -179,15 +113,9 @@ fn regexes_without_ngrams_scan_and_say_so_and_bad_ones_are_errors() {
 fn fuzzy_terms_and_context_lines() {
     let (_tmp, repo) = fixture("shop");
     assert_eq!(cc(&repo, &["search", "--mode", "fts", "inventroy"]).code, 1);
-    let fuzzy = cc(
-        &repo,
-        &["search", "--mode", "fts", "inventroy", "--fuzzy", "2"],
-    );
+    let fuzzy = cc(&repo, &["search", "--mode", "fts", "inventroy", "--fuzzy", "2"]);
     assert_eq!(fuzzy.code, 0, "{}", fuzzy.stdout);
-    let context = cc(
-        &repo,
-        &["search", "--mode", "literal", "fn new", "--context", "1"],
-    );
+    let context = cc(&repo, &["search", "--mode", "literal", "fn new", "--context", "1"]);
     let hit = &context.json["results"][0]["lines"][0];
     assert_eq!(hit["before"][0], "    /// An empty cart.");
     assert_eq!(hit["after"][0], "        Cart { items: Vec::new() }");
@@ -198,34 +126,14 @@ fn context_fits_whole_results_and_never_exceeds_the_budget() {
     let (_tmp, repo) = fixture("shop");
     for budget in ["20", "60", "200", "1000"] {
         for strategy in ["breadth", "depth"] {
-            let run = cc(
-                &repo,
-                &[
-                    "context",
-                    "cart total",
-                    "--max-tokens",
-                    budget,
-                    "--strategy",
-                    strategy,
-                ],
-            );
+            let run = cc(&repo, &["context", "cart total", "--max-tokens", budget, "--strategy", strategy]);
             assert!(run.code <= 1, "{}", run.stderr);
             let used = run.json["estimated_tokens"].as_u64().unwrap();
-            assert!(
-                used <= budget.parse().unwrap(),
-                "{strategy} {budget}: {used}"
-            );
-            let sum: u64 = run.json["results"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|r| r["estimated_tokens"].as_u64().unwrap())
-                .sum();
+            assert!(used <= budget.parse().unwrap(), "{strategy} {budget}: {used}");
+            let sum: u64 =
+                run.json["results"].as_array().unwrap().iter().map(|r| r["estimated_tokens"].as_u64().unwrap()).sum();
             assert_eq!(sum, used);
-            assert_eq!(
-                run.json["returned"].as_u64().unwrap() as usize,
-                run.json["results"].as_array().unwrap().len()
-            );
+            assert_eq!(run.json["returned"].as_u64().unwrap() as usize, run.json["results"].as_array().unwrap().len());
         }
     }
     let tight = cc(&repo, &["context", "cart total", "--max-tokens", "20"]);

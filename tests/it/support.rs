@@ -11,10 +11,7 @@ pub struct TempDir(PathBuf);
 
 impl TempDir {
     pub fn new(label: &str) -> TempDir {
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("cc-{label}-"))
-            .tempdir()
-            .expect("a temp dir can be made");
+        let dir = tempfile::Builder::new().prefix(&format!("cc-{label}-")).tempdir().expect("a temp dir can be made");
         TempDir(dir.keep())
     }
 
@@ -34,19 +31,9 @@ impl Drop for TempDir {
 pub fn fixture(name: &str) -> (TempDir, PathBuf) {
     let tmp = TempDir::new(name);
     let repo = tmp.path().join(name);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures-repos")
-        .join(format!("{name}.sh"));
-    let output = Command::new("bash")
-        .arg(&script)
-        .arg(&repo)
-        .output()
-        .expect("bash runs");
-    assert!(
-        output.status.success(),
-        "{name}.sh failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures-repos").join(format!("{name}.sh"));
+    let output = Command::new("bash").arg(&script).arg(&repo).output().expect("bash runs");
+    assert!(output.status.success(), "{name}.sh failed: {}", String::from_utf8_lossy(&output.stderr));
     (tmp, repo)
 }
 
@@ -63,21 +50,14 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_EMAIL", "ada@example.com")
         .output()
         .expect("git runs");
-    assert!(
-        output.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// The binary under test.
 pub fn bin() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_git-codecompass"));
-    command
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("NO_COLOR", "1");
+    command.env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null").env("NO_COLOR", "1");
     command
 }
 
@@ -102,25 +82,13 @@ fn finish(output: Output) -> Run {
 
 /// Runs `git-codecompass ARGS --json` in `dir`.
 pub fn cc(dir: &Path, args: &[&str]) -> Run {
-    let output = bin()
-        .args(args)
-        .arg("--json")
-        .arg("--quiet")
-        .current_dir(dir)
-        .output()
-        .expect("the binary runs");
+    let output = bin().args(args).arg("--json").arg("--quiet").current_dir(dir).output().expect("the binary runs");
     finish(output)
 }
 
 /// Runs `git-codecompass ARGS` in `dir`, text output.
 pub fn cc_text(dir: &Path, args: &[&str]) -> Run {
-    finish(
-        bin()
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .expect("the binary runs"),
-    )
+    finish(bin().args(args).current_dir(dir).output().expect("the binary runs"))
 }
 
 /// The `(path, line)` pairs of a `locate` answer.
@@ -130,12 +98,7 @@ pub fn located(run: &Run) -> Vec<(String, u64)> {
         .map(|results| {
             results
                 .iter()
-                .map(|r| {
-                    (
-                        r["path"].as_str().unwrap_or_default().to_owned(),
-                        r["line"].as_u64().unwrap_or_default(),
-                    )
-                })
+                .map(|r| (r["path"].as_str().unwrap_or_default().to_owned(), r["line"].as_u64().unwrap_or_default()))
                 .collect()
         })
         .unwrap_or_default()

@@ -22,62 +22,33 @@ fn an_uncommitted_edit_is_found_by_default_and_not_at_head() {
     assert_eq!(located(&found), [("src/cart.rs".into(), 32)]);
     assert_eq!(found.json["metadata"]["freshness_status"], "fresh");
     assert_eq!(found.json["ref"], "worktree");
-    assert_eq!(
-        cc(&repo, &["locate", "uncommitted_helper", "--ref", "HEAD"]).code,
-        1
-    );
+    assert_eq!(cc(&repo, &["locate", "uncommitted_helper", "--ref", "HEAD"]).code, 1);
     // Committing the change parses nothing new: the dirty blob was already keyed by its id.
     git(&repo, &["commit", "-qam", "helper"]);
     let after = cc(&repo, &["index", "--ref", "HEAD"]);
     assert_eq!(view(&after)["blobs_parsed"], 0, "{}", after.stdout);
-    assert_eq!(
-        located(&cc(
-            &repo,
-            &["locate", "uncommitted_helper", "--ref", "HEAD"]
-        )),
-        [("src/cart.rs".into(), 32)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "uncommitted_helper", "--ref", "HEAD"])), [("src/cart.rs".into(), 32)]);
 }
 
 #[test]
 fn a_deleted_uncommitted_file_is_gone_from_the_default_view() {
     let (_tmp, repo) = fixture("shop");
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Inventory"])),
-        [("src/inventory.rs".into(), 4)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Inventory"])), [("src/inventory.rs".into(), 4)]);
     std::fs::remove_file(repo.join("src/inventory.rs")).unwrap();
     assert_eq!(cc(&repo, &["locate", "Inventory"]).code, 1);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Inventory", "--ref", "HEAD"])),
-        [("src/inventory.rs".into(), 4)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Inventory", "--ref", "HEAD"])), [("src/inventory.rs".into(), 4)]);
     // Restoring it makes the worktree view equal HEAD again.
     git(&repo, &["checkout", "--", "src/inventory.rs"]);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Inventory"])),
-        [("src/inventory.rs".into(), 4)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Inventory"])), [("src/inventory.rs".into(), 4)]);
 }
 
 #[test]
 fn untracked_files_count_unless_ignored() {
     let (_tmp, repo) = fixture("shop");
-    write(
-        &repo,
-        "src/untracked.rs",
-        "pub fn brand_new_function() {}\n",
-    );
-    write(
-        &repo,
-        "build/generated.rs",
-        "pub fn ignored_build_function() {}\n",
-    );
+    write(&repo, "src/untracked.rs", "pub fn brand_new_function() {}\n");
+    write(&repo, "build/generated.rs", "pub fn ignored_build_function() {}\n");
     write(&repo, "debug.log", "not code\n");
-    assert_eq!(
-        located(&cc(&repo, &["locate", "brand_new_function"])),
-        [("src/untracked.rs".into(), 1)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "brand_new_function"])), [("src/untracked.rs".into(), 1)]);
     assert_eq!(cc(&repo, &["locate", "ignored_build_function"]).code, 1);
 }
 
@@ -86,45 +57,25 @@ fn codecompassignore_leaves_paths_out() {
     let (_tmp, repo) = fixture("shop");
     write(&repo, ".codecompassignore", "native/\n");
     assert_eq!(cc(&repo, &["locate", "shop_checksum"]).code, 1);
-    assert_eq!(
-        located(&cc(&repo, &["locate", "Cart"])),
-        [("src/cart.rs".into(), 11)]
-    );
+    assert_eq!(located(&cc(&repo, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
     // Committed, it applies to the ref too.
     git(&repo, &["add", ".codecompassignore"]);
     git(&repo, &["commit", "-qm", "ignore native"]);
-    assert_eq!(
-        cc(&repo, &["locate", "shop_checksum", "--ref", "HEAD"]).code,
-        1
-    );
-    assert_eq!(
-        located(&cc(&repo, &["locate", "shop_checksum", "--ref", "v1.0"])),
-        [("native/checksum.c".into(), 4)]
-    );
+    assert_eq!(cc(&repo, &["locate", "shop_checksum", "--ref", "HEAD"]).code, 1);
+    assert_eq!(located(&cc(&repo, &["locate", "shop_checksum", "--ref", "v1.0"])), [("native/checksum.c".into(), 4)]);
 }
 
 #[test]
 fn a_directory_that_is_not_a_repository_gets_a_live_view() {
     let tmp = crate::support::TempDir::new("live");
-    write(
-        tmp.path(),
-        "lib/util.py",
-        "def live_helper():\n    return 1\n",
-    );
+    write(tmp.path(), "lib/util.py", "def live_helper():\n    return 1\n");
     write(tmp.path(), "main.go", "package main\n\nfunc main() {}\n");
     let found = cc(tmp.path(), &["locate", "live_helper"]);
     assert_eq!(located(&found), [("lib/util.py".into(), 1)]);
     assert_eq!(found.json["ref"], "live");
-    write(
-        tmp.path(),
-        "lib/util.py",
-        "def renamed_helper():\n    return 1\n",
-    );
+    write(tmp.path(), "lib/util.py", "def renamed_helper():\n    return 1\n");
     assert_eq!(cc(tmp.path(), &["locate", "live_helper"]).code, 1);
-    assert_eq!(
-        located(&cc(tmp.path(), &["locate", "renamed_helper"])),
-        [("lib/util.py".into(), 1)]
-    );
+    assert_eq!(located(&cc(tmp.path(), &["locate", "renamed_helper"])), [("lib/util.py".into(), 1)]);
     assert!(tmp.path().join(".codecompass/store.sqlite").exists());
     let refs = cc(tmp.path(), &["locate", "x", "--ref", "HEAD"]);
     assert_eq!(refs.code, 2);
@@ -135,35 +86,16 @@ fn a_directory_that_is_not_a_repository_gets_a_live_view() {
 fn linked_worktrees_share_one_store_and_keep_their_own_views() {
     let (tmp, repo) = fixture("shop");
     let other = tmp.path().join("shop-feature");
-    git(
-        &repo,
-        &["worktree", "add", "-q", other.to_str().unwrap(), "feature"],
-    );
+    git(&repo, &["worktree", "add", "-q", other.to_str().unwrap(), "feature"]);
     assert_eq!(cc(&repo, &["locate", "apply_coupon"]).code, 1);
-    assert_eq!(
-        located(&cc(&other, &["locate", "apply_coupon"])),
-        [("src/cart.rs".into(), 33)]
-    );
+    assert_eq!(located(&cc(&other, &["locate", "apply_coupon"])), [("src/cart.rs".into(), 33)]);
     assert!(!other.join(".git/codecompass").exists());
     let status = cc(&other, &["status"]);
     let refs = status.json["refs"].as_array().unwrap();
-    assert_eq!(
-        refs.iter().filter(|r| r["kind"] == "worktree").count(),
-        2,
-        "{}",
-        status.stdout
-    );
-    assert!(
-        refs.iter().all(|r| r["freshness_status"] == "fresh"),
-        "{}",
-        status.stdout
-    );
+    assert_eq!(refs.iter().filter(|r| r["kind"] == "worktree").count(), 2, "{}", status.stdout);
+    assert!(refs.iter().all(|r| r["freshness_status"] == "fresh"), "{}", status.stdout);
     // An edit in one worktree makes only that worktree stale.
-    write(
-        &other,
-        "src/extra.rs",
-        "pub fn only_in_feature_worktree() {}\n",
-    );
+    write(&other, "src/extra.rs", "pub fn only_in_feature_worktree() {}\n");
     let status = cc(&repo, &["status"]);
     let stale: Vec<_> = status.json["refs"]
         .as_array()
@@ -181,16 +113,7 @@ fn linked_worktrees_share_one_store_and_keep_their_own_views() {
 fn a_bare_repository_answers_from_head() {
     let (tmp, repo) = fixture("shop");
     let bare = tmp.path().join("shop.git");
-    git(
-        tmp.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.to_str().unwrap(),
-            bare.to_str().unwrap(),
-        ],
-    );
+    git(tmp.path(), &["clone", "-q", "--bare", repo.to_str().unwrap(), bare.to_str().unwrap()]);
     let found = cc(&bare, &["locate", "Cart"]);
     assert_eq!(located(&found), [("src/cart.rs".into(), 11)]);
     assert_eq!(found.json["ref"], "HEAD");

@@ -22,17 +22,12 @@ fn release_binary() -> Result<PathBuf> {
     if !status.success() {
         bail!("cargo build --release failed");
     }
-    Ok(std::fs::canonicalize(
-        root.join("target/release/git-codecompass"),
-    )?)
+    Ok(std::fs::canonicalize(root.join("target/release/git-codecompass"))?)
 }
 
 /// Files and bytes git tracks at HEAD in `repo`.
 fn source_size(repo: &Path) -> Result<(u64, u64)> {
-    let output = Command::new("git")
-        .args(["ls-files", "-z"])
-        .current_dir(repo)
-        .output()?;
+    let output = Command::new("git").args(["ls-files", "-z"]).current_dir(repo).output()?;
     let mut files = 0;
     let mut bytes = 0;
     for path in output.stdout.split(|&b| b == 0).filter(|p| !p.is_empty()) {
@@ -80,47 +75,25 @@ fn commit_changing(repo: &Path, n: usize, salt: usize, scratch: &Path) -> Result
         let (Some(mode), Some(blob)) = (fields.next(), fields.next()) else {
             continue;
         };
-        if mode != "100644"
-            || !(path.ends_with(".c") || path.ends_with(".rs") || path.ends_with(".py"))
-        {
+        if mode != "100644" || !(path.ends_with(".c") || path.ends_with(".rs") || path.ends_with(".py")) {
             continue;
         }
-        let content = Command::new("git")
-            .args(["cat-file", "blob", blob])
-            .current_dir(repo)
-            .output()?
-            .stdout;
+        let content = Command::new("git").args(["cat-file", "blob", blob]).current_dir(repo).output()?.stdout;
         if content.len() > 200_000 {
             continue;
         }
         let mut changed_content = content;
-        changed_content
-            .extend_from_slice(format!("\n// codecompass bench edit {salt}\n").as_bytes());
+        changed_content.extend_from_slice(format!("\n// codecompass bench edit {salt}\n").as_bytes());
         let tmp = scratch.join("blob");
         std::fs::write(&tmp, &changed_content)?;
         let new_blob = git(repo, &["hash-object", "-w", &tmp.to_string_lossy()], &[])?;
-        git(
-            repo,
-            &[
-                "update-index",
-                "--cacheinfo",
-                &format!("100644,{new_blob},{path}"),
-            ],
-            &env,
-        )?;
+        git(repo, &["update-index", "--cacheinfo", &format!("100644,{new_blob},{path}")], &env)?;
         changed += 1;
     }
     let tree = git(repo, &["write-tree"], &env)?;
     let commit = git(
         repo,
-        &[
-            "commit-tree",
-            &tree,
-            "-p",
-            "HEAD",
-            "-m",
-            &format!("bench edit {salt}"),
-        ],
+        &["commit-tree", &tree, "-p", "HEAD", "-m", &format!("bench edit {salt}")],
         &[
             ("GIT_AUTHOR_NAME", "bench"),
             ("GIT_AUTHOR_EMAIL", "bench@example.com"),
@@ -146,20 +119,11 @@ pub fn index(args: &BenchArgs) -> Result<()> {
     let scratch = Scratch::new("bench-index")?;
     let store = scratch.0.join("store");
     let (files, bytes) = source_size(repo)?;
-    eprintln!(
-        "corpus: {} ({files} files, {:.1} MiB), {} runs each",
-        repo.display(),
-        mib(bytes),
-        args.runs
-    );
+    eprintln!("corpus: {} ({files} files, {:.1} MiB), {} runs each", repo.display(), mib(bytes), args.runs);
 
     let cc = |extra: &[&str]| {
         let mut c = Command::new(&bin);
-        c.arg("--store")
-            .arg(&store)
-            .arg("--quiet")
-            .args(extra)
-            .current_dir(repo);
+        c.arg("--store").arg(&store).arg("--quiet").args(extra).current_dir(repo);
         c
     };
 
@@ -175,11 +139,7 @@ pub fn index(args: &BenchArgs) -> Result<()> {
         ours.push(sample);
         let tags = scratch.0.join("tags");
         let (sample, _) = measure::run(
-            Command::new("ctags")
-                .args(["-R", "--exclude=.git", "-f"])
-                .arg(&tags)
-                .arg(".")
-                .current_dir(repo),
+            Command::new("ctags").args(["-R", "--exclude=.git", "-f"]).arg(&tags).arg(".").current_dir(repo),
         )?;
         eprintln!("  run {run}: ctags -R {}", secs(sample.wall));
         ctags.push(sample);
@@ -195,11 +155,7 @@ pub fn index(args: &BenchArgs) -> Result<()> {
     }
     let mut unchanged_ref = Vec::new();
     for _ in 0..args.runs.max(3) {
-        unchanged_ref.push(
-            measure::run(&mut cc(&["index", "--ref", "HEAD", "--json"]))?
-                .0
-                .wall,
-        );
+        unchanged_ref.push(measure::run(&mut cc(&["index", "--ref", "HEAD", "--json"]))?.0.wall);
     }
 
     // A ref ten files away from HEAD, a new one each run.
@@ -273,20 +229,13 @@ pub fn index(args: &BenchArgs) -> Result<()> {
         mib(max_rss(&ctags).unwrap_or(0)),
         report["total"]["symbols"]
     );
-    println!(
-        "store           {:.1} MiB = {:.2}x the source",
-        mib(store_bytes),
-        store_bytes as f64 / bytes as f64
-    );
+    println!("store           {:.1} MiB = {:.2}x the source", mib(store_bytes), store_bytes as f64 / bytes as f64);
     println!(
         "re-index        unchanged worktree {}  unchanged ref {}",
         secs(median(&unchanged)),
         secs(median(&unchanged_ref))
     );
-    println!(
-        "ref 10 files    {}  (blobs parsed per run: {ten_parsed:?})",
-        secs(median(&ten))
-    );
+    println!("ref 10 files    {}  (blobs parsed per run: {ten_parsed:?})", secs(median(&ten)));
     println!(
         "locate          in-process p50 {} p95 {} ({} names); whole process p50 {} p95 {}",
         secs(percentile(&in_process, 50.0)),
@@ -305,12 +254,7 @@ pub fn index(args: &BenchArgs) -> Result<()> {
 fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Duration>)> {
     use codecompass::engine::{Engine, EngineOptions, Freshness, LocateRequest};
     use codecompass::view::Scope;
-    let engine = Engine::open(
-        repo,
-        &EngineOptions {
-            store_dir: Some(store.to_owned()),
-        },
-    )?;
+    let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.to_owned()) })?;
     let names: Vec<String> = {
         let db = codecompass::store::Store::open(store, false)?;
         let mut stmt = db.conn().prepare(
@@ -319,9 +263,7 @@ fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Dura
              ORDER BY substr(min(stable_id), 1, 8) LIMIT 200",
         )?;
 
-        stmt.query_map([], |r| r.get::<_, String>(0))?
-            .filter_map(Result::ok)
-            .collect()
+        stmt.query_map([], |r| r.get::<_, String>(0))?.filter_map(Result::ok).collect()
     };
     let mut times = Vec::with_capacity(names.len());
     for name in &names {
@@ -380,10 +322,7 @@ fn sample_names(store: &Path, limit: usize, common: bool) -> Result<Vec<String>>
          GROUP BY name HAVING count(*) = 1 ORDER BY substr(min(stable_id), 1, 8) LIMIT ?1"
     };
     let mut stmt = db.conn().prepare(sql)?;
-    let rows = stmt
-        .query_map([limit as i64], |r| r.get::<_, String>(0))?
-        .filter_map(Result::ok)
-        .collect();
+    let rows = stmt.query_map([limit as i64], |r| r.get::<_, String>(0))?.filter_map(Result::ok).collect();
     Ok(rows)
 }
 
@@ -391,12 +330,7 @@ fn sample_paths(repo: &Path, limit: usize) -> Result<Vec<String>> {
     let listing = git(repo, &["ls-files"], &[])?;
     let all: Vec<&str> = listing.lines().collect();
     let step = (all.len() / limit.max(1)).max(1);
-    Ok(all
-        .iter()
-        .step_by(step)
-        .take(limit)
-        .map(|p| p.rsplit('/').next().unwrap_or(p).to_owned())
-        .collect())
+    Ok(all.iter().step_by(step).take(limit).map(|p| p.rsplit('/').next().unwrap_or(p).to_owned()).collect())
 }
 
 fn s(v: &[&str]) -> Vec<String> {
@@ -410,28 +344,18 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     let scratch = Scratch::new("bench-search")?;
     let store = scratch.0.join("store");
     let (files, bytes) = source_size(repo)?;
-    eprintln!(
-        "corpus: {} ({files} files, {:.1} MiB)",
-        repo.display(),
-        mib(bytes)
-    );
+    eprintln!("corpus: {} ({files} files, {:.1} MiB)", repo.display(), mib(bytes));
     let other = commit_changing(repo, 10, std::process::id() as usize, &scratch.0)?;
     let cc = |extra: &[String]| {
         let mut c = Command::new(&bin);
-        c.arg("--store")
-            .arg(&store)
-            .arg("--quiet")
-            .args(extra)
-            .current_dir(repo);
+        c.arg("--store").arg(&store).arg("--quiet").args(extra).current_dir(repo);
         c
     };
     let (index_sample, _) = measure::run(&mut cc(&s(&["index"])))?;
     measure::run(&mut cc(&s(&["index", "--ref", &other])))?;
     eprintln!("indexed in {}", secs(index_sample.wall));
     let fts_bytes = measure::dir_size(&store.join("fts"));
-    let sqlite_bytes = std::fs::metadata(store.join("store.sqlite"))
-        .map(|m| m.len())
-        .unwrap_or(0);
+    let sqlite_bytes = std::fs::metadata(store.join("store.sqlite")).map(|m| m.len()).unwrap_or(0);
 
     let n = args.runs.max(10);
     let selective = sample_names(&store, n, false)?;
@@ -474,12 +398,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
             git_grep: Some(s(&["-n", "-F", name])),
         });
     }
-    for regex in [
-        r"[A-Z]{4,}_[A-Z]{4,}_[0-9]+",
-        r"\w+_\w+\(\w+, \w+\)",
-        r"[0-9]{6,}",
-        r"\(\w+ \*\*\w+\)",
-    ] {
+    for regex in [r"[A-Z]{4,}_[A-Z]{4,}_[0-9]+", r"\w+_\w+\(\w+, \w+\)", r"[0-9]{6,}", r"\(\w+ \*\*\w+\)"] {
         cases.push(SearchCase {
             class: "regex without literal",
             ours: s(&["--mode", "regex", regex]),
@@ -497,14 +416,8 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     }
 
     // Whole processes, side by side per query.
-    let mut by_class: Vec<(
-        &str,
-        Vec<Duration>,
-        Vec<Duration>,
-        Vec<Duration>,
-        Vec<Duration>,
-        Vec<Duration>,
-    )> = Vec::new();
+    let mut by_class: Vec<(&str, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>)> =
+        Vec::new();
     let time = |c: &mut Command| -> Result<Duration> {
         let started = Instant::now();
         let output = c.output()?;
@@ -523,26 +436,13 @@ pub fn search(args: &BenchArgs) -> Result<()> {
         let ours_ref = time(&mut cc(&at_ref))?;
         let rg = time(Command::new("rg").args(&case.rg).current_dir(repo))?;
         let gg = match &case.git_grep {
-            Some(a) => Some(time(
-                Command::new("git")
-                    .arg("grep")
-                    .args(a)
-                    .arg(&other)
-                    .current_dir(repo),
-            )?),
+            Some(a) => Some(time(Command::new("git").arg("grep").args(a).arg(&other).current_dir(repo))?),
             None => None,
         };
         let entry = match by_class.iter_mut().position(|e| e.0 == case.class) {
             Some(i) => &mut by_class[i],
             None => {
-                by_class.push((
-                    case.class,
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::new(),
-                ));
+                by_class.push((case.class, Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()));
                 by_class.last_mut().expect("just pushed")
             }
         };
@@ -559,12 +459,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
         use codecompass::engine::{Engine, EngineOptions, Freshness};
         use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
         use codecompass::view::Scope;
-        let engine = Engine::open(
-            repo,
-            &EngineOptions {
-                store_dir: Some(store.clone()),
-            },
-        )?;
+        let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.clone()) })?;
         for case in &cases {
             let mut mode = Mode::Auto;
             let mut query = case.ours.last().cloned().unwrap_or_default();
@@ -614,11 +509,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
         let r50 = percentile(ours_ref, 50.0);
         let g50 = percentile(gg, 50.0);
         let vs_rg = rg50.as_secs_f64() / o50.as_secs_f64();
-        let vs_gg = if gg.is_empty() {
-            f64::NAN
-        } else {
-            g50.as_secs_f64() / r50.as_secs_f64()
-        };
+        let vs_gg = if gg.is_empty() { f64::NAN } else { g50.as_secs_f64() / r50.as_secs_f64() };
         println!(
             "{class:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7.1}x {:>7.1}x",
             secs(i50),
@@ -626,11 +517,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
             secs(o50),
             secs(o95),
             secs(rg50),
-            if gg.is_empty() {
-                "-".to_owned()
-            } else {
-                secs(g50)
-            },
+            if gg.is_empty() { "-".to_owned() } else { secs(g50) },
             vs_rg,
             vs_gg
         );

@@ -62,23 +62,12 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--repo" => repo = Some(PathBuf::from(it.next().context("--repo needs a path")?)),
-            "--runs" => {
-                runs = it
-                    .next()
-                    .context("--runs needs a number")?
-                    .parse()
-                    .context("--runs needs a number")?
-            }
+            "--runs" => runs = it.next().context("--runs needs a number")?.parse().context("--runs needs a number")?,
             "--json" => json = Some(PathBuf::from(it.next().context("--json needs a file")?)),
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
     let repo = repo.context("--repo PATH is required")?;
-    let repo = std::fs::canonicalize(&repo)
-        .with_context(|| format!("{} does not exist", repo.display()))?;
-    Ok(BenchArgs {
-        repo,
-        runs: runs.max(1),
-        json,
-    })
+    let repo = std::fs::canonicalize(&repo).with_context(|| format!("{} does not exist", repo.display()))?;
+    Ok(BenchArgs { repo, runs: runs.max(1), json })
 }

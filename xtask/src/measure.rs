@@ -22,12 +22,7 @@ pub fn run(command: &mut Command) -> Result<(Sample, Vec<u8>)> {
     let rss_file = std::env::temp_dir().join(format!("xtask-rss-{}", std::process::id()));
     let mut wrapped = if time.exists() {
         let mut w = Command::new(time);
-        w.arg("-f")
-            .arg("%M")
-            .arg("-o")
-            .arg(&rss_file)
-            .arg(command.get_program())
-            .args(command.get_args());
+        w.arg("-f").arg("%M").arg("-o").arg(&rss_file).arg(command.get_program()).args(command.get_args());
         if let Some(dir) = command.get_current_dir() {
             w.current_dir(dir);
         }
@@ -42,16 +37,10 @@ pub fn run(command: &mut Command) -> Result<(Sample, Vec<u8>)> {
         std::mem::replace(command, Command::new("true"))
     };
     let started = Instant::now();
-    let output = wrapped
-        .output()
-        .with_context(|| format!("running {:?}", wrapped.get_program()))?;
+    let output = wrapped.output().with_context(|| format!("running {:?}", wrapped.get_program()))?;
     let wall = started.elapsed();
     if !output.status.success() {
-        bail!(
-            "{:?} failed: {}",
-            wrapped,
-            String::from_utf8_lossy(&output.stderr)
-        );
+        bail!("{:?} failed: {}", wrapped, String::from_utf8_lossy(&output.stderr));
     }
     let peak_rss = std::fs::read_to_string(&rss_file)
         .ok()
@@ -127,20 +116,10 @@ mod tests {
 
     #[test]
     fn percentiles_by_nearest_rank() {
-        let ms = |v: &[u64]| {
-            v.iter()
-                .map(|&m| Duration::from_millis(m))
-                .collect::<Vec<_>>()
-        };
+        let ms = |v: &[u64]| v.iter().map(|&m| Duration::from_millis(m)).collect::<Vec<_>>();
         assert_eq!(median(&ms(&[3, 1, 2])), Duration::from_millis(2));
-        assert_eq!(
-            percentile(&ms(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), 95.0),
-            Duration::from_millis(10)
-        );
-        assert_eq!(
-            percentile(&ms(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), 50.0),
-            Duration::from_millis(5)
-        );
+        assert_eq!(percentile(&ms(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), 95.0), Duration::from_millis(10));
+        assert_eq!(percentile(&ms(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]), 50.0), Duration::from_millis(5));
         assert_eq!(median(&[]), Duration::ZERO);
     }
 }

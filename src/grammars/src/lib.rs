@@ -89,9 +89,7 @@ mod tests {
         for name in NAMES {
             let language = language(name).unwrap_or_else(|| panic!("no grammar for {name}"));
             let mut parser = tree_sitter::Parser::new();
-            parser
-                .set_language(&language)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            parser.set_language(&language).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
 }

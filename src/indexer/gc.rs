@@ -1,0 +1,240 @@
+//! Garbage collection: drops views no tracked ref or worktree reaches (after a grace period
+//! of non-use), then the file versions, full-text documents, records and blobs no remaining
+//! view needs.
+//!
+//! Safe while readers run: the SQLite deletions are one transaction (a reader sees all or
+//! nothing of them), and everything deleted is unreachable from every view that stays. The
+//! full-text documents of removed file versions are listed in `gc_pending_documents` in that
+//! same transaction and deleted afterwards, so a crash in between only delays them to the
+//! next gc.
+
+use std::collections::HashSet;
+
+use roaring::RoaringBitmap;
+use rusqlite::params;
+
+use super::{IndexError, Indexer};
+use crate::index::FullText;
+use crate::store;
+
+/// What gc freed.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct GcReport {
+    /// Refs whose branch, tag or worktree is gone, or unused commit names.
+    pub refs_dropped: u64,
+    /// Views no ref reaches and unused for the grace period.
+    pub views_dropped: u64,
+    /// File versions no view holds.
+    pub file_versions_dropped: u64,
+    /// File versions whose full-text documents were deleted.
+    pub documents_dropped: u64,
+    /// Records no file version needs (including those of older extractors).
+    pub records_dropped: u64,
+    /// Their symbols.
+    pub symbols_dropped: u64,
+    /// Blobs nothing refers to.
+    pub blobs_dropped: u64,
+    /// Views kept.
+    pub views_kept: u64,
+    /// Bytes of the store before and after.
+    pub bytes_before: u64,
+    /// After.
+    pub bytes_after: u64,
+    /// Wall time.
+    pub duration_ms: u64,
+}
+
+fn dir_size(path: &std::path::Path) -> u64 {
+    std::fs::read_dir(path)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| match e.file_type() {
+                    Ok(t) if t.is_dir() => dir_size(&e.path()),
+                    Ok(_) => e.metadata().map(|m| m.len()).unwrap_or(0),
+                    Err(_) => 0,
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+impl Indexer<'_> {
+    /// Collects garbage; views used within `grace_secs` are kept even when no ref reaches
+    /// them.
+    pub fn gc(&self, grace_secs: i64) -> Result<GcReport, IndexError> {
+        let started = std::time::Instant::now();
+        let job = self.store.start_job("gc", "store")?;
+        let result = self.gc_inner(grace_secs);
+        match &result {
+            Ok(report) => {
+                let stats = serde_json::to_string(report).unwrap_or_default();
+                self.store.finish_job(job, None, Some(&stats))?;
+            }
+            Err(e) => {
+                let _ = self.store.finish_job(job, Some(&e.to_string()), None);
+            }
+        }
+        result.map(|mut r| {
+            r.duration_ms = started.elapsed().as_millis() as u64;
+            r
+        })
+    }
+
+    fn gc_inner(&self, grace_secs: i64) -> Result<GcReport, IndexError> {
+        let mut report = GcReport { bytes_before: dir_size(self.store.dir()), ..GcReport::default() };
+        let now = store::now();
+        let repo = self.ws.git().map(|g| g.local());
+        let conn = self.store.conn();
+
+        // 1. Refs whose name no longer resolves, worktrees that are gone, and commit names
+        // (diff bases, `--ref <id>`) unused for the grace period.
+        let mut drop_refs = Vec::new();
+        for r in self.store.refs()? {
+            let alive = match r.kind.as_str() {
+                "ref" => match &repo {
+                    Some(repo) => {
+                        let is_commit_name = r.name.len() == 40 && r.name.bytes().all(|b| b.is_ascii_hexdigit());
+                        if is_commit_name {
+                            let used: i64 = conn
+                                .query_row("SELECT last_used_at FROM views WHERE id = ?1", [r.view], |row| row.get(0))
+                                .unwrap_or(0);
+                            now - used.max(r.indexed_at) < grace_secs
+                        } else {
+                            repo.resolve(&r.name).is_ok()
+                        }
+                    }
+                    None => false,
+                },
+                "worktree" => r
+                    .detail
+                    .as_deref()
+                    .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+                    .and_then(|v| v.get("path").and_then(|p| p.as_str()).map(|p| std::path::Path::new(p).is_dir()))
+                    .unwrap_or(false),
+                _ => true,
+            };
+            if !alive {
+                drop_refs.push(r.name);
+            }
+        }
+
+        let tx = conn.unchecked_transaction().map_err(store::StoreError::from)?;
+        for name in &drop_refs {
+            tx.execute("DELETE FROM refs WHERE name = ?1", [name]).map_err(store::StoreError::from)?;
+        }
+        report.refs_dropped = drop_refs.len() as u64;
+
+        // 2. Views: those a ref reaches, and those used within the grace period, stay.
+        let reached: HashSet<i64> = {
+            let mut stmt = tx.prepare("SELECT DISTINCT view FROM refs").map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| r.get(0)).map_err(store::StoreError::from)?.filter_map(Result::ok).collect()
+        };
+        let views: Vec<(i64, i64, Vec<u8>)> = {
+            let mut stmt = tx.prepare("SELECT id, last_used_at, bitmap FROM views").map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .map_err(store::StoreError::from)?
+                .filter_map(Result::ok)
+                .collect()
+        };
+        let mut live = RoaringBitmap::new();
+        for (id, last_used, bitmap) in views {
+            if reached.contains(&id) || now - last_used < grace_secs {
+                report.views_kept += 1;
+                if let Ok(b) = RoaringBitmap::deserialize_from(&bitmap[..]) {
+                    live |= b;
+                }
+            } else {
+                tx.execute("DELETE FROM views WHERE id = ?1", [id]).map_err(store::StoreError::from)?;
+                report.views_dropped += 1;
+            }
+        }
+
+        // 3. File versions no view holds; their documents are queued for deletion.
+        let all_fvs: Vec<u32> = {
+            let mut stmt = tx.prepare("SELECT id FROM file_versions").map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| r.get(0)).map_err(store::StoreError::from)?.filter_map(Result::ok).collect()
+        };
+        for fv in all_fvs.into_iter().filter(|fv| !live.contains(*fv)) {
+            tx.execute("DELETE FROM file_versions WHERE id = ?1", [fv]).map_err(store::StoreError::from)?;
+            tx.execute("INSERT OR IGNORE INTO gc_pending_documents (fv) VALUES (?1)", [fv])
+                .map_err(store::StoreError::from)?;
+            report.file_versions_dropped += 1;
+        }
+
+        // 4. Records no remaining file version needs under the current extractors.
+        let needed: HashSet<(i64, String, String)> = {
+            let mut stmt = tx.prepare("SELECT blob, lang, skip FROM file_versions").map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?)))
+                .map_err(store::StoreError::from)?
+                .filter_map(Result::ok)
+                .map(|(blob, lang, skip)| {
+                    let record_lang = if skip.is_some() { String::new() } else { lang };
+                    let key = super::record_key(&record_lang, self.max_file_size);
+                    (blob, record_lang, key)
+                })
+                .collect()
+        };
+        let records: Vec<(i64, i64, String, String)> = {
+            let mut stmt =
+                tx.prepare("SELECT id, blob, lang, extractor FROM records").map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                .map_err(store::StoreError::from)?
+                .filter_map(Result::ok)
+                .collect()
+        };
+        for (id, blob, lang, extractor) in records {
+            if !needed.contains(&(blob, lang, extractor)) {
+                report.symbols_dropped +=
+                    tx.execute("DELETE FROM symbols WHERE record = ?1", [id]).map_err(store::StoreError::from)? as u64;
+                tx.execute("DELETE FROM records WHERE id = ?1", [id]).map_err(store::StoreError::from)?;
+                report.records_dropped += 1;
+            }
+        }
+
+        // 5. Blobs nothing refers to, and their saved contents.
+        let orphans: Vec<(i64, Vec<u8>)> = {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT id, oid FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM file_versions f WHERE f.blob = b.id)
+                     AND NOT EXISTS (SELECT 1 FROM records r WHERE r.blob = b.id)",
+                )
+                .map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .map_err(store::StoreError::from)?
+                .filter_map(Result::ok)
+                .collect()
+        };
+        for (id, _) in &orphans {
+            tx.execute("DELETE FROM blobs WHERE id = ?1", params![id]).map_err(store::StoreError::from)?;
+        }
+        report.blobs_dropped = orphans.len() as u64;
+        crate::failpoint::hit("gc.before_commit");
+        tx.commit().map_err(store::StoreError::from)?;
+        for (_, oid) in orphans {
+            if let Some(blob_id) = crate::git::ObjectId::from_bytes(&oid) {
+                store::blobs::remove(self.store.dir(), blob_id);
+            }
+        }
+
+        // 6. Documents of removed file versions (this run's and any an earlier crash left).
+        let pending: Vec<u32> = {
+            let mut stmt = conn.prepare("SELECT fv FROM gc_pending_documents").map_err(store::StoreError::from)?;
+            stmt.query_map([], |r| r.get(0)).map_err(store::StoreError::from)?.filter_map(Result::ok).collect()
+        };
+        if !pending.is_empty() {
+            let fulltext = FullText::open(self.store.dir())?;
+            let mut writer = fulltext.writer()?;
+            for fv in &pending {
+                writer.delete_term(tantivy::Term::from_field_u64(fulltext.fields().fv, u64::from(*fv)));
+            }
+            writer.commit().map_err(crate::index::FtsError::from)?;
+            crate::failpoint::hit("gc.after_fulltext_commit");
+            conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
+            report.documents_dropped = pending.len() as u64;
+        }
+        self.store.checkpoint();
+        report.bytes_after = dir_size(self.store.dir());
+        Ok(report)
+    }
+}
