@@ -142,12 +142,12 @@ fn try_lock(path: &Path) -> Result<Option<File>, Error> {
 /// Appends a timestamped line to the store's sync log, keeping it bounded.
 pub(crate) fn log_line(dir: &Path, message: &str) {
     let path = dir.join(SYNC_LOG);
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_LOG_BYTES) {
-        if let Ok(text) = std::fs::read(&path) {
-            let half = &text[text.len() / 2..];
-            let start = half.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
-            let _ = std::fs::write(&path, &half[start..]);
-        }
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_LOG_BYTES)
+        && let Ok(text) = std::fs::read(&path)
+    {
+        let half = &text[text.len() / 2..];
+        let start = half.iter().position(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let _ = std::fs::write(&path, &half[start..]);
     }
     if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(&path) {
         let _ = writeln!(file, "{} pid {} {message}", store::now(), std::process::id());

@@ -17,6 +17,8 @@ use crate::store;
 
 /// Events closer together than this are one change.
 const DEBOUNCE: Duration = Duration::from_millis(300);
+/// A sync starts at the latest this long after the first change of a burst.
+const MAX_DEBOUNCE: Duration = Duration::from_secs(2);
 
 /// What `watch --status` reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -202,11 +204,12 @@ impl Engine {
             state.last_sync_ms = Some(started.elapsed().as_millis() as u64);
             save(&path, state);
         };
-        run_sync(&mut state);
-
         let (tx, rx) = mpsc::channel();
         let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            if let Ok(event) = event {
+            // Reads (our own syncs read HEAD and the index) are not changes.
+            if let Ok(event) = event
+                && !matches!(event.kind, notify::EventKind::Access(_))
+            {
                 let _ = tx.send(event);
             }
         })
@@ -215,19 +218,31 @@ impl Engine {
         watcher
             .watch(&root, RecursiveMode::Recursive)
             .map_err(|e| Error::new(ErrorCode::Io, format!("cannot watch {}: {e}", root.display())))?;
+        // Watching starts before the first sync, so nothing changed during it is missed; only
+        // then does the watcher say it runs.
+        save(&path, &state);
+        run_sync(&mut state);
         let stop = stop_flag();
         loop {
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };
-            if !first.paths.iter().any(|p| relevant(p, &root, &dir)) {
-                continue;
-            }
+            let Some(changed) = first.paths.iter().find(|p| relevant(p, &root, &dir)) else { continue };
+            super::sync::log_line(&dir, &format!("watch: change in {}", changed.display()));
             state.last_event_at = Some(store::now());
             save(&path, &state);
-            // Debounce: wait until the burst is over.
-            while rx.recv_timeout(DEBOUNCE).is_ok() {}
+            // Debounce: wait until relevant changes pause, but never longer than a bound, so a
+            // steady trickle cannot starve the sync.
+            let burst_started = Instant::now();
+            let mut quiet_since = Instant::now();
+            while burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < DEBOUNCE {
+                if let Ok(event) = rx.recv_timeout(DEBOUNCE.saturating_sub(quiet_since.elapsed()))
+                    && event.paths.iter().any(|p| relevant(p, &root, &dir))
+                {
+                    quiet_since = Instant::now();
+                }
+            }
             run_sync(&mut state);
         }
         state.running = false;

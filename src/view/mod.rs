@@ -214,10 +214,8 @@ pub fn worktree_heads(common_dir: &Path) -> Vec<(PathBuf, String)> {
             // A linked worktree whose directory is gone is prunable: skip it.
             let alive =
                 std::fs::read_to_string(git_dir.join("gitdir")).ok().is_some_and(|p| Path::new(p.trim()).exists());
-            if alive {
-                if let Some(head) = read_head(&git_dir) {
-                    out.push((git_dir, head));
-                }
+            if alive && let Some(head) = read_head(&git_dir) {
+                out.push((git_dir, head));
             }
         }
     }

@@ -1,7 +1,9 @@
 //! Integration tests: one binary, one module per area, so the suite links once.
 
+mod branches;
 mod content_addressing;
 mod corpus;
+mod hooks;
 mod oracle;
 mod ranking;
 mod robustness;

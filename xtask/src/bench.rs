@@ -301,6 +301,10 @@ pub fn queries() -> Result<()> {
     Ok(())
 }
 
+/// Timings of one query class: ours (worktree), ours (at another ref), rg, git grep,
+/// in-process.
+type ClassTimes = (&'static str, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>);
+
 /// One query of the search benchmark.
 struct SearchCase {
     class: &'static str,
@@ -416,8 +420,8 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     }
 
     // Whole processes, side by side per query.
-    let mut by_class: Vec<(&str, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>)> =
-        Vec::new();
+    // Per class: ours (worktree), ours (at the other ref), rg, git grep, in-process.
+    let mut by_class: Vec<ClassTimes> = Vec::new();
     let time = |c: &mut Command| -> Result<Duration> {
         let started = Instant::now();
         let output = c.output()?;

@@ -1,0 +1,151 @@
+//! Hooks and the watcher: every branch git touches becomes searchable without anyone running a
+//! command; a user's hook keeps working and comes back byte for byte; git's exit status is
+//! never changed; a missing binary never breaks git.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::support::{cc, fixture, git};
+
+/// `PATH` with the binary under test first, as an installed `git-codecompass` would be.
+fn path_with_binary() -> String {
+    let dir = Path::new(env!("CARGO_BIN_EXE_git-codecompass")).parent().unwrap().to_owned();
+    format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default())
+}
+
+fn git_with(dir: &Path, path: &str, args: &[&str]) -> std::process::Output {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Ada Fixture")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada Fixture")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .output()
+        .unwrap()
+}
+
+/// Waits until the ref `name` is indexed at its current commit, as hooks leave it.
+fn wait_fresh(repo: &Path, name: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        let refs = cc(repo, &["refs"]);
+        if let Some(r) = refs.json["refs"].as_array().and_then(|a| a.iter().find(|r| r["name"] == name).cloned())
+            && r["freshness_status"] == "fresh"
+        {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+#[test]
+fn hooks_chain_to_a_user_hook_and_uninstall_restores_it_byte_for_byte() {
+    let (_tmp, repo) = fixture("shop");
+    let hook = repo.join(".git/hooks/post-checkout");
+    let original =
+        b"#!/bin/sh\necho \"user hook ran $1 $2 $3\" >> \"$(git rev-parse --git-dir)/user-hook.log\"\nexit 3\n";
+    std::fs::write(&hook, original).unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o750)).unwrap();
+    let path = path_with_binary();
+
+    // Without our hooks, the user's failing hook decides git's exit status.
+    let before = git_with(&repo, &path, &["checkout", "-q", "old-line"]).status.code();
+    assert!(before.is_some_and(|c| c != 0));
+    git_with(&repo, &path, &["checkout", "-q", "main"]);
+
+    let installed = cc(&repo, &["hooks", "install"]);
+    assert_eq!(installed.code, 0, "{}", installed.stderr);
+    let states: Vec<&str> =
+        installed.json["hooks"].as_array().unwrap().iter().map(|h| h["state"].as_str().unwrap()).collect();
+    assert_eq!(states, ["installed_chained", "installed", "installed", "installed"]);
+    assert!(repo.join(".git/hooks/post-checkout.pre-codecompass").exists());
+
+    // With them: the user's hook still runs with the same arguments, the exit status is
+    // still its own, and the new branch becomes searchable without any command.
+    let started = Instant::now();
+    let after = git_with(&repo, &path, &["checkout", "-q", "old-line"]);
+    let returned = started.elapsed();
+    assert_eq!(after.status.code(), before, "git's exit status is unchanged");
+    let log = std::fs::read_to_string(repo.join(".git/user-hook.log")).unwrap();
+    assert_eq!(log.lines().count(), 3);
+    assert!(log.lines().last().unwrap().ends_with(" 1"), "{log}");
+    assert!(returned < Duration::from_secs(2), "checkout with hooks took {returned:?}");
+    assert!(wait_fresh(&repo, "refs/heads/old-line"), "the hook's sync indexed the branch");
+    let legacy =
+        crate::support::located(&crate::support::cc(&repo, &["locate", "shop_checksum_legacy", "--ref", "old-line"]));
+    assert_eq!(legacy, [("native/checksum.c".into(), 4)]);
+
+    // Commits and merges trigger it too.
+    git_with(&repo, &path, &["checkout", "-q", "main"]);
+    std::fs::write(repo.join("src/hooked.rs"), "pub fn committed_with_hooks() {}\n").unwrap();
+    git_with(&repo, &path, &["add", "."]);
+    let commit = git_with(&repo, &path, &["commit", "-qm", "hooked"]);
+    assert!(commit.status.success());
+    assert!(wait_fresh(&repo, "refs/heads/main"));
+
+    // Uninstall: the user's hook is back, byte for byte, mode included.
+    let removed = cc(&repo, &["hooks", "uninstall"]);
+    assert_eq!(removed.code, 0);
+    assert_eq!(std::fs::read(&hook).unwrap(), original);
+    assert_eq!(std::fs::metadata(&hook).unwrap().permissions().mode() & 0o777, 0o750);
+    assert!(!repo.join(".git/hooks/post-checkout.pre-codecompass").exists());
+    for name in ["post-merge", "post-rewrite", "post-commit"] {
+        assert!(!repo.join(".git/hooks").join(name).exists(), "{name}");
+    }
+}
+
+#[test]
+fn hooks_respect_core_hooks_path_and_never_break_git_without_the_binary() {
+    let (_tmp, repo) = fixture("shop");
+    git(&repo, &["config", "core.hooksPath", ".githooks"]);
+    let installed = cc(&repo, &["hooks", "install"]);
+    assert_eq!(installed.json["core_hooks_path"], true);
+    assert!(installed.json["hooks_dir"].as_str().unwrap().ends_with(".githooks"));
+    assert!(repo.join(".githooks/post-checkout").exists());
+    assert!(!repo.join(".git/hooks/post-checkout").exists());
+
+    // No git-codecompass on PATH: git works exactly as before.
+    let bare_path = "/usr/local/bin:/usr/bin:/bin";
+    let out = git_with(&repo, bare_path, &["checkout", "-q", "feature"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let status = cc(&repo, &["hooks", "status"]);
+    assert!(status.json["hooks"].as_array().unwrap().iter().all(|h| h["state"] == "installed"));
+    cc(&repo, &["hooks", "uninstall"]);
+    assert!(!repo.join(".githooks/post-checkout").exists());
+}
+
+#[test]
+fn the_watcher_keeps_the_worktree_view_fresh() {
+    let (_tmp, repo) = fixture("shop");
+    let started = cc(&repo, &["watch", "--background"]);
+    assert_eq!(started.json["running"], true, "{}", started.stdout);
+    std::fs::write(repo.join("src/watched.rs"), "pub fn seen_by_the_watcher() {}\n").unwrap();
+    // Without running a sync, the worktree view catches up.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut fresh = false;
+    while Instant::now() < deadline && !fresh {
+        std::thread::sleep(Duration::from_millis(200));
+        let refs = cc(&repo, &["refs"]);
+        fresh = refs.json["refs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["kind"] == "worktree" && r["freshness_status"] == "fresh");
+    }
+    let status = cc(&repo, &["watch", "--status"]);
+    let stopped = cc(&repo, &["watch", "--stop"]);
+    let log = std::fs::read_to_string(repo.join(".git/codecompass/sync.log")).unwrap_or_default();
+    assert!(fresh, "the watcher synced the edit: {}\n{log}", status.stdout);
+    assert!(status.json["syncs"].as_u64().unwrap() >= 2, "{}", status.stdout);
+    assert_eq!(status.json["lag_seconds"], 0);
+    assert_eq!(stopped.json["running"], false);
+}
