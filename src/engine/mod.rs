@@ -397,6 +397,12 @@ impl Engine {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(_)) if self.ws.has_worktree() => {
+                if self.watcher_vouches() {
+                    let key = self.ws.worktree_view_key();
+                    if let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) {
+                        return Ok(Some(ResolvedScope { name, commit: row.commit, view, fresh: true, syncing: false }));
+                    }
+                }
                 let state = indexer::worktree_state(&self.ws)?;
                 let Some(view) = store.view(&self.ws.worktree_view_key())? else {
                     return Ok(None);

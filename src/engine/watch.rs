@@ -41,6 +41,13 @@ pub struct WatchState {
     pub lag_seconds: Option<i64>,
     /// Syncs run.
     pub syncs: u64,
+    /// Relevant change events seen.
+    #[serde(default)]
+    pub events: u64,
+    /// The value of `events` when the last successful sync started: when equal to `events`,
+    /// every change seen is in the views.
+    #[serde(default)]
+    pub synced_events: u64,
     /// The last sync's error, if it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
@@ -107,6 +114,15 @@ impl Engine {
             _ => None,
         };
         state
+    }
+
+    /// Whether a running watcher vouches that this worktree's view holds every change it saw:
+    /// its last sync succeeded and no change arrived since that sync started. Queries then
+    /// skip the status walk. A change written in the instant before its event is read by
+    /// the watcher is the one thing this can miss.
+    pub(crate) fn watcher_vouches(&self) -> bool {
+        let state = self.watch_status();
+        state.running && state.last_error.is_none() && state.syncs > 0 && state.synced_events == state.events
     }
 
     /// Starts a watcher in a detached process.
@@ -195,8 +211,12 @@ impl Engine {
         };
         let run_sync = |state: &mut WatchState| {
             let started = Instant::now();
+            let covered = state.events;
             match self.sync(false) {
-                Ok(_) => state.last_error = None,
+                Ok(_) => {
+                    state.last_error = None;
+                    state.synced_events = covered;
+                }
                 Err(e) => state.last_error = Some(e.to_string()),
             }
             state.syncs += 1;
@@ -231,6 +251,7 @@ impl Engine {
             let Some(changed) = first.paths.iter().find(|p| relevant(p, &root, &dir)) else { continue };
             super::sync::log_line(&dir, &format!("watch: change in {}", changed.display()));
             state.last_event_at = Some(store::now());
+            state.events += 1;
             save(&path, &state);
             // Debounce: wait until relevant changes pause, but never longer than a bound, so a
             // steady trickle cannot starve the sync.
@@ -241,6 +262,8 @@ impl Engine {
                     && event.paths.iter().any(|p| relevant(p, &root, &dir))
                 {
                     quiet_since = Instant::now();
+                    state.events += 1;
+                    save(&path, &state);
                 }
             }
             run_sync(&mut state);

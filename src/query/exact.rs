@@ -71,7 +71,7 @@ pub fn search(
     // Binaries have file documents without trigrams and are not in the scan set; with no
     // prefilter they are still candidates here and are dropped when read.
     candidates &= &**allowed;
-    let mut infos = ctx.store.file_infos(candidates.iter())?;
+    let mut infos = ctx.store.file_infos_in(&candidates)?;
     // `git grep` never searches symlinks, neither their target text nor what they point at.
     infos.retain(|f| f.mode != 2);
     infos.sort_by(|a, b| a.path.cmp(&b.path));

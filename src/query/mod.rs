@@ -385,7 +385,7 @@ pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result
     let excludes = glob_set(&filters.excludes)?;
     let exts: Vec<String> = filters.exts.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()).collect();
     let mut out = RoaringBitmap::new();
-    for info in store.file_infos(view.bitmap.iter())? {
+    for info in store.file_infos_in(&view.bitmap)? {
         let path = info.path_str();
         if !langs.is_empty() && !langs.contains(&info.lang.as_str()) {
             continue;

@@ -436,7 +436,7 @@ pub(crate) fn ranked(
     if mode == Mode::Path {
         let needle = query.trim_start_matches("./").to_lowercase();
         let mut by_path = Vec::new();
-        for info in ctx.store.file_infos(allowed.iter())? {
+        for info in ctx.store.file_infos_in(allowed)? {
             if info.path_str().to_lowercase().contains(&needle) {
                 by_path.push((info.path.len(), info.id));
             }

@@ -325,6 +325,24 @@ impl Store {
         Ok(out)
     }
 
+    /// The file versions of `bitmap`, by one range scan when the set is large (a whole view)
+    /// and by point lookups when it is small.
+    pub fn file_infos_in(&self, bitmap: &roaring::RoaringBitmap) -> Result<Vec<FileInfo>, StoreError> {
+        let (Some(min), Some(max)) = (bitmap.min(), bitmap.max()) else { return Ok(Vec::new()) };
+        if bitmap.len() < 2000 {
+            return self.file_infos(bitmap.iter());
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
+             JOIN blobs b ON b.id = fv.blob WHERE fv.id BETWEEN ?1 AND ?2",
+        )?;
+        let rows = stmt
+            .query_map([min, max], FileInfo::from_row)?
+            .filter(|r| r.as_ref().map_or(true, |f| bitmap.contains(f.id)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// The file versions stored for `path`, any blob.
     pub fn file_versions_at(&self, path: &[u8]) -> Result<Vec<FileInfo>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
