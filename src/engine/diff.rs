@@ -26,7 +26,7 @@ pub struct DiffRequest {
 }
 
 /// One changed file.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ChangedFile {
     /// The path after the change (before, for a deletion).
     pub path: String,
@@ -41,7 +41,7 @@ pub struct ChangedFile {
 }
 
 /// One side of a changed symbol.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SymbolSide {
     /// Path.
     pub path: String,
@@ -65,7 +65,7 @@ pub struct SymbolSide {
 }
 
 /// A symbol present on both sides with a difference.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ModifiedSymbol {
     /// Before.
     pub before: SymbolSide,
@@ -78,7 +78,7 @@ pub struct ModifiedSymbol {
 }
 
 /// A symbol with the same stable id at another path.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct MovedSymbol {
     /// Before.
     pub from: SymbolSide,
@@ -87,7 +87,7 @@ pub struct MovedSymbol {
 }
 
 /// Symbol changes.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct SymbolChanges {
     /// New symbols.
     pub added: Vec<SymbolSide>,
@@ -100,7 +100,7 @@ pub struct SymbolChanges {
 }
 
 /// The answer of `diff`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct DiffResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,

@@ -26,7 +26,7 @@ pub struct LocateRequest {
 }
 
 /// One place a symbol is defined or declared.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct LocateResult {
     /// Repository-relative path.
     pub path: String,
@@ -61,7 +61,7 @@ pub struct LocateResult {
 }
 
 /// The answer of `locate`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct LocateResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,

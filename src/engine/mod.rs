@@ -8,6 +8,7 @@ mod diff;
 mod locate;
 mod outline;
 mod search;
+mod source;
 mod status;
 mod sync;
 mod watch;
@@ -20,6 +21,7 @@ pub use diff::{DiffRequest, DiffResponse};
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol};
 pub use search::{ContextResponse, SearchResponse, Strategy};
+pub use source::{SourceRequest, SourceResponse};
 pub use status::{StatusResponse, ViewStatus};
 pub use sync::{RefEntry, RefsResponse};
 pub use watch::WatchState;
@@ -35,7 +37,7 @@ use crate::view::{self, Scope, Workspace, WorkspaceError};
 pub const PROTOCOL_VERSION: &str = "1";
 
 /// An error a user or agent can act on.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Error {
     /// The stable code.
     pub code: ErrorCode,
@@ -44,6 +46,16 @@ pub struct Error {
     /// What to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub remedy: Option<String>,
+}
+
+impl schemars::JsonSchema for ErrorCode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ErrorCode".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string" })
+    }
 }
 
 impl Serialize for ErrorCode {
@@ -136,7 +148,7 @@ impl From<WorkspaceError> for Error {
 }
 
 /// The metadata every response carries (DESIGN.md, "Interfaces").
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Metadata {
     /// `fresh`, `stale` or `syncing`.
     pub freshness_status: &'static str,
@@ -207,7 +219,7 @@ pub struct Engine {
 }
 
 /// The answer of `index`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct IndexResponse {
     /// One entry per view built or confirmed.
     pub views: Vec<IndexedView>,
@@ -216,7 +228,7 @@ pub struct IndexResponse {
 }
 
 /// One view of an `index` answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct IndexedView {
     /// The scope as named.
     #[serde(rename = "ref")]
@@ -252,7 +264,7 @@ pub struct IndexedView {
 }
 
 /// Sums of an `index` answer.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct IndexTotals {
     /// Files over all views.
     pub files: u64,
@@ -501,6 +513,11 @@ impl Engine {
         freshness: Freshness,
     ) -> Result<ContextResponse, Error> {
         search::context(self, request, strategy, scope, freshness)
+    }
+
+    /// Reads a symbol's text or a line range, within bounds.
+    pub fn read_source(&self, request: &SourceRequest) -> Result<SourceResponse, Error> {
+        source::run(self, request)
     }
 
     /// Lists the symbols of one file.

@@ -23,7 +23,7 @@ pub struct OutlineRequest {
 }
 
 /// One symbol of an outline.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct OutlineSymbol {
     /// Name.
     pub name: String,
@@ -54,7 +54,7 @@ pub struct OutlineSymbol {
 }
 
 /// The answer of `outline`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct OutlineResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,

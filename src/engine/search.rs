@@ -23,7 +23,7 @@ impl From<QueryError> for Error {
 }
 
 /// The answer of `search`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SearchResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,
@@ -51,7 +51,7 @@ pub enum Strategy {
 }
 
 /// The answer of `context`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ContextResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,

@@ -8,7 +8,7 @@ use crate::store::{self, Store, StoreState};
 use crate::view::{self, Workspace};
 
 /// One indexed ref or worktree.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ViewStatus {
     /// `HEAD`, `refs/heads/main`, `worktree:<id>`, `live`.
     pub name: String,
@@ -34,7 +34,7 @@ pub struct ViewStatus {
 }
 
 /// A job that did not finish.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct JobStatus {
     /// Job id.
     pub id: i64,
@@ -52,7 +52,7 @@ pub struct JobStatus {
 }
 
 /// The answer of `status`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct StatusResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,
@@ -85,7 +85,7 @@ pub struct StatusResponse {
 }
 
 /// Version numbers.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Versions {
     /// This build.
     pub tool: &'static str,
@@ -96,7 +96,7 @@ pub struct Versions {
 }
 
 /// Row counts.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct Counts {
     /// Distinct blobs.
     pub blobs: i64,

@@ -160,7 +160,7 @@ pub fn sync_log_path(store_dir: &Path) -> PathBuf {
 }
 
 /// One ref or worktree in `refs`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RefEntry {
     /// `refs/heads/main`, `refs/tags/v1`, `worktree:<id>`, or a commit id.
     pub name: String,
@@ -188,7 +188,7 @@ pub struct RefEntry {
 }
 
 /// The answer of `refs`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RefsResponse {
     /// Protocol version.
     pub codecompass_protocol_version: &'static str,

@@ -21,7 +21,7 @@ const DEBOUNCE: Duration = Duration::from_millis(300);
 const MAX_DEBOUNCE: Duration = Duration::from_secs(2);
 
 /// What `watch --status` reports.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WatchState {
     /// Whether a watcher is running for this worktree now.
     pub running: bool,

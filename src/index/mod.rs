@@ -28,7 +28,8 @@ pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
 ///
 /// History:
 /// - 1: file (path, trigrams of ASCII windows), symbol (name, qualified, signature, doc; not
-///   fields or enum members) and snippet (body) documents; `code`, `path`, `trigram` tokenizers.
+///   fields or enum members) and snippet (body) documents; `code`, `path`, `trigram` tokenizers;
+///   no positions (phrases are verified against the text).
 pub const INDEX_FORMAT_VERSION: u32 = 1;
 
 /// What went wrong in the full-text index.
@@ -110,12 +111,12 @@ fn schema() -> (Schema, Fields) {
         ord: builder.add_u64_field("ord", FAST),
         line_start: builder.add_u64_field("line_start", FAST),
         line_end: builder.add_u64_field("line_end", FAST),
-        name: builder.add_text_field("name", text("code", true)),
-        qualified: builder.add_text_field("qualified", text("code", true)),
-        signature: builder.add_text_field("signature", text("code", true)),
+        name: builder.add_text_field("name", text("code", false)),
+        qualified: builder.add_text_field("qualified", text("code", false)),
+        signature: builder.add_text_field("signature", text("code", false)),
         doc: builder.add_text_field("doc", text("code", false)),
-        body: builder.add_text_field("body", text("code", true)),
-        path: builder.add_text_field("path", text("path", true)),
+        body: builder.add_text_field("body", text("code", false)),
+        path: builder.add_text_field("path", text("path", false)),
         trigrams: builder.add_text_field(
             "trigrams",
             TextOptions::default().set_indexing_options(

@@ -18,7 +18,7 @@ use crate::index::FullText;
 use crate::store;
 
 /// What gc freed.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, schemars::JsonSchema)]
 pub struct GcReport {
     /// Refs whose branch, tag or worktree is gone, or unused commit names.
     pub refs_dropped: u64,

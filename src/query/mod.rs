@@ -210,7 +210,7 @@ impl ContentReader<'_> {
 }
 
 /// A line match in a response.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct LineHit {
     /// 1-based line.
     pub line: u32,
@@ -230,7 +230,7 @@ pub struct LineHit {
 }
 
 /// One result.
-#[derive(Clone, Debug, Serialize, Default)]
+#[derive(Clone, Debug, Serialize, Default, schemars::JsonSchema)]
 pub struct SearchResult {
     /// Repository-relative path.
     pub path: String,
@@ -285,7 +285,7 @@ pub struct SearchResult {
 }
 
 /// A better way to ask, when the answer looks weak.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Suggestion {
     /// The mode to try.
     pub mode: &'static str,
@@ -296,7 +296,7 @@ pub struct Suggestion {
 }
 
 /// What a search found, before the engine adds scope and metadata.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SearchOutput {
     /// The mode that ran.
     pub mode: &'static str,

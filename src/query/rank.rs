@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use roaring::RoaringBitmap;
 use tantivy::Term;
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, PhraseQuery, Query, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
 use super::{
@@ -235,33 +235,35 @@ fn word_clause(
     }
 }
 
+/// A quoted phrase recalls documents that have all of its words; adjacency is then verified
+/// against the text itself (`phrase_holds`), which keeps positions out of the index.
 fn phrase_clause(fields: &[(Field, f32)], phrase: &str) -> Option<Box<dyn Query>> {
     let tokens: Vec<String> =
         code_tokens(phrase).into_iter().filter(|t| t.position_length == 1).map(|t| t.text).collect();
-    match tokens.len() {
-        0 => None,
-        1 => Some(Box::new(BooleanQuery::new(
+    if tokens.is_empty() {
+        return None;
+    }
+    let any_field = |text: &str| -> Box<dyn Query> {
+        Box::new(BooleanQuery::new(
             fields
                 .iter()
                 .map(|&(f, _)| {
                     (
                         Occur::Should,
-                        Box::new(TermQuery::new(Term::from_field_text(f, &tokens[0]), IndexRecordOption::WithFreqs))
+                        Box::new(TermQuery::new(Term::from_field_text(f, text), IndexRecordOption::WithFreqs))
                             as Box<dyn Query>,
                     )
                 })
                 .collect(),
-        ))),
-        _ => Some(Box::new(BooleanQuery::new(
-            fields
-                .iter()
-                .map(|&(f, _)| {
-                    let terms = tokens.iter().map(|t| Term::from_field_text(f, t)).collect();
-                    (Occur::Should, Box::new(PhraseQuery::new(terms)) as Box<dyn Query>)
-                })
-                .collect(),
-        ))),
-    }
+        ))
+    };
+    Some(Box::new(BooleanQuery::new(tokens.iter().map(|t| (Occur::Must, any_field(t))).collect())))
+}
+
+/// Whether `text` holds `phrase`: case-insensitive, any run of whitespace matching any other.
+fn phrase_holds(text: &str, phrase: &str) -> bool {
+    let normalize = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    normalize(text).contains(&normalize(phrase))
 }
 
 /// The recall query for one document kind.
@@ -526,6 +528,32 @@ pub(crate) fn ranked(
             }
             _ => unit.tier = 4,
         }
+    }
+
+    // Quoted phrases: keep only units whose text holds every phrase.
+    if !phrases.is_empty() {
+        let mut contents = Contents::default();
+        let mut verified = Vec::with_capacity(units.len());
+        for unit in units {
+            let Some(info) = details.info(unit.fv)?.cloned() else { continue };
+            let text = match unit.kind {
+                DocKind::File => info.path_str(),
+                _ => match contents.get(ctx, &info) {
+                    Some(content) => content
+                        .split(|&b| b == b'\n')
+                        .skip(unit.line_start.saturating_sub(1) as usize)
+                        .take((unit.line_end + 1).saturating_sub(unit.line_start) as usize)
+                        .map(|l| String::from_utf8_lossy(l).into_owned())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    None => continue,
+                },
+            };
+            if phrases.iter().all(|p| phrase_holds(&text, p)) {
+                verified.push(unit);
+            }
+        }
+        units = verified;
     }
 
     // Merge near-duplicate regions of one file: a unit inside a better one is folded into it.
@@ -949,6 +977,12 @@ mod tests {
         }
         assert_eq!(estimate_tokens("one two three"), 4);
         assert_eq!(estimate_tokens(""), 0);
+    }
+
+    #[test]
+    fn phrases_match_across_whitespace_and_case() {
+        assert!(phrase_holds("fn  Total\n cents()", "total cents"));
+        assert!(!phrase_holds("total of cents", "total cents"));
     }
 
     #[test]
