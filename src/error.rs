@@ -22,6 +22,12 @@ pub enum ErrorCode {
     InvalidArgument,
     /// Another process holds the write lock and waiting for it timed out.
     StoreBusy,
+    /// A snapshot file is damaged, truncated or unsafe (checksums, paths, links, sizes).
+    SnapshotInvalid,
+    /// A snapshot was made by a build with other schema, extractor or index versions.
+    SnapshotIncompatible,
+    /// A snapshot belongs to another repository.
+    SnapshotMismatch,
     /// Reading or writing files failed.
     Io,
     /// Something that should not happen did; a bug to report.
@@ -40,6 +46,9 @@ impl ErrorCode {
             ErrorCode::PathOutsideWorkspace => "path_outside_workspace",
             ErrorCode::InvalidArgument => "invalid_argument",
             ErrorCode::StoreBusy => "store_busy",
+            ErrorCode::SnapshotInvalid => "snapshot_invalid",
+            ErrorCode::SnapshotIncompatible => "snapshot_incompatible",
+            ErrorCode::SnapshotMismatch => "snapshot_mismatch",
             ErrorCode::Io => "io_error",
             ErrorCode::Internal => "internal_error",
         }

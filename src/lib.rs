@@ -20,5 +20,6 @@ pub mod indexer;
 pub mod lang;
 pub mod progress;
 pub mod query;
+pub mod snapshot;
 pub mod store;
 pub mod view;

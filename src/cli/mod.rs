@@ -121,6 +121,14 @@ enum Command {
     },
     /// Show the index: store, versions, refs and their freshness.
     Status,
+    /// Check the index, hooks, ignore rules and jobs; print the command that fixes each
+    /// problem (exit 0 healthy, 1 problems found).
+    Doctor,
+    /// Export the index to a file, import one, or show what one holds.
+    Snapshot {
+        #[command(subcommand)]
+        action: SnapshotAction,
+    },
     /// Bring up to date this worktree, HEAD, the default branch, every linked worktree's
     /// branch and the refs matching `codecompass.refs`.
     Sync {
@@ -285,6 +293,29 @@ enum HooksAction {
     Status,
 }
 
+#[derive(Debug, Subcommand)]
+enum SnapshotAction {
+    /// Write the index (tree views and refs; never worktree state) to a `.tar.zst` file.
+    Export {
+        /// The file to write.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: PathBuf,
+        /// Only what this commit-ish needs, brought up to date first (repeatable).
+        #[arg(long = "ref", value_name = "REF")]
+        refs: Vec<String>,
+    },
+    /// Verify a snapshot and install it (empty index) or merge it; `sync` then catches up.
+    Import {
+        /// The snapshot file.
+        file: PathBuf,
+    },
+    /// Print a snapshot's manifest.
+    Inspect {
+        /// The snapshot file.
+        file: PathBuf,
+    },
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Depth {
     Top,
@@ -405,6 +436,28 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.status(&response);
             Ok(true)
         }
+        Command::Doctor => {
+            let response = engine.doctor()?;
+            out.doctor(&response);
+            Ok(response.healthy)
+        }
+        Command::Snapshot { action } => match action {
+            SnapshotAction::Export { output, refs } => {
+                let report = engine.snapshot_export(&cwd.join(output), refs)?;
+                out.snapshot_export(&report);
+                Ok(true)
+            }
+            SnapshotAction::Import { file } => {
+                let report = engine.snapshot_import(&cwd.join(file))?;
+                out.snapshot_import(&report);
+                Ok(true)
+            }
+            SnapshotAction::Inspect { file } => {
+                let response = engine.snapshot_inspect(&cwd.join(file))?;
+                out.snapshot_inspect(&response);
+                Ok(true)
+            }
+        },
         Command::Sync { force, background, coalesce } => {
             if *background {
                 let started = engine.spawn_background_sync();

@@ -490,4 +490,161 @@ impl Out {
         }
         self.write(&text);
     }
+
+    /// The answer of `doctor`: one line per check, then each problem with its fix.
+    pub fn doctor(&self, response: &crate::engine::DoctorResponse) {
+        if self.json {
+            return self.json_doc(response);
+        }
+        let s = &response.store;
+        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+        let version = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+        let mut text = format!("workspace: {} ({})\n", response.workspace, response.workspace_kind);
+        text.push_str(&format!("store: {} [{}]\n", s.dir, s.state));
+        if let Some(stored) = &s.store_versions {
+            text.push_str(&format!(
+                "versions: schema {} (build {}), extractor {} (build {}), index format {} (build {})\n",
+                version(&stored.schema),
+                version(&s.build_versions.schema),
+                version(&stored.extractor),
+                version(&s.build_versions.extractor),
+                version(&stored.index_format),
+                version(&s.build_versions.index_format),
+            ));
+        }
+        text.push_str(&format!(
+            "size: {:.1} MiB (database {:.1}, full-text {:.1}, dirty contents {:.1}); {} blobs, {} records, {} symbols, {} file versions, {} views\n",
+            mib(s.bytes.total),
+            mib(s.bytes.database),
+            mib(s.bytes.fulltext),
+            mib(s.bytes.blobs),
+            s.counts.blobs,
+            s.counts.records,
+            s.counts.symbols,
+            s.counts.file_versions,
+            s.counts.views
+        ));
+        let f = &response.fulltext;
+        text.push_str(&format!("full-text: {} ({} documents, {} segments)\n", f.state, f.documents, f.segments));
+        for v in &response.views {
+            text.push_str(&format!("view: {} {} [{}]\n", v.kind, v.name, v.freshness_status));
+        }
+        if let Some(h) = &response.hooks {
+            text.push_str(&format!(
+                "hooks: {} of {} installed in {}\n",
+                h.installed.len(),
+                h.installed.len() + h.missing.len(),
+                h.hooks_dir
+            ));
+        }
+        if let Some(i) = &response.ignore_rules {
+            text.push_str(&format!(
+                "ignore rules: {} patterns ({}); of {} files at HEAD, {} ignored, {} listed but not parsed\n",
+                i.patterns, i.source, i.files, i.files_ignored, i.files_builtin_skipped
+            ));
+        }
+        if response.problems.is_empty() {
+            text.push_str("no problems found\n");
+        }
+        for p in &response.problems {
+            text.push_str(&format!("{}: {}\n  fix: {}\n", p.severity, p.message, p.fix));
+        }
+        self.write(&text);
+    }
+
+    /// The answer of `snapshot export`.
+    pub fn snapshot_export(&self, report: &crate::snapshot::ExportReport) {
+        if self.json {
+            return self.json_doc(&serde_json::json!({
+                "codecompass_protocol_version": PROTOCOL_VERSION,
+                "snapshot": report,
+            }));
+        }
+        let mut text = format!(
+            "wrote {} ({:.1} MiB from a {:.1} MiB index, {} entries) in {} ms\n",
+            report.file,
+            report.bytes as f64 / 1048576.0,
+            report.store_bytes as f64 / 1048576.0,
+            report.entries,
+            report.duration_ms
+        );
+        for v in &report.views {
+            let commit = v.commit.as_deref().map(|c| &c[..12.min(c.len())]).unwrap_or("-");
+            text.push_str(&format!(
+                "  {} at {commit}: {} files, {} symbols {}\n",
+                v.key,
+                v.files,
+                v.symbols,
+                v.refs.join(" ")
+            ));
+        }
+        self.write(&text);
+    }
+
+    /// The answer of `snapshot import`.
+    pub fn snapshot_import(&self, report: &crate::snapshot::ImportReport) {
+        if self.json {
+            return self.json_doc(&serde_json::json!({
+                "codecompass_protocol_version": PROTOCOL_VERSION,
+                "import": report,
+            }));
+        }
+        let mut text = format!(
+            "{} {} ({:.1} MiB, written by codecompass {}) in {} ms\n",
+            report.mode,
+            report.file,
+            report.snapshot_bytes as f64 / 1048576.0,
+            report.snapshot_tool_version,
+            report.duration_ms
+        );
+        for v in &report.views {
+            let commit = v.commit.as_deref().map(|c| &c[..12.min(c.len())]).unwrap_or("-");
+            text.push_str(&format!("  {} {} at {commit} {}\n", v.state, v.key, v.refs.join(" ")));
+        }
+        text.push_str("next: `git codecompass sync` catches up to HEAD by tree diff\n");
+        self.write(&text);
+    }
+
+    /// The answer of `snapshot inspect`: the manifest.
+    pub fn snapshot_inspect(&self, response: &crate::engine::InspectResponse) {
+        if self.json {
+            return self.json_doc(response);
+        }
+        let m = &response.manifest;
+        let mut text = format!(
+            "{}: {} format {}, written by codecompass {} at {}\nversions: schema {}, extractor {}, index format {}\n",
+            response.file,
+            m.format,
+            m.format_version,
+            m.tool_version,
+            m.created_at,
+            m.schema_version,
+            m.extractor_version,
+            m.index_format_version
+        );
+        text.push_str(&match &response.incompatibility {
+            None => "this build can import it\n".to_owned(),
+            Some(why) => format!("this build cannot import it: {why}\n"),
+        });
+        match response.same_repository {
+            Some(true) => text.push_str("it belongs to this repository\n"),
+            Some(false) => text.push_str("it belongs to another repository\n"),
+            None => {}
+        }
+        text.push_str(&format!("root commits: {}\n", m.repository.root_commits.join(", ")));
+        for v in &m.views {
+            let commit = v.commit.as_deref().unwrap_or("-");
+            text.push_str(&format!(
+                "view {} at {commit}: {} files, {} symbols {}\n",
+                v.key,
+                v.files,
+                v.symbols,
+                v.refs.join(" ")
+            ));
+        }
+        for f in &m.files {
+            text.push_str(&format!("  {:>12}  {}  {}\n", f.size, &f.blake3[..16.min(f.blake3.len())], f.path));
+        }
+        self.write(&text);
+    }
 }

@@ -5,9 +5,11 @@
 //! no formatting. Errors carry a stable code from [`crate::error::ErrorCode`] and a remedy.
 
 mod diff;
+mod doctor;
 mod locate;
 mod outline;
 mod search;
+mod snapshot;
 mod source;
 mod status;
 mod sync;
@@ -18,9 +20,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use diff::{DiffRequest, DiffResponse};
+pub use doctor::DoctorResponse;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol};
 pub use search::{ContextResponse, SearchResponse, Strategy};
+pub use snapshot::InspectResponse;
 pub use source::{SourceRequest, SourceResponse};
 pub use status::{StatusResponse, ViewStatus};
 pub use sync::{RefEntry, RefsResponse};
@@ -540,6 +544,12 @@ impl Engine {
     /// Describes the workspace, the store and its views.
     pub fn status(&self) -> Result<StatusResponse, Error> {
         status::run(self)
+    }
+
+    /// Checks the store, the full-text index, hooks, ignore rules and jobs, and says how to
+    /// fix each problem found. Only reads.
+    pub fn doctor(&self) -> Result<DoctorResponse, Error> {
+        doctor::run(self)
     }
 
     /// Turns a user-given path (relative to `cwd`, or absolute inside the workspace) into a

@@ -99,7 +99,21 @@ impl Store {
         let version: Result<Option<String>, _> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional();
         match version {
-            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => (StoreState::Compatible, String::new()),
+            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => {
+                // The full-text documents must have the layout this build reads and writes.
+                let format: Result<Option<String>, _> = conn
+                    .query_row("SELECT value FROM meta WHERE key = 'index_format_version'", [], |r| r.get(0))
+                    .optional();
+                let ours = crate::index::INDEX_FORMAT_VERSION.to_string();
+                match format {
+                    Ok(Some(f)) if f != ours => (
+                        StoreState::ReindexRequired,
+                        format!("its full-text index has format version {f}, this build reads version {ours}"),
+                    ),
+                    Ok(_) => (StoreState::Compatible, String::new()),
+                    Err(e) => (StoreState::Corrupt, e.to_string()),
+                }
+            }
             Ok(Some(v)) => (
                 StoreState::ReindexRequired,
                 format!("written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"),
@@ -159,7 +173,17 @@ impl Store {
         }
         let _ = std::fs::remove_file(format!("{}-wal", tmp.display()));
         let _ = std::fs::remove_file(format!("{}-shm", tmp.display()));
+        // With no database, whatever sits beside it is an orphan (a deleted store, an
+        // interrupted snapshot install): a stale WAL would be replayed into the new database,
+        // and full-text documents keyed by file version ids the new store will hand out again
+        // would be found for the wrong files.
         let target = dir.join(DB_FILE);
+        let _ = std::fs::remove_file(dir.join(format!("{DB_FILE}-wal")));
+        let _ = std::fs::remove_file(dir.join(format!("{DB_FILE}-shm")));
+        let fts = crate::index::dir_of(dir);
+        if fts.exists() {
+            std::fs::remove_dir_all(&fts).map_err(|e| StoreError::Io { path: fts.clone(), source: e })?;
+        }
         std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io { path: target, source: e })?;
         Ok(())
     }

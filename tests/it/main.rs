@@ -8,5 +8,6 @@ mod oracle;
 mod ranking;
 mod robustness;
 mod search;
+mod snapshot;
 mod support;
 mod worktree;

@@ -1,0 +1,441 @@
+//! `doctor`: everything `status` says, plus the full-text index, hooks, ignore rules and
+//! leftovers of crashed runs, each problem with the exact command that fixes it.
+//!
+//! Doctor only reads: it never creates, repairs or locks anything, so it is safe to run on a
+//! broken store and while another process writes.
+
+use serde::Serialize;
+
+use super::status::{Counts, JobStatus, ViewStatus};
+use super::{Engine, Error, PROTOCOL_VERSION};
+use crate::store::{self, StoreState};
+use crate::view::ignore_rules::{self, IGNORE_FILE, IgnoreRules};
+
+/// The answer of `doctor`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct DoctorResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// No problem of severity `error` or `warning`.
+    pub healthy: bool,
+    /// The workspace root.
+    pub workspace: String,
+    /// `git` or `live`.
+    pub workspace_kind: &'static str,
+    /// The store.
+    pub store: StoreHealth,
+    /// The full-text index.
+    pub fulltext: FulltextHealth,
+    /// Indexed refs and worktrees with their freshness.
+    pub views: Vec<ViewStatus>,
+    /// The git hooks (`None` outside a repository with a working tree).
+    pub hooks: Option<HooksHealth>,
+    /// `.codecompassignore` and the built-in skips, counted over `HEAD`'s tree.
+    pub ignore_rules: Option<IgnoreHealth>,
+    /// Jobs interrupted and not yet followed by a success.
+    pub interrupted_jobs: Vec<JobStatus>,
+    /// Directories crashed runs left behind.
+    pub leftovers: Vec<String>,
+    /// What is wrong, each with its fix.
+    pub problems: Vec<Problem>,
+}
+
+/// The store's state, versions and sizes.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct StoreHealth {
+    /// Where it is.
+    pub dir: String,
+    /// `compatible`, `not_indexed`, `reindex_required` or `corrupt`.
+    pub state: &'static str,
+    /// Why, when not compatible.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+    /// The pid of the process writing it now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub writer_pid: Option<u32>,
+    /// The versions of this build.
+    pub build_versions: VersionSet,
+    /// The versions the store was written with (from its `meta`).
+    pub store_versions: Option<VersionSet>,
+    /// The tool that created it.
+    pub created_by: Option<String>,
+    /// Bytes on disk.
+    pub bytes: Sizes,
+    /// Row counts.
+    pub counts: Counts,
+}
+
+/// A set of version numbers.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct VersionSet {
+    /// Store schema.
+    pub schema: Option<String>,
+    /// Extractor.
+    pub extractor: Option<String>,
+    /// Full-text index format.
+    pub index_format: Option<String>,
+}
+
+/// Bytes on disk, by part.
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct Sizes {
+    /// Everything.
+    pub total: u64,
+    /// `store.sqlite` and its WAL.
+    pub database: u64,
+    /// `fts/`.
+    pub fulltext: u64,
+    /// `blobs/` (contents of dirty files).
+    pub blobs: u64,
+}
+
+/// The full-text index.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct FulltextHealth {
+    /// `ok`, `missing`, `unreadable` or `not_checked` (the store is not compatible).
+    pub state: &'static str,
+    /// Documents (including those of file versions no view holds).
+    pub documents: u64,
+    /// Segments.
+    pub segments: u64,
+    /// Why, when unreadable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The hooks.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct HooksHealth {
+    /// Where git runs hooks from.
+    pub hooks_dir: String,
+    /// Ours, installed (alone or chained to the user's).
+    pub installed: Vec<String>,
+    /// Ours, absent (possibly with someone else's in their place).
+    pub missing: Vec<String>,
+    /// Whether `git-codecompass` is on `PATH`.
+    pub binary_on_path: bool,
+}
+
+/// The ignore rules.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct IgnoreHealth {
+    /// Which `.codecompassignore` was read: `worktree` (on disk), `HEAD`, or `none`.
+    pub source: &'static str,
+    /// Active patterns.
+    pub patterns: usize,
+    /// Files in `HEAD`'s tree.
+    pub files: u64,
+    /// Of them, left out by `.codecompassignore`.
+    pub files_ignored: u64,
+    /// Of the rest, listed but not parsed by a built-in rule (lock files, vendored, minified).
+    pub files_builtin_skipped: u64,
+}
+
+/// One problem and its fix.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct Problem {
+    /// `error` (answers are refused or wrong), `warning` (answers are stale or slow) or
+    /// `info`.
+    pub severity: &'static str,
+    /// A stable name for the problem.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// The exact command that fixes it.
+    pub fix: String,
+}
+
+fn problem(severity: &'static str, code: &'static str, message: String, fix: impl Into<String>) -> Problem {
+    Problem { severity, code, message, fix: fix.into() }
+}
+
+fn dir_size(path: &std::path::Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return 0;
+    };
+    entries
+        .filter_map(Result::ok)
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => dir_size(&e.path()),
+            Ok(_) => e.metadata().map(|m| m.len()).unwrap_or(0),
+            Err(_) => 0,
+        })
+        .sum()
+}
+
+fn file_size(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
+
+/// Quotes a path for a shell command.
+fn quoted(path: &std::path::Path) -> String {
+    let text = path.to_string_lossy();
+    if text.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+:@".contains(&b)) {
+        text.into_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
+    let ws = engine.workspace();
+    let dir = ws.store_dir();
+    let mut problems = Vec::new();
+    let (state, detail) = store::Store::classify(dir);
+    let status = match engine.status() {
+        Ok(s) => Some(s),
+        Err(e) => {
+            problems.push(problem(
+                "error",
+                "store_unreadable",
+                format!("the index cannot be read: {e}"),
+                "git codecompass index --force",
+            ));
+            None
+        }
+    };
+
+    // Store: state, versions, sizes.
+    let meta = |key: &str| -> Option<String> {
+        let conn = store::read_connection(dir).ok()?;
+        conn.query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0)).ok()
+    };
+    let store_versions = (state != StoreState::NotIndexed).then(|| VersionSet {
+        schema: meta("schema_version"),
+        extractor: meta("extractor_version"),
+        index_format: meta("index_format_version"),
+    });
+    let database = file_size(&dir.join("store.sqlite")) + file_size(&dir.join("store.sqlite-wal"));
+    let fts_dir = crate::index::dir_of(dir);
+    let health = StoreHealth {
+        dir: dir.to_string_lossy().into_owned(),
+        state: state.as_str(),
+        detail: detail.clone(),
+        writer_pid: status.as_ref().and_then(|s| s.writer_pid),
+        build_versions: VersionSet {
+            schema: Some(store::STORE_SCHEMA_VERSION.to_string()),
+            extractor: Some(crate::extract::EXTRACTOR_VERSION.to_string()),
+            index_format: Some(crate::index::INDEX_FORMAT_VERSION.to_string()),
+        },
+        store_versions,
+        created_by: if state == StoreState::NotIndexed { None } else { meta("created_by") },
+        bytes: Sizes {
+            total: dir_size(dir),
+            database,
+            fulltext: dir_size(&fts_dir),
+            blobs: dir_size(&dir.join("blobs")),
+        },
+        counts: status.as_ref().map(|s| s.counts.clone()).unwrap_or_default(),
+    };
+    match state {
+        StoreState::Compatible => {}
+        StoreState::NotIndexed => problems.push(problem(
+            "warning",
+            "not_indexed",
+            "nothing is indexed yet: the first query will index the repository".to_owned(),
+            "git codecompass index",
+        )),
+        StoreState::ReindexRequired | StoreState::Corrupt => problems.push(problem(
+            "error",
+            "index_incompatible",
+            format!("the index is {state}: {detail}"),
+            "git codecompass index --force",
+        )),
+    }
+    if let Some(pid) = health.writer_pid {
+        problems.push(problem(
+            "info",
+            "writer_running",
+            format!("process {pid} is writing the index now; readers answer from the last published state"),
+            "none needed",
+        ));
+    }
+
+    // The full-text index: present and readable.
+    let fulltext = if state != StoreState::Compatible {
+        FulltextHealth { state: "not_checked", documents: 0, segments: 0, detail: None }
+    } else if !fts_dir.join("meta.json").exists() {
+        if health.counts.file_versions > 0 {
+            problems.push(problem(
+                "error",
+                "fulltext_missing",
+                "the full-text index is missing, so search finds nothing".to_owned(),
+                "git codecompass index --force",
+            ));
+        }
+        FulltextHealth { state: "missing", documents: 0, segments: 0, detail: None }
+    } else {
+        match crate::index::FullText::open(dir).and_then(|f| f.reader().map(|r| r.searcher())) {
+            Ok(searcher) => FulltextHealth {
+                state: "ok",
+                documents: searcher.num_docs(),
+                segments: searcher.segment_readers().len() as u64,
+                detail: None,
+            },
+            Err(e) => {
+                problems.push(problem(
+                    "error",
+                    "fulltext_unreadable",
+                    format!("the full-text index cannot be opened: {e}"),
+                    "git codecompass index --force",
+                ));
+                FulltextHealth { state: "unreadable", documents: 0, segments: 0, detail: Some(e.to_string()) }
+            }
+        }
+    };
+
+    // Views and their freshness.
+    let views = status.as_ref().map(|s| s.refs.clone()).unwrap_or_default();
+    for v in views.iter().filter(|v| v.freshness_status != "fresh") {
+        let (message, fix) = match (v.kind.as_str(), &v.commit, &v.path) {
+            ("worktree", _, Some(path)) => (
+                format!("the worktree view of {path} is stale"),
+                format!("git -C {} codecompass index", quoted(std::path::Path::new(path))),
+            ),
+            ("ref", None, _) => (format!("`{}` no longer exists", v.name), "git codecompass gc".to_owned()),
+            _ => (format!("`{}` is stale", v.name), format!("git codecompass index --ref {}", v.name)),
+        };
+        problems.push(problem("warning", "stale_view", message, fix));
+    }
+
+    // Hooks.
+    let hooks = match ws.git() {
+        Some(repo) if ws.has_worktree() => match crate::hooks::status(repo) {
+            Ok(report) => {
+                let (installed, missing): (Vec<_>, Vec<_>) =
+                    report.hooks.iter().partition(|h| h.state == "installed" || h.state == "installed_chained");
+                if !missing.is_empty() {
+                    problems.push(problem(
+                        "info",
+                        "hooks_not_installed",
+                        format!(
+                            "{} of {} hooks are not installed: branch switches, merges and commits are indexed on the next query instead of in the background",
+                            missing.len(),
+                            report.hooks.len()
+                        ),
+                        "git codecompass hooks install",
+                    ));
+                }
+                if !installed.is_empty() && !report.binary_on_path {
+                    problems.push(problem(
+                        "warning",
+                        "binary_not_on_path",
+                        "hooks are installed but git-codecompass is not on PATH, so they do nothing".to_owned(),
+                        "cargo install --locked --path <codecompass source>",
+                    ));
+                }
+                Some(HooksHealth {
+                    hooks_dir: report.hooks_dir.clone(),
+                    installed: installed.iter().map(|h| h.name.to_owned()).collect(),
+                    missing: missing.iter().map(|h| h.name.to_owned()).collect(),
+                    binary_on_path: report.binary_on_path,
+                })
+            }
+            Err(e) => {
+                problems.push(problem(
+                    "warning",
+                    "hooks_unreadable",
+                    format!("the hooks cannot be read: {e}"),
+                    "git codecompass hooks status",
+                ));
+                None
+            }
+        },
+        _ => None,
+    };
+
+    // Ignore rules, counted over HEAD's tree.
+    let ignore_rules = ws.git().and_then(|repo| {
+        let local = repo.local();
+        let head = local.head().ok().flatten()?;
+        let files = local.list_tree(head.tree_id).ok()?;
+        let disk = ws.has_worktree().then(|| std::fs::read(ws.root().join(IGNORE_FILE)).ok()).flatten();
+        let (source, rules) = match disk {
+            Some(bytes) => ("worktree", IgnoreRules::parse(&bytes)),
+            None => match files.iter().find(|f| f.path == IGNORE_FILE.as_bytes()) {
+                Some(f) => {
+                    let mut buf = Vec::new();
+                    local.read_blob_into(f.blob_id, &mut buf).ok()?;
+                    ("HEAD", IgnoreRules::parse(&buf))
+                }
+                None => ("none", IgnoreRules::none()),
+            },
+        };
+        let ignored = files.iter().filter(|f| rules.excludes(&f.path)).count() as u64;
+        let builtin =
+            files.iter().filter(|f| !rules.excludes(&f.path) && ignore_rules::builtin_skip(&f.path).is_some()).count()
+                as u64;
+        Some(IgnoreHealth {
+            source,
+            patterns: rules.len(),
+            files: files.len() as u64,
+            files_ignored: ignored,
+            files_builtin_skipped: builtin,
+        })
+    });
+
+    // Interrupted jobs.
+    let interrupted_jobs = status.as_ref().map(|s| s.interrupted_jobs.clone()).unwrap_or_default();
+    for job in &interrupted_jobs {
+        let fix = match job.kind.as_str() {
+            "gc" => "git codecompass gc".to_owned(),
+            "import" => format!("git codecompass snapshot import {}", quoted(std::path::Path::new(&job.target))),
+            _ if job.target == "worktree" || job.target == "live" => "git codecompass index".to_owned(),
+            _ => format!("git codecompass index --ref {}", job.target),
+        };
+        problems.push(problem(
+            "warning",
+            "interrupted_job",
+            format!(
+                "a {} job on `{}` was interrupted (started at {}); the last published state is serving",
+                job.kind, job.target, job.started_at
+            ),
+            fix,
+        ));
+    }
+
+    // Leftovers of crashed runs.
+    let mut leftovers = Vec::new();
+    let mut look = |in_dir: &std::path::Path, prefix: &str| {
+        let Ok(entries) = std::fs::read_dir(in_dir) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(prefix) {
+                leftovers.push(entry.path());
+            }
+        }
+    };
+    look(dir, "snapshot-export-");
+    look(dir, "fts.old-");
+    look(dir, "store.sqlite.new-");
+    if let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) {
+        look(parent, &format!("{}.import-staging-", name.to_string_lossy()));
+    }
+    let busy = health.writer_pid.is_some();
+    for path in &leftovers {
+        if !busy {
+            problems.push(problem(
+                "warning",
+                "leftover",
+                format!("{} was left behind by an interrupted run", path.display()),
+                format!("rm -rf {}", quoted(path)),
+            ));
+        }
+    }
+
+    let healthy = !problems.iter().any(|p| p.severity != "info");
+    Ok(DoctorResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        healthy,
+        workspace: ws.root().to_string_lossy().into_owned(),
+        workspace_kind: if ws.git().is_some() { "git" } else { "live" },
+        store: health,
+        fulltext,
+        views,
+        hooks,
+        ignore_rules,
+        interrupted_jobs,
+        leftovers: leftovers.iter().map(|p| p.to_string_lossy().into_owned()).collect(),
+        problems,
+    })
+}
