@@ -28,6 +28,10 @@ pub enum ErrorCode {
     SnapshotIncompatible,
     /// A snapshot belongs to another repository.
     SnapshotMismatch,
+    /// An MCP request names a workspace the server does not serve.
+    WorkspaceNotRegistered,
+    /// An MCP request names a workspace outside the allowed roots.
+    WorkspaceNotAllowed,
     /// Reading or writing files failed.
     Io,
     /// Something that should not happen did; a bug to report.
@@ -49,6 +53,8 @@ impl ErrorCode {
             ErrorCode::SnapshotInvalid => "snapshot_invalid",
             ErrorCode::SnapshotIncompatible => "snapshot_incompatible",
             ErrorCode::SnapshotMismatch => "snapshot_mismatch",
+            ErrorCode::WorkspaceNotRegistered => "workspace_not_registered",
+            ErrorCode::WorkspaceNotAllowed => "workspace_not_allowed",
             ErrorCode::Io => "io_error",
             ErrorCode::Internal => "internal_error",
         }

@@ -18,6 +18,7 @@ pub mod hooks;
 pub mod index;
 pub mod indexer;
 pub mod lang;
+pub mod mcp;
 pub mod progress;
 pub mod query;
 pub mod snapshot;

@@ -32,7 +32,7 @@ struct GlobalArgs {
     #[arg(long, global = true)]
     json: bool,
     /// Run as if started in DIR.
-    #[arg(short = 'C', long = "workspace", value_name = "DIR", global = true)]
+    #[arg(short = 'C', long = "dir", value_name = "DIR", global = true)]
     workspace: Option<PathBuf>,
     /// Keep the index in DIR instead of `<git common dir>/codecompass`.
     #[arg(long, value_name = "DIR", global = true)]
@@ -167,6 +167,33 @@ enum Command {
         #[arg(value_enum)]
         action: HooksAction,
     },
+    /// Serve the tools over the Model Context Protocol (stdio, or streamable HTTP).
+    Mcp {
+        /// `stdio` (default) or `http`.
+        #[arg(long, value_enum, default_value_t = TransportArg::Stdio)]
+        transport: TransportArg,
+        /// Where to listen with `--transport http`.
+        #[arg(long, default_value = "127.0.0.1:8765", value_name = "HOST:PORT")]
+        bind: String,
+        /// Accept workspaces named by requests, under the allowed roots.
+        #[arg(long, requires = "allowed_roots")]
+        auto_workspace: bool,
+        /// A root auto workspaces must be under (repeatable).
+        #[arg(long = "allowed-root", value_name = "DIR")]
+        allowed_roots: Vec<PathBuf>,
+        /// A repository to serve (repeatable; default: the current one).
+        #[arg(long = "workspace", value_name = "PATH")]
+        serve: Vec<PathBuf>,
+        /// Do not index the workspaces at start.
+        #[arg(long)]
+        no_prewarm: bool,
+        /// Require `Authorization: Bearer TOKEN` over HTTP (or set CODECOMPASS_MCP_TOKEN).
+        #[arg(long, value_name = "TOKEN")]
+        auth_token: Option<String>,
+        /// Print the configuration snippet for an agent and exit.
+        #[arg(long, value_name = "AGENT", value_parser = ["claude", "cursor", "codex", "generic"])]
+        print_config: Option<String>,
+    },
     /// Watch the worktree and sync on change (debounced).
     Watch {
         /// Run in a detached process.
@@ -287,6 +314,12 @@ impl SearchArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum TransportArg {
+    Stdio,
+    Http,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum HooksAction {
     Install,
     Uninstall,
@@ -345,6 +378,9 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
+    if let Command::Mcp { .. } = &cli.command {
+        return run_mcp(cli, out);
+    }
     let cwd = std::env::current_dir()
         .map_err(|e| Error::new(crate::error::ErrorCode::Io, format!("cannot read the current directory: {e}")))?;
     let base = match &cli.global.workspace {
@@ -515,6 +551,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.hooks(&report);
             Ok(true)
         }
+        Command::Mcp { .. } => unreachable!("handled before opening an engine"),
         Command::Watch { background, status, stop } => {
             let state = if *status {
                 engine.watch_status()
@@ -530,4 +567,46 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             Ok(true)
         }
     }
+}
+
+fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
+    let Command::Mcp {
+        transport,
+        bind,
+        auto_workspace,
+        allowed_roots,
+        serve,
+        no_prewarm,
+        auth_token,
+        print_config,
+    } = &cli.command
+    else {
+        unreachable!("called for the mcp command only")
+    };
+    let cwd = std::env::current_dir()
+        .map_err(|e| Error::new(crate::error::ErrorCode::Io, format!("cannot read the current directory: {e}")))?;
+    let base = cli.global.workspace.as_ref().map_or(cwd.clone(), |w| cwd.join(w));
+    if let Some(agent) = print_config {
+        let root = Engine::open(&base, &EngineOptions::default()).map(|e| e.workspace().root().to_owned()).unwrap_or(base);
+        let text = crate::mcp::print_config(agent, &root)
+            .map_err(|e| Error::new(crate::error::ErrorCode::InvalidArgument, e.to_string()))?;
+        out.text(&text);
+        return Ok(true);
+    }
+    let mut workspaces = serve.clone();
+    if workspaces.is_empty() {
+        workspaces.push(base);
+    }
+    let options = crate::mcp::Options {
+        http: *transport == TransportArg::Http,
+        bind: bind.clone(),
+        workspaces,
+        auto_workspace: *auto_workspace,
+        allowed_roots: allowed_roots.clone(),
+        no_prewarm: *no_prewarm,
+        auth_token: auth_token.clone(),
+        store: cli.global.store.clone(),
+    };
+    crate::mcp::run(options).map_err(|e| Error::new(crate::error::ErrorCode::Internal, format!("{e:#}")))?;
+    Ok(true)
 }

@@ -303,6 +303,11 @@ impl Out {
         self.write(&text);
     }
 
+    /// Plain text, as given.
+    pub fn text(&self, text: &str) {
+        self.write(text);
+    }
+
     /// A small acknowledgement: JSON under `--json`, nothing otherwise.
     pub fn note_json(&self, value: &serde_json::Value) {
         if self.json {

@@ -22,7 +22,7 @@ use serde::Serialize;
 pub use diff::{DiffRequest, DiffResponse};
 pub use doctor::DoctorResponse;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
-pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol};
+pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol, ViewSymbol};
 pub use search::{ContextResponse, SearchResponse, Strategy};
 pub use snapshot::InspectResponse;
 pub use source::{SourceRequest, SourceResponse};
@@ -354,7 +354,7 @@ impl Engine {
         for scope in scopes {
             views.push(IndexedView::from(indexer.index(scope)?));
         }
-        drop(indexer);
+        indexer.finish()?;
         store.checkpoint();
         let mut total = IndexTotals::default();
         for v in &views {
@@ -397,7 +397,9 @@ impl Engine {
         }
         let report = {
             let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
-            indexer.index(scope)?
+            let report = indexer.index(scope)?;
+            indexer.finish()?;
+            report
         };
         let view = store
             .view(&report.view_key)?
@@ -466,11 +468,9 @@ impl Engine {
 
     /// The last published view of `scope`, current or not.
     fn resolve_existing(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
-        // A ref's freshness is one rev-parse away; a working tree's needs a status walk, which
-        // best effort skips: its answer is then reported `stale`, never `fresh` unverified.
-        if (matches!(scope, Scope::Ref(_)) || !self.ws.has_worktree())
-            && let Some(current) = self.current_view(store, scope)?
-        {
+        // Whether the view is current is checked (a rev-parse for a ref, a status walk for a
+        // working tree), so the answer says `fresh` exactly when it is.
+        if let Some(current) = self.current_view(store, scope)? {
             return Ok(current);
         }
         let name = self.ws.scope_name(scope);
@@ -522,6 +522,11 @@ impl Engine {
     /// Reads a symbol's text or a line range, within bounds.
     pub fn read_source(&self, request: &SourceRequest) -> Result<SourceResponse, Error> {
         source::run(self, request)
+    }
+
+    /// Every symbol of the view of `scope`, sorted (for comparisons and exports).
+    pub fn all_symbols(&self, scope: &Scope, freshness: Freshness) -> Result<Vec<ViewSymbol>, Error> {
+        outline::all_symbols(self, scope, freshness)
     }
 
     /// Lists the symbols of one file.

@@ -164,3 +164,34 @@ fn nest(symbols: Vec<SymbolRow>, all: bool) -> Vec<OutlineSymbol> {
     }
     nodes.into_iter().flatten().collect()
 }
+
+/// One symbol of a view, for whole-view comparisons.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
+pub struct ViewSymbol {
+    /// Path.
+    pub path: String,
+    /// Name line.
+    pub line: u32,
+    /// Kind.
+    pub kind: String,
+    /// Qualified name.
+    pub qualified_name: String,
+}
+
+/// Every symbol of a view, sorted.
+pub(super) fn all_symbols(engine: &Engine, scope: &Scope, freshness: Freshness) -> Result<Vec<ViewSymbol>, Error> {
+    let (store, resolved) = engine.resolve(scope, freshness)?;
+    let mut out = Vec::new();
+    for file in store.file_infos_in(&resolved.view.bitmap)? {
+        let lang = if file.skip.is_some() { "" } else { file.lang.as_str() };
+        let key = indexer::record_key(lang, engine.workspace().max_file_size());
+        if let Some(record) = store.record(file.blob_id, lang, &key)? {
+            let path = file.path_str();
+            for s in store.symbols_of(record.id)? {
+                out.push(ViewSymbol { path: path.clone(), line: s.name_line, kind: s.kind, qualified_name: s.qualified_name });
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}

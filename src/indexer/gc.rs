@@ -230,6 +230,7 @@ impl Indexer<'_> {
             }
             writer.commit().map_err(crate::index::FtsError::from)?;
             crate::failpoint::hit("gc.after_fulltext_commit");
+            writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
             conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
             report.documents_dropped = pending.len() as u64;
         }

@@ -124,6 +124,9 @@ pub struct Indexer<'a> {
     store: &'a Store,
     options: IndexOptions,
     max_file_size: u64,
+    /// One full-text writer for the whole run: its merges finish (and obsolete segment files
+    /// go) when the run ends, in [`Indexer::finish`].
+    fulltext: std::cell::RefCell<Option<(FullText, tantivy::IndexWriter)>>,
     _lock: store::WriteLock,
 }
 
@@ -132,7 +135,23 @@ impl<'a> Indexer<'a> {
     pub fn new(ws: &'a Workspace, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, IndexError> {
         let lock = store.lock(true)?;
         store.mark_interrupted_jobs()?;
-        Ok(Indexer { ws, store, options, max_file_size: ws.max_file_size(), _lock: lock })
+        Ok(Indexer {
+            ws,
+            store,
+            options,
+            max_file_size: ws.max_file_size(),
+            fulltext: std::cell::RefCell::new(None),
+            _lock: lock,
+        })
+    }
+
+    /// Ends the run: waits for the full-text segment merges to finish, which also deletes the
+    /// files of merged segments, so the index stays compact however many commits the run made.
+    pub fn finish(self) -> Result<(), IndexError> {
+        if let Some((_, writer)) = self.fulltext.borrow_mut().take() {
+            writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
+        }
+        Ok(())
     }
 
     fn extractor_for(&self, lang: &str) -> String {
@@ -557,7 +576,11 @@ impl<'a> Indexer<'a> {
             }
             let size = entry.content.as_ref().map_or(-1, |c| c.len() as i64);
             let blob_row = batch.ensure_blob(entry.blob_id, size)?;
-            let stored = match batch.file_version(&entry.path, blob_row)? {
+            let existing = batch.file_version(&entry.path, blob_row)?;
+            // A file version from an earlier run may have documents even without a record
+            // of them: a run interrupted between the full-text commit and the publish.
+            let stored_before = existing.is_some();
+            let stored = match existing {
                 Some(found) => found,
                 None => {
                     let skip = if entry.mode == FileMode::Symlink {
@@ -647,7 +670,7 @@ impl<'a> Indexer<'a> {
                     path: String::from_utf8_lossy(&entry.path).into_owned(),
                     lang_id: lang::by_name(&stored.lang).map_or(0, |l| lang::index_of(l) as u64 + 1),
                     snippets: stored.skip.is_none(),
-                    replace: stored.fts_key.is_some() || self.options.reparse,
+                    replace: stored_before || self.options.reparse,
                 });
             }
         }
@@ -707,15 +730,20 @@ impl<'a> Indexer<'a> {
             return Ok(outcome);
         }
         let _ = repo;
-        let fulltext = FullText::open(self.store.dir())?;
-        let mut writer = fulltext.writer()?;
+        let mut slot = self.fulltext.borrow_mut();
+        if slot.is_none() {
+            let fulltext = FullText::open(self.store.dir())?;
+            let writer = fulltext.writer()?;
+            *slot = Some((fulltext, writer));
+        }
+        let (fulltext, writer) = slot.as_mut().expect("the writer was just opened");
         let fields = *fulltext.fields();
         let git = self.ws.git();
         let max = self.max_file_size;
         let store_dir = self.store.dir().to_owned();
         let total = jobs.len() as u64;
         let (tx, rx) = crossbeam_channel::bounded::<content::Processed>(256);
-        let writer_ref = &writer;
+        let writer_ref = &*writer;
         let result = std::thread::scope(|scope| -> Result<(), IndexError> {
             let worker = scope.spawn(move || -> Result<(), IndexError> {
                 jobs.into_par_iter().try_for_each_init(

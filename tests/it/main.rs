@@ -3,7 +3,9 @@
 mod branches;
 mod content_addressing;
 mod corpus;
+mod history;
 mod hooks;
+mod mcp;
 mod oracle;
 mod ranking;
 mod robustness;

@@ -548,3 +548,217 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     }
     Ok(())
 }
+
+/// `cargo xtask bench mcp`: the server driven by the official Python client.
+pub fn mcp(args: &BenchArgs) -> Result<()> {
+    let bin = release_binary()?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let python = root.join("target/mcp-venv/bin/python");
+    if !python.exists() {
+        bail!("the MCP client is missing: run `.ci/test` once (it installs it into target/mcp-venv)");
+    }
+    let repo = &args.repo;
+    let scratch = Scratch::new("bench-mcp")?;
+    let store = scratch.0.join("store");
+    let (index_sample, _) = measure::run(
+        Command::new(&bin).arg("--store").arg(&store).args(["--quiet", "index", "--ref", "HEAD"]).current_dir(repo),
+    )?;
+    eprintln!("indexed in {}", secs(index_sample.wall));
+    let names = sample_names(&store, 10, false)?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mcp_bench.py");
+    let mut runs = Vec::new();
+    for _ in 0..args.runs.max(1) {
+        let output = Command::new(&python)
+            .arg(&script)
+            .arg(&bin)
+            .arg(repo)
+            .arg(&store)
+            .arg("5")
+            .args(&names)
+            .output()
+            .context("running the MCP client")?;
+        if !output.status.success() {
+            bail!("the MCP bench failed: {}", String::from_utf8_lossy(&output.stderr));
+        }
+        let value: Value = serde_json::from_slice(&output.stdout)?;
+        runs.push(value);
+    }
+    let cold: Vec<Duration> = runs
+        .iter()
+        .filter_map(|r| r["cold_start_to_first_locate_ms"].as_f64())
+        .map(|ms| Duration::from_secs_f64(ms / 1000.0))
+        .collect();
+    let last = runs.last().cloned().unwrap_or(Value::Null);
+    println!("cold start to first locate_symbol: median {} over {} runs", secs(median(&cold)), cold.len());
+    if let Some(tools) = last["warm_ms"].as_object() {
+        for (tool, v) in tools {
+            println!(
+                "  {tool:<20} p50 {:>7.2} ms  p95 {:>7.2} ms  ({} calls)",
+                v["p50"].as_f64().unwrap_or(0.0),
+                v["p95"].as_f64().unwrap_or(0.0),
+                v["n"]
+            );
+        }
+    }
+    println!(
+        "response bytes: full {} compact {} (compact = {:.0}% of full)",
+        last["response_bytes"]["full"],
+        last["response_bytes"]["compact"],
+        last["response_bytes"]["compact_ratio"].as_f64().unwrap_or(0.0) * 100.0
+    );
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&json!({"runs": runs}))?)?;
+    }
+    Ok(())
+}
+
+/// Waits until `check` succeeds, polling; returns how long it took.
+fn time_until(mut check: impl FnMut() -> bool, limit: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if check() {
+            return Some(started.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    None
+}
+
+/// `cargo xtask bench refs`: branch switches with hooks installed, on a shared clone.
+pub fn refs(args: &BenchArgs) -> Result<()> {
+    let bin = release_binary()?;
+    let bin_dir = bin.parent().expect("the binary lives in a directory").to_owned();
+    let path_env = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let scratch = Scratch::new("bench-refs")?;
+    let clone = scratch.0.join("clone");
+    eprintln!("cloning {} (shared objects) ...", args.repo.display());
+    let status = Command::new("git")
+        .args(["clone", "-q", "--shared"])
+        .arg(&args.repo)
+        .arg(&clone)
+        .status()?;
+    if !status.success() {
+        bail!("git clone failed");
+    }
+    let run_git = |a: &[&str]| -> Result<()> {
+        let out = Command::new("git").args(a).current_dir(&clone).env("PATH", &path_env).output()?;
+        if !out.status.success() {
+            bail!("git {a:?}: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        Ok(())
+    };
+    run_git(&["config", "codecompass.freshness", "best_effort"])?;
+    let cc = |a: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.args(a).arg("--quiet").current_dir(&clone).env("PATH", &path_env);
+        c
+    };
+    let store = clone.join(".git/codecompass");
+
+    // The starting point: everything indexed (this is also the full-index figure).
+    let (cold, _) = measure::run(&mut cc(&["sync"]))?;
+    eprintln!("cold sync {}", secs(cold.wall));
+    let installed = cc(&["hooks", "install"]).output()?;
+    if !installed.status.success() {
+        bail!("hooks install failed");
+    }
+
+    // Hook return time: the hook as git runs it.
+    let hook = clone.join(".git/hooks/post-checkout");
+    let mut hook_times = Vec::new();
+    for _ in 0..args.runs.max(5) {
+        let started = Instant::now();
+        Command::new(&hook).args(["0", "0", "1"]).current_dir(&clone).env("PATH", &path_env).status()?;
+        hook_times.push(started.elapsed());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    // Let those syncs finish.
+    time_until(|| !store.join("sync.pending").exists() && cc(&["status", "--json"]).output().is_ok(), Duration::from_secs(60));
+    std::thread::sleep(Duration::from_secs(2));
+
+    let mut switches = Vec::new();
+    for (i, n) in [1usize, 10, 100, 1000].into_iter().enumerate() {
+        let salt = 1000 + i;
+        let commit = commit_changing(&clone, n, salt, &scratch.0)?;
+        let branch = format!("bench-switch-{n}");
+        run_git(&["branch", "-f", &branch, &commit])?;
+        let marker = format!("codecompass bench edit {salt}");
+        run_git(&["checkout", "-q", "--detach", "HEAD"])?;
+        let started = Instant::now();
+        run_git(&["checkout", "-q", &branch])?;
+        let checkout = started.elapsed();
+        let ended = Instant::now();
+        let searchable = time_until(
+            || {
+                cc(&["search", "--mode", "literal", &marker, "--ref", &branch, "--limit", "1"])
+                    .output()
+                    .is_ok_and(|o| o.status.code() == Some(0))
+            },
+            Duration::from_secs(600),
+        );
+        let since_checkout = ended.elapsed();
+        // The same switch by a full re-index from scratch, for comparison.
+        let fresh = scratch.0.join(format!("fresh-{n}"));
+        let (full, _) = measure::run(
+            Command::new(&bin).arg("--store").arg(&fresh).args(["--quiet", "index", "--ref", &branch]).current_dir(&clone),
+        )?;
+        let _ = std::fs::remove_dir_all(&fresh);
+        eprintln!(
+            "switch {n:>4} files: checkout {} then searchable after {} (full re-index {})",
+            secs(checkout),
+            searchable.map_or("never".into(), secs),
+            secs(full.wall)
+        );
+        switches.push(json!({
+            "files": n, "checkout_ms": checkout.as_secs_f64() * 1e3,
+            "searchable_after_checkout_ms": searchable.map(|d| d.as_secs_f64() * 1e3),
+            "measured_until_ms": since_checkout.as_secs_f64() * 1e3,
+            "full_reindex_ms": full.wall.as_secs_f64() * 1e3,
+        }));
+    }
+
+    // Store growth: 100 branches of up to 20 changed files each.
+    run_git(&["config", "codecompass.refs", "refs/heads/bench-growth-*"])?;
+    measure::run(&mut cc(&["sync"]))?;
+    let before = measure::dir_size(&store);
+    for b in 0..100usize {
+        let commit = commit_changing(&clone, 1 + b % 20, 5000 + b, &scratch.0)?;
+        run_git(&["branch", "-f", &format!("bench-growth-{b}"), &commit])?;
+    }
+    let (grow, _) = measure::run(&mut cc(&["sync"]))?;
+    let after = measure::dir_size(&store);
+    let growth = (after as f64 - before as f64) / before as f64 * 100.0;
+
+    println!(
+        "hook returns: p50 {} p95 {} ({} runs)",
+        secs(percentile(&hook_times, 50.0)),
+        secs(percentile(&hook_times, 95.0)),
+        hook_times.len()
+    );
+    for s in &switches {
+        println!(
+            "switch {:>4} files: searchable {:>9} after checkout (checkout itself {:.0} ms); full re-index {:.0} ms",
+            s["files"],
+            s["searchable_after_checkout_ms"].as_f64().map_or("never".into(), |ms| format!("{ms:.0} ms")),
+            s["checkout_ms"].as_f64().unwrap_or(0.0),
+            s["full_reindex_ms"].as_f64().unwrap_or(0.0)
+        );
+    }
+    println!(
+        "store growth for 100 branches of <=20 changed files: {:.1} MiB -> {:.1} MiB (+{growth:.2}%), synced in {}",
+        mib(before),
+        mib(after),
+        secs(grow.wall)
+    );
+    if let Some(path) = &args.json {
+        let figures = json!({
+            "hook_p50_ms": percentile(&hook_times, 50.0).as_secs_f64() * 1e3,
+            "hook_p95_ms": percentile(&hook_times, 95.0).as_secs_f64() * 1e3,
+            "switches": switches,
+            "store_before": before, "store_after": after, "growth_percent": growth,
+            "cold_sync_ms": cold.wall.as_secs_f64() * 1e3,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&figures)?)?;
+    }
+    Ok(())
+}

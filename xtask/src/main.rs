@@ -12,13 +12,17 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
                 unchanged, index a ref 10 files away, and time `locate`
   bench search  run query classes as whole processes and in-process beside `rg` on the
                 checkout and `git grep` at a ref that is not checked out
+  bench refs    branch switches with hooks installed (on a shared clone): time until the
+                new branch is searchable, hook return time, store growth per branch
+  bench mcp     drive the MCP server with the official Python client: cold start,
+                warm per-tool latency, compact against full response sizes
   bench queries how long each language's query takes to compile
 ";
 
@@ -44,6 +48,8 @@ fn main() -> Result<()> {
             match what {
                 "index" => bench::index(&parsed),
                 "search" => bench::search(&parsed),
+                "mcp" => bench::mcp(&parsed),
+                "refs" => bench::refs(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }

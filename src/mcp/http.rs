@@ -1,0 +1,129 @@
+//! The streamable-HTTP transport: `/mcp` (rmcp) and `/health`, behind checks of `Host` and
+//! `Origin` (DNS rebinding) and, when configured, a bearer token.
+
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+use super::{Options, Server};
+
+/// Requests larger than this are refused (413).
+const MAX_BODY: usize = 4 * 1024 * 1024;
+
+#[derive(Clone)]
+struct Guard {
+    hosts: Arc<Vec<String>>,
+    token: Option<Arc<String>>,
+}
+
+fn host_of(value: &str) -> String {
+    // `[::1]:8080` -> `[::1]`, `localhost:8080` -> `localhost`.
+    if let Some(rest) = value.strip_prefix('[') {
+        return format!("[{}]", rest.split(']').next().unwrap_or(""));
+    }
+    value.split(':').next().unwrap_or("").to_ascii_lowercase()
+}
+
+async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    let headers: &HeaderMap = request.headers();
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(host_of);
+    if !host.as_deref().is_some_and(|h| guard.hosts.iter().any(|a| a == h)) {
+        return (StatusCode::FORBIDDEN, "forbidden: unexpected Host header\n").into_response();
+    }
+    if let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+        let origin_host = origin.split("://").nth(1).map(host_of);
+        if origin != "null" && !origin_host.as_deref().is_some_and(|h| guard.hosts.iter().any(|a| a == h)) {
+            return (StatusCode::FORBIDDEN, "forbidden: unexpected Origin header\n").into_response();
+        }
+    }
+    if let Some(token) = &guard.token {
+        let presented = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("");
+        // Compared without early exit, so timing tells nothing about the token.
+        let ok = presented.len() == token.len()
+            && presented.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
+        if !ok {
+            return (
+                StatusCode::UNAUTHORIZED,
+                [(header::WWW_AUTHENTICATE, "Bearer")],
+                "unauthorized: a bearer token is required\n",
+            )
+                .into_response();
+        }
+    }
+    next.run(request).await
+}
+
+async fn health(State(server): State<Server>) -> Response {
+    let health = server.health();
+    axum::Json(health).into_response()
+}
+
+/// Serves until Ctrl-C or SIGTERM.
+pub async fn serve(server: Server, options: &Options) -> Result<()> {
+    let bind = if options.bind.is_empty() { "127.0.0.1:8765".to_owned() } else { options.bind.clone() };
+    let listener = tokio::net::TcpListener::bind(&bind).await.with_context(|| format!("cannot listen on {bind}"))?;
+    let local = listener.local_addr()?;
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()];
+    let bound_host = host_of(&bind);
+    if !hosts.contains(&bound_host) && bound_host != "0.0.0.0" {
+        hosts.push(bound_host);
+    }
+    let token = options.auth_token.clone().or_else(|| std::env::var("CODECOMPASS_MCP_TOKEN").ok()).filter(|t| !t.is_empty());
+    let guard_state = Guard { hosts: Arc::new(hosts), token: token.map(Arc::new) };
+
+    let mut config = StreamableHttpServerConfig::default();
+    config.max_request_body_bytes = MAX_BODY;
+    config.allowed_hosts = vec![];
+    let factory_server = server.clone();
+    let service: StreamableHttpService<Server, LocalSessionManager> =
+        StreamableHttpService::new(move || Ok(factory_server.clone()), Default::default(), config);
+    let router = axum::Router::new()
+        .route("/health", get(health))
+        .with_state(server.clone())
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(guard_state, guard));
+    eprintln!("codecompass: MCP over HTTP on http://{local}/mcp (health: /health)");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async {
+            let ctrl_c = tokio::signal::ctrl_c();
+            #[cfg(unix)]
+            {
+                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+                    .expect("installing a SIGTERM handler succeeds on unix because the runtime has signals enabled");
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            #[cfg(not(unix))]
+            {
+                let _ = ctrl_c.await;
+            }
+        })
+        .await
+        .context("serving HTTP")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_of;
+
+    #[test]
+    fn hosts_lose_their_ports() {
+        assert_eq!(host_of("localhost:8765"), "localhost");
+        assert_eq!(host_of("127.0.0.1"), "127.0.0.1");
+        assert_eq!(host_of("[::1]:80"), "[::1]");
+        assert_eq!(host_of("Evil.Example:80"), "evil.example");
+    }
+}

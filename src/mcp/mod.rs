@@ -1,0 +1,107 @@
+//! `git codecompass mcp`: a Model Context Protocol server over stdio (default) or streamable
+//! HTTP. The tools call the engine and answer with the command line's `--json` shapes.
+//!
+//! Architecture invariant: no logic of its own beyond parameters, confinement and transport;
+//! stdout carries protocol messages only (logs go to stderr).
+
+mod http;
+mod server;
+pub mod tools;
+pub mod workspaces;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use rmcp::ServiceExt;
+
+pub use server::Server;
+use workspaces::{Policy, Registry};
+
+/// How the server runs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Serve over HTTP instead of stdio.
+    pub http: bool,
+    /// Where to listen (HTTP).
+    pub bind: String,
+    /// Workspaces to register; empty means the working directory's.
+    pub workspaces: Vec<PathBuf>,
+    /// Accept workspaces named by requests, under `allowed_roots`.
+    pub auto_workspace: bool,
+    /// Roots auto workspaces must be under.
+    pub allowed_roots: Vec<PathBuf>,
+    /// Skip indexing the registered workspaces at start.
+    pub no_prewarm: bool,
+    /// A bearer token HTTP clients must present.
+    pub auth_token: Option<String>,
+    /// Index store override.
+    pub store: Option<PathBuf>,
+}
+
+/// Runs the server until the client disconnects (stdio) or the process is stopped (HTTP).
+pub fn run(options: Options) -> Result<()> {
+    crate::progress::set_quiet(true);
+    if options.auto_workspace && options.allowed_roots.is_empty() {
+        anyhow::bail!("--auto-workspace needs at least one --allowed-root");
+    }
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    let paths = if options.workspaces.is_empty() { vec![cwd.clone()] } else { options.workspaces.clone() };
+    let paths: Vec<PathBuf> = paths.into_iter().map(|p| cwd.join(p)).collect();
+    let allowed_roots = options
+        .allowed_roots
+        .iter()
+        .map(|r| std::fs::canonicalize(cwd.join(r)).with_context(|| format!("allowed root {} does not exist", r.display())))
+        .collect::<Result<Vec<_>>>()?;
+    let policy = Policy { auto: options.auto_workspace, allowed_roots, store: options.store.clone() };
+    let registry = Arc::new(Registry::new(&paths, policy).map_err(|e| anyhow::anyhow!("{e}"))?);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    runtime.block_on(async move {
+        let server = Server::new(registry.clone());
+        if !options.no_prewarm {
+            for ws in registry.all() {
+                server.start_background(&ws, "warming", None);
+            }
+        }
+        if options.http {
+            http::serve(server, &options).await
+        } else {
+            let running = server.serve(rmcp::transport::stdio()).await.context("starting the stdio server")?;
+            let _ = running.waiting().await;
+            Ok(())
+        }
+    })
+}
+
+/// The configuration snippet that registers this server with an agent.
+pub fn print_config(agent: &str, workspace: &std::path::Path) -> Result<String> {
+    let exe = "git-codecompass";
+    let ws = workspace.to_string_lossy();
+    Ok(match agent {
+        "claude" => format!(
+            "# Claude Code: run this once in the repository\nclaude mcp add codecompass -- {exe} mcp --workspace {ws}\n\n\
+             # or put this in .mcp.json at the repository root\n{}\n",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "mcpServers": { "codecompass": { "command": exe, "args": ["mcp", "--workspace", ws] } }
+            }))?
+        ),
+        "cursor" => format!(
+            "# Cursor: .cursor/mcp.json\n{}\n",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "mcpServers": { "codecompass": { "command": exe, "args": ["mcp", "--workspace", ws] } }
+            }))?
+        ),
+        "codex" => format!(
+            "# Codex: ~/.codex/config.toml\n[mcp_servers.codecompass]\ncommand = \"{exe}\"\nargs = [\"mcp\", \"--workspace\", \"{}\"]\n",
+            ws.replace('\\', "\\\\").replace('"', "\\\"")
+        ),
+        "generic" => format!(
+            "# Any MCP client: a stdio server\n{}\n\n# Or over HTTP: {exe} mcp --transport http --bind 127.0.0.1:8765, \
+             then connect to http://127.0.0.1:8765/mcp (health: /health)\n",
+            serde_json::to_string_pretty(&serde_json::json!({
+                "name": "codecompass", "transport": "stdio", "command": exe, "args": ["mcp", "--workspace", ws]
+            }))?
+        ),
+        other => anyhow::bail!("unknown agent `{other}`: use claude, cursor, codex or generic"),
+    })
+}

@@ -1,0 +1,651 @@
+//! The MCP tools: their parameters (with JSON schemas), their descriptions, and how each maps
+//! onto the engine. The answers are the command line's `--json` shapes.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::workspaces::Workspace;
+use crate::engine::{
+    ContextResponse, DiffRequest, DiffResponse, Engine, Error, Freshness, LocateRequest, LocateResponse,
+    OutlineRequest, OutlineResponse, RefsResponse, SearchResponse, SourceRequest, SourceResponse, StatusResponse,
+    Strategy,
+};
+use crate::error::ErrorCode;
+use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
+use crate::view::Scope;
+
+/// Parameters every tool takes.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct Common {
+    /// The repository to ask (a path); default: the server's first workspace.
+    pub workspace: Option<String>,
+    /// A branch, tag or commit; default: the working tree as it is on disk.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+}
+
+/// How much to say per result.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DetailLevel {
+    /// Path, lines, kind, name.
+    Location,
+    /// Plus qualified name, signature, visibility (the default).
+    Signature,
+    /// Plus a body preview, the parent and related symbols.
+    Context,
+}
+
+impl DetailLevel {
+    fn detail(self) -> Detail {
+        match self {
+            DetailLevel::Location => Detail::Location,
+            DetailLevel::Signature => Detail::Signature,
+            DetailLevel::Context => Detail::Context,
+        }
+    }
+}
+
+/// Search modes.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchMode {
+    /// Route by what the query looks like (the default).
+    Auto,
+    /// Words; all must match; "quoted phrases" as phrases.
+    Fts,
+    /// A Rust regex, line by line, exact (equals `git grep -E`).
+    Regex,
+    /// A definition by name.
+    Symbol,
+    /// A file by path.
+    Path,
+    /// Exact text, line by line.
+    Literal,
+}
+
+/// File filters of the search-like tools.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct FilterParams {
+    /// Only these languages (`rust`, `python`, ...).
+    pub lang: Option<Vec<String>>,
+    /// Not these languages.
+    pub exclude_lang: Option<Vec<String>>,
+    /// Only paths matching these globs (`src/**`, `*.py`).
+    pub path: Option<Vec<String>>,
+    /// Not paths matching these globs.
+    pub exclude: Option<Vec<String>>,
+    /// Only these extensions.
+    pub ext: Option<Vec<String>>,
+}
+
+impl FilterParams {
+    fn filters(&self) -> Filters {
+        Filters {
+            langs: self.lang.clone().unwrap_or_default(),
+            exclude_langs: self.exclude_lang.clone().unwrap_or_default(),
+            paths: self.path.clone().unwrap_or_default(),
+            excludes: self.exclude.clone().unwrap_or_default(),
+            exts: self.ext.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// `search_code`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchParams {
+    /// A name, words, a path, "quoted text" or a regex.
+    pub query: String,
+    /// How to read the query.
+    pub mode: Option<SearchMode>,
+    /// At most this many results (default 20; 100 line matches for regex and literal).
+    pub limit: Option<usize>,
+    /// How much per result.
+    pub detail_level: Option<DetailLevel>,
+    /// Only essential fields (much smaller answers).
+    pub compact: Option<bool>,
+    /// Lines of context around line matches.
+    pub context_lines: Option<usize>,
+    /// Edit distance per word, 0-3 (not with regex or literal).
+    pub fuzzy: Option<u8>,
+    /// Match case exactly.
+    pub case_sensitive: Option<bool>,
+    /// Ignore case (regex and literal).
+    pub ignore_case: Option<bool>,
+    /// Explain the ranking: `basic` or `full`.
+    pub explain: Option<String>,
+    /// Fit whole results into this many estimated tokens.
+    pub max_tokens: Option<usize>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub filters: FilterParams,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `locate_symbol`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct LocateParams {
+    /// The name, bare (`find`) or qualified (`Index::find`, `Greeter.greet`).
+    pub name: String,
+    /// Only this kind (function, method, class, struct, ...).
+    pub kind: Option<String>,
+    /// Only this language.
+    pub lang: Option<String>,
+    /// At most this many results (default 20).
+    pub limit: Option<usize>,
+    /// How much per result.
+    pub detail_level: Option<DetailLevel>,
+    /// Only essential fields.
+    pub compact: Option<bool>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `get_code_context`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ContextParams {
+    /// The question or name.
+    pub query: String,
+    /// The budget in estimated tokens (`ceil(words * 1.3)`); never exceeded.
+    pub max_tokens: usize,
+    /// `breadth` (many short results, default) or `depth` (few whole ones).
+    pub strategy: Option<String>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub filters: FilterParams,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `get_file_outline`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct OutlineParams {
+    /// Repository-relative path of the file.
+    pub path: String,
+    /// `all` (nested, default) or `top`.
+    pub depth: Option<String>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `read_source`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ReadSourceParams {
+    /// Repository-relative path (or the file to look for `symbol` in).
+    pub path: Option<String>,
+    /// A symbol name: its definition is read (at most 200 lines).
+    pub symbol: Option<String>,
+    /// First line (1-based) when reading a range.
+    pub line_start: Option<u32>,
+    /// Last line when reading a range (at most 500 lines per call).
+    pub line_end: Option<u32>,
+    /// Extra lines before and after.
+    pub expand: Option<u32>,
+    /// Fold nested function bodies to one line each.
+    pub collapse: Option<bool>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `diff_context`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct DiffParams {
+    /// The ref to compare with (default: the default branch); `ref` is the side with changes.
+    pub base: Option<String>,
+    /// How much per symbol.
+    pub detail_level: Option<DetailLevel>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `sync_repo`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SyncParams {
+    /// Rebuild from scratch.
+    pub force: Option<bool>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// Tools that take only the common parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CommonParams {
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// The answer of `index_status` and `health_check`, per workspace.
+#[derive(Debug, serde::Serialize, JsonSchema)]
+pub struct WorkspaceHealth {
+    /// The workspace root.
+    pub workspace: String,
+    /// `compatible`, `not_indexed`, `reindex_required` or `corrupt`.
+    pub store_state: String,
+    /// `not_indexed`, `indexing`, `ready` or `failed`.
+    pub indexing_status: String,
+    /// The background index.
+    pub progress: super::workspaces::IndexProgress,
+}
+
+/// The answer of `index_status`.
+#[derive(Debug, serde::Serialize, JsonSchema)]
+pub struct IndexStatus {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The workspace and its background index.
+    #[serde(flatten)]
+    pub health: WorkspaceHealth,
+    /// The store, views and refs, as `status` gives them.
+    pub status: StatusResponse,
+}
+
+/// The answer of `health_check`.
+#[derive(Debug, serde::Serialize, JsonSchema)]
+pub struct Health {
+    /// `ready`, `indexing`, `warming` or `error`.
+    pub status: String,
+    /// CodeCompass's version.
+    pub version: String,
+    /// Seconds since the server started.
+    pub uptime_seconds: u64,
+    /// Every registered workspace.
+    pub workspaces: Vec<WorkspaceHealth>,
+}
+
+/// The answer of `sync_repo`.
+#[derive(Debug, serde::Serialize, JsonSchema)]
+pub struct SyncAnswer {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// Views built or confirmed.
+    pub views: Vec<crate::engine::IndexedView>,
+    /// Sums.
+    pub total: crate::engine::IndexTotals,
+}
+
+/// A tool's description and schemas.
+pub struct ToolSpec {
+    /// Its name.
+    pub name: &'static str,
+    /// When to use it.
+    pub description: &'static str,
+    /// Its input schema.
+    pub input: std::sync::Arc<JsonObject>,
+    /// Its output schema.
+    pub output: std::sync::Arc<JsonObject>,
+}
+
+fn schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
+    let schema = schemars::generate::SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>();
+    match serde_json::to_value(schema) {
+        Ok(Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// Output schemas list every field but require none: partial answers (while indexing) and
+/// compact ones leave fields out.
+fn relaxed<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                map.remove("required");
+                for (_, child) in map.iter_mut() {
+                    strip(child);
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut value = Value::Object(schema::<T>());
+    strip(&mut value);
+    if let Value::Object(map) = &mut value {
+        map.insert("type".into(), json!("object"));
+    }
+    match value {
+        Value::Object(map) => std::sync::Arc::new(map),
+        _ => std::sync::Arc::new(JsonObject::new()),
+    }
+}
+
+fn input<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
+    let mut map = schema::<T>();
+    map.insert("type".into(), json!("object"));
+    std::sync::Arc::new(map)
+}
+
+/// Every tool.
+pub fn specs() -> Vec<ToolSpec> {
+    vec![
+        ToolSpec {
+            name: "search_code",
+            description: "Search the code: by name, words, path, exact text or regex. Use it first when you do not \
+                          know where something is; answers are path:line ranked, definitions first. mode=regex or \
+                          literal gives every matching line exactly (like git grep).",
+            input: input::<SearchParams>(),
+            output: relaxed::<SearchResponse>(),
+        },
+        ToolSpec {
+            name: "locate_symbol",
+            description: "Find where a symbol (function, class, method, constant, ...) is defined, by exact or \
+                          qualified name (`Cart::total`, `Greeter.greet`). Fastest way to jump to a definition.",
+            input: input::<LocateParams>(),
+            output: relaxed::<LocateResponse>(),
+        },
+        ToolSpec {
+            name: "get_code_context",
+            description: "Gather the code that answers a question, whole results fitted into a token budget \
+                          (max_tokens). Use it to load context before editing.",
+            input: input::<ContextParams>(),
+            output: relaxed::<ContextResponse>(),
+        },
+        ToolSpec {
+            name: "get_file_outline",
+            description: "List the symbols of one file, nested, with lines and signatures: see a file's structure \
+                          without reading it.",
+            input: input::<OutlineParams>(),
+            output: relaxed::<OutlineResponse>(),
+        },
+        ToolSpec {
+            name: "read_source",
+            description: "Read a symbol's definition (by name) or a line range of a file. At most 200 lines per \
+                          symbol and 500 per call; expand adds lines around, collapse folds nested bodies.",
+            input: input::<ReadSourceParams>(),
+            output: relaxed::<SourceResponse>(),
+        },
+        ToolSpec {
+            name: "diff_context",
+            description: "What changed on a branch (or the working tree) since its merge base with another ref: \
+                          files, and symbols added, modified (signature or body), deleted or moved.",
+            input: input::<DiffParams>(),
+            output: relaxed::<DiffResponse>(),
+        },
+        ToolSpec {
+            name: "list_refs",
+            description: "List branches, tags and worktrees with their commits, what is indexed and whether it \
+                          is fresh.",
+            input: input::<CommonParams>(),
+            output: relaxed::<RefsResponse>(),
+        },
+        ToolSpec {
+            name: "index_status",
+            description: "Index state of a workspace: whether it is indexed, indexing progress, views, refs and \
+                          interrupted jobs.",
+            input: input::<CommonParams>(),
+            output: relaxed::<IndexStatus>(),
+        },
+        ToolSpec {
+            name: "health_check",
+            description: "Whether the server is ready, indexing or warming, with every workspace's state.",
+            input: input::<CommonParams>(),
+            output: relaxed::<Health>(),
+        },
+        ToolSpec {
+            name: "sync_repo",
+            description: "Bring the index up to date now (the working tree, HEAD, the default branch, linked \
+                          worktrees, or only `ref` when given). Sends progress when the client asks for it.",
+            input: input::<SyncParams>(),
+            output: relaxed::<SyncAnswer>(),
+        },
+    ]
+}
+
+/// Parses a tool's arguments.
+pub fn parse<T: for<'de> Deserialize<'de>>(args: Option<&JsonObject>) -> Result<T, String> {
+    let value = Value::Object(args.cloned().unwrap_or_default());
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+fn scope(common: &Common) -> Scope {
+    Scope::from_option(common.reference.as_deref().filter(|r| !r.is_empty()))
+}
+
+/// Turns a request path into a repository-relative one that stays inside the workspace:
+/// absolute paths must be inside it, `..` may not climb out, and symlinked directories are
+/// resolved before the check.
+pub fn confine(engine: &Engine, path: &str) -> Result<String, Error> {
+    let root = engine.workspace().root();
+    let candidate = Path::new(path);
+    if candidate.is_absolute() && !candidate.starts_with(root) {
+        let canonical = std::fs::canonicalize(candidate).unwrap_or_else(|_| candidate.to_owned());
+        if !canonical.starts_with(root) {
+            return Err(Error::new(ErrorCode::PathOutsideWorkspace, format!("`{path}` is outside the workspace"))
+                .with_remedy("give a path relative to the repository root"));
+        }
+    }
+    engine.relative_path(root, path)
+}
+
+fn freshness(ws: &Workspace) -> Freshness {
+    if ws.busy() {
+        // While indexing, answer from what exists instead of waiting for the writer.
+        return Freshness::BestEffort;
+    }
+    Freshness::configured(ws.engine.workspace(), Freshness::Balanced)
+}
+
+/// Runs a query tool. Returns the structured answer.
+pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let engine = &ws.engine;
+    let to_value = |r: Result<Value, Error>| r;
+    let value = match name {
+        "search_code" => {
+            let p: SearchParams = parse(args)?;
+            let mode = match p.mode.unwrap_or(SearchMode::Auto) {
+                SearchMode::Auto => Mode::Auto,
+                SearchMode::Fts => Mode::Fts,
+                SearchMode::Regex => Mode::Regex,
+                SearchMode::Symbol => Mode::Symbol,
+                SearchMode::Path => Mode::Path,
+                SearchMode::Literal => Mode::Literal,
+            };
+            let exact = matches!(mode, Mode::Regex | Mode::Literal);
+            let request = SearchRequest {
+                query: p.query,
+                mode,
+                limit: p.limit.unwrap_or(if exact { 100 } else { 20 }).clamp(1, 10_000),
+                context: p.context_lines.unwrap_or(0).min(50),
+                detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail(),
+                compact: p.compact.unwrap_or(false),
+                fuzzy: p.fuzzy.unwrap_or(0),
+                case_sensitive: p.case_sensitive.unwrap_or(false),
+                ignore_case: p.ignore_case.unwrap_or(false),
+                explain: match p.explain.as_deref() {
+                    Some("basic") => Explain::Basic,
+                    Some("full") => Explain::Full,
+                    _ => Explain::Off,
+                },
+                max_tokens: p.max_tokens,
+                filters: p.filters.filters(),
+                timeout: std::time::Duration::from_secs(30),
+            };
+            to_value(engine.search(&request, &scope(&p.common), freshness(ws)).map(|r| json_of(&r)))
+        }
+        "locate_symbol" => {
+            let p: LocateParams = parse(args)?;
+            let request = LocateRequest {
+                name: p.name,
+                kind: p.kind,
+                lang: p.lang,
+                scope: scope(&p.common),
+                limit: p.limit.unwrap_or(20).clamp(1, 1000),
+                freshness: freshness(ws),
+            };
+            let detail = p.detail_level.unwrap_or(DetailLevel::Signature);
+            let compact = p.compact.unwrap_or(false);
+            to_value(engine.locate(&request).map(|r| shape_locate(json_of(&r), detail, compact)))
+        }
+        "get_code_context" => {
+            let p: ContextParams = parse(args)?;
+            let strategy = if p.strategy.as_deref() == Some("depth") { Strategy::Depth } else { Strategy::Breadth };
+            let request = SearchRequest {
+                query: p.query,
+                mode: Mode::Auto,
+                limit: 30,
+                context: 0,
+                detail: Detail::Context,
+                compact: false,
+                fuzzy: 0,
+                case_sensitive: false,
+                ignore_case: false,
+                explain: Explain::Off,
+                max_tokens: Some(p.max_tokens),
+                filters: p.filters.filters(),
+                timeout: std::time::Duration::from_secs(30),
+            };
+            to_value(engine.context(&request, strategy, &scope(&p.common), freshness(ws)).map(|r| json_of(&r)))
+        }
+        "get_file_outline" => {
+            let p: OutlineParams = parse(args)?;
+            match confine(engine, &p.path) {
+                Err(e) => Err(e),
+                Ok(path) => {
+                    let request = OutlineRequest {
+                        path,
+                        all: p.depth.as_deref() != Some("top"),
+                        scope: scope(&p.common),
+                        freshness: freshness(ws),
+                    };
+                    engine.outline(&request).map(|r| json_of(&r))
+                }
+            }
+        }
+        "read_source" => {
+            let p: ReadSourceParams = parse(args)?;
+            let path = match p.path.as_deref().map(|path| confine(engine, path)).transpose() {
+                Ok(path) => path,
+                Err(e) => return Ok(Err(e)),
+            };
+            let request = SourceRequest {
+                path,
+                symbol: p.symbol,
+                line_start: p.line_start,
+                line_end: p.line_end,
+                expand: p.expand.unwrap_or(0).min(200),
+                collapse: p.collapse.unwrap_or(false),
+                scope: scope(&p.common),
+                freshness: freshness(ws),
+            };
+            engine.read_source(&request).map(|r| json_of(&r))
+        }
+        "diff_context" => {
+            let p: DiffParams = parse(args)?;
+            let target = match p.common.reference.clone().filter(|r| !r.is_empty()) {
+                Some(r) => Scope::Ref(r),
+                None if engine.workspace().has_worktree() => Scope::Worktree,
+                None => Scope::Ref("HEAD".into()),
+            };
+            let request = DiffRequest {
+                target,
+                base: p.base,
+                detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail(),
+            };
+            engine.diff(&request).map(|r| json_of(&r))
+        }
+        "list_refs" => {
+            let _: CommonParams = parse(args)?;
+            engine.refs().map(|r| json_of(&r))
+        }
+        _ => return Err(format!("unknown tool `{name}`")),
+    };
+    Ok(value)
+}
+
+fn json_of<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// `locate` has no detail levels of its own: the boundary trims its results.
+fn shape_locate(mut value: Value, detail: DetailLevel, compact: bool) -> Value {
+    let keep: &[&str] = match (compact, detail) {
+        (true, _) | (false, DetailLevel::Location) => &["path", "line_start", "line_end", "line", "name", "kind"],
+        _ => return value,
+    };
+    if let Some(results) = value.get_mut("results").and_then(Value::as_array_mut) {
+        for r in results {
+            if let Some(map) = r.as_object_mut() {
+                map.retain(|k, _| keep.contains(&k.as_str()));
+            }
+        }
+    }
+    value
+}
+
+/// A concise text rendering of an answer, for clients that show text.
+pub fn text_of(name: &str, value: &Value) -> String {
+    let mut out = String::new();
+    let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    match name {
+        "search_code" | "get_code_context" | "locate_symbol" => {
+            let results = value.get("results").and_then(Value::as_array).cloned().unwrap_or_default();
+            out.push_str(&format!("{} result(s) in {}\n", results.len(), str_of(value, "ref")));
+            for r in &results {
+                let name = r.get("qualified_name").or_else(|| r.get("name")).and_then(Value::as_str).unwrap_or("");
+                out.push_str(&format!("{}:{}: {} {}", str_of(r, "path"), num(r, "line_start"), str_of(r, "kind"), name));
+                if let Some(sig) = r.get("signature").and_then(Value::as_str) {
+                    out.push_str(&format!("  {sig}"));
+                }
+                out.push('\n');
+                for l in r.get("lines").and_then(Value::as_array).cloned().unwrap_or_default().iter().take(3) {
+                    out.push_str(&format!("  {}: {}\n", num(l, "line"), str_of(l, "text").trim()));
+                }
+                if let Some(preview) = r.get("preview").and_then(Value::as_str) {
+                    for line in preview.lines().take(40) {
+                        out.push_str(&format!("  | {line}\n"));
+                    }
+                }
+            }
+        }
+        "get_file_outline" => {
+            fn walk(symbols: &[Value], depth: usize, out: &mut String) {
+                for s in symbols {
+                    let get = |k: &str| s.get(k).and_then(Value::as_str).unwrap_or("");
+                    out.push_str(&format!(
+                        "{}{}: {} {}  {}\n",
+                        "  ".repeat(depth),
+                        s.get("line").and_then(Value::as_u64).unwrap_or(0),
+                        get("kind"),
+                        get("name"),
+                        get("signature")
+                    ));
+                    walk(&s.get("children").and_then(Value::as_array).cloned().unwrap_or_default(), depth + 1, out);
+                }
+            }
+            out.push_str(&format!("{}\n", str_of(value, "path")));
+            walk(&value.get("symbols").and_then(Value::as_array).cloned().unwrap_or_default(), 0, &mut out);
+        }
+        "read_source" => {
+            let start = num(value, "line_start");
+            out.push_str(&format!("{}:{}-{}\n", str_of(value, "path"), start, num(value, "line_end")));
+            for (i, line) in str_of(value, "text").lines().enumerate() {
+                out.push_str(&format!("{:>5}  {line}\n", start as usize + i));
+            }
+        }
+        _ => out.push_str(&serde_json::to_string_pretty(value).unwrap_or_default()),
+    }
+    if out.len() > 20_000 {
+        let mut cut = 20_000;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        out.push_str("\n… (cut; the structured content has everything)");
+    }
+    out
+}

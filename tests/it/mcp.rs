@@ -1,0 +1,99 @@
+//! The MCP server, driven by the official Python SDK (in the virtualenv `.ci/test` prepares):
+//! every tool over stdio, partial answers while indexing, HTTP with two clients, tokens,
+//! `Host`/`Origin` checks, malformed and huge requests, abandoned calls; and raw stdio input
+//! that is not JSON.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::support::{TempDir, fixture};
+
+fn python() -> PathBuf {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mcp-venv/bin/python");
+    assert!(venv.exists(), "the MCP client is missing: run `.ci/test`, which installs it into target/mcp-venv");
+    venv
+}
+
+fn scenario(name: &str, repo: &Path, other: &Path) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client_test.py");
+    let output = Command::new(python())
+        .arg(script)
+        .arg(name)
+        .arg("--bin")
+        .arg(env!("CARGO_BIN_EXE_git-codecompass"))
+        .arg("--repo")
+        .arg(repo)
+        .arg("--other")
+        .arg(other)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{name}:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr).lines().rev().take(30).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn every_tool_over_stdio_with_the_official_client() {
+    let (_tmp, repo) = fixture("shop");
+    std::os::unix::fs::symlink("/etc", repo.join("escape")).unwrap();
+    let other = TempDir::new("outside");
+    scenario("stdio", &repo, other.path());
+}
+
+#[test]
+fn an_unindexed_workspace_answers_partially_and_indexes_behind() {
+    let (_tmp, repo) = fixture("shop");
+    scenario("partial", &repo, &repo);
+}
+
+#[test]
+fn http_with_tokens_host_checks_two_clients_and_abandoned_calls() {
+    let (_tmp, repo) = fixture("shop");
+    scenario("http", &repo, &repo);
+    scenario("wrong_token", &repo, &repo);
+}
+
+#[test]
+fn stdio_survives_input_that_is_not_json() {
+    let (_tmp, repo) = fixture("shop");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_git-codecompass"))
+        .args(["mcp", "--no-prewarm"])
+        .current_dir(&repo)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    writeln!(stdin, "{init}").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("codecompass"), "{line}");
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    writeln!(stdin, "this is not json").unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"health_check","arguments":{{}}}}}}"#).unwrap();
+    stdin.flush().unwrap();
+    // The server goes on answering whatever it made of the garbage.
+    let mut answered = false;
+    for _ in 0..5 {
+        line.clear();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if line.contains(r#""id":7"#) {
+            answered = line.contains("\"status\"");
+            break;
+        }
+    }
+    drop(stdin);
+    let _ = child.wait();
+    assert!(answered, "the server answered after bad input: {line}");
+}

@@ -1,0 +1,310 @@
+"""Drives `git codecompass mcp` with the official MCP Python SDK, as an agent would.
+
+Run by tests/it/mcp.rs with the virtualenv that .ci/test prepares:
+    python tests/mcp/client_test.py SCENARIO --bin PATH --repo PATH [--other PATH]
+
+Each scenario exits 0 when every check holds and prints what failed otherwise.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import httpx2 as httpx
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+EXPECTED_TOOLS = {
+    "search_code",
+    "locate_symbol",
+    "get_code_context",
+    "get_file_outline",
+    "read_source",
+    "diff_context",
+    "list_refs",
+    "index_status",
+    "health_check",
+    "sync_repo",
+}
+
+failures = []
+
+
+def check(condition, message):
+    if not condition:
+        failures.append(message)
+
+
+def structured(result):
+    return result.structured_content or {}
+
+
+async def exercise_tools(session, repo):
+    """Initialize, list, call every tool and check the structured answers."""
+    tools = await session.list_tools()
+    names = {t.name for t in tools.tools}
+    check(names == EXPECTED_TOOLS, f"tool names: {sorted(names)}")
+    for tool in tools.tools:
+        check(tool.input_schema.get("type") == "object", f"{tool.name}: input schema is an object")
+        check(tool.output_schema is not None, f"{tool.name}: has an output schema")
+        check(bool(tool.description) and len(tool.description) < 400, f"{tool.name}: short description")
+
+    progress = []
+
+    async def on_progress(value, total, message):
+        progress.append((value, total, message))
+
+    synced = await session.call_tool("sync_repo", {"force": True}, progress_callback=on_progress)
+    check(not synced.is_error, f"sync_repo: {synced.content}")
+    check(len(structured(synced).get("views", [])) >= 1, "sync_repo: views")
+    check(len(progress) >= 1, f"sync_repo: progress notifications arrived ({len(progress)})")
+    print("progress events:", len(progress), progress[:2], file=sys.stderr)
+
+    located = await session.call_tool("locate_symbol", {"name": "Cart::total_cents"})
+    top = (structured(located).get("results") or [{}])[0]
+    check((top.get("path"), top.get("line")) == ("src/cart.rs", 27), f"locate_symbol: {top}")
+    check(structured(located).get("metadata", {}).get("result_completeness") == "complete", "locate metadata")
+
+    full = await session.call_tool("search_code", {"query": "Cart", "limit": 10})
+    compact = await session.call_tool("search_code", {"query": "Cart", "limit": 10, "compact": True})
+    results = structured(full).get("results", [])
+    check(results and results[0].get("path") == "src/cart.rs", f"search_code: {results[:1]}")
+    check(structured(full).get("intent") == "symbol", "search_code: intent")
+    full_bytes = len(json.dumps(structured(full)))
+    compact_bytes = len(json.dumps(structured(compact)))
+    check(compact_bytes < full_bytes, f"compact is smaller ({compact_bytes} vs {full_bytes})")
+
+    regex = await session.call_tool("search_code", {"query": r"fn \w+\(&", "mode": "regex"})
+    lines = [(r["path"], r["line_start"]) for r in structured(regex).get("results", [])]
+    check(("src/cart.rs", 22) in lines and ("src/inventory.rs", 10) in lines, f"regex lines: {lines}")
+
+    context = await session.call_tool("get_code_context", {"query": "cart total", "max_tokens": 120})
+    c = structured(context)
+    check(c.get("estimated_tokens", 10**6) <= 120, f"get_code_context within budget: {c.get('estimated_tokens')}")
+
+    outline = await session.call_tool("get_file_outline", {"path": "src/cart.rs"})
+    names = [s["name"] for s in structured(outline).get("symbols", [])]
+    check("Cart" in names and "Item" in names, f"get_file_outline: {names}")
+
+    source = await session.call_tool("read_source", {"symbol": "Cart::total_cents"})
+    check("fn total_cents" in structured(source).get("text", ""), f"read_source: {structured(source)}")
+    ranged = await session.call_tool("read_source", {"path": "src/cart.rs", "line_start": 1, "line_end": 3})
+    check(structured(ranged).get("text", "").startswith("//! Shopping carts."), "read_source by range")
+
+    diff = await session.call_tool("diff_context", {"ref": "feature", "base": "main"})
+    added = [s["name"] for s in structured(diff).get("symbols", {}).get("added", [])]
+    check(added == ["apply_coupon"], f"diff_context: {added}")
+
+    refs = await session.call_tool("list_refs", {})
+    ref_names = [r["name"] for r in structured(refs).get("refs", [])]
+    check("refs/heads/main" in ref_names, f"list_refs: {ref_names}")
+
+    status = await session.call_tool("index_status", {})
+    check(structured(status).get("store_state") == "compatible", f"index_status: {structured(status)}")
+
+    health = await session.call_tool("health_check", {})
+    check(structured(health).get("status") in ("ready", "indexing"), f"health_check: {structured(health)}")
+
+    # A branch as the scope.
+    at_ref = await session.call_tool("locate_symbol", {"name": "apply_coupon", "ref": "feature"})
+    check(len(structured(at_ref).get("results", [])) == 1, "locate_symbol at a ref")
+    missing = await session.call_tool("locate_symbol", {"name": "apply_coupon", "ref": "main"})
+    check(structured(missing).get("results") == [], "nothing leaks from another ref")
+
+
+async def security_checks(session, repo, outside):
+    """Traversal, absolute paths and symlink escapes are refused with nothing read."""
+    for path in ["../../etc/passwd", "/etc/passwd", "escape/passwd", "src/../../x"]:
+        for tool, args in [("read_source", {"path": path}), ("get_file_outline", {"path": path})]:
+            result = await session.call_tool(tool, args)
+            code = structured(result).get("error", {}).get("code")
+            check(result.is_error, f"{tool} {path}: refused")
+            check(code in ("path_outside_workspace", "file_not_found"), f"{tool} {path}: code {code}")
+            text = json.dumps(structured(result))
+            check("root:" not in text, f"{tool} {path}: nothing read")
+    foreign = await session.call_tool("locate_symbol", {"name": "x", "workspace": outside})
+    code = structured(foreign).get("error", {}).get("code")
+    check(foreign.is_error and code in ("workspace_not_registered", "workspace_not_allowed"), f"foreign workspace: {code}")
+    try:
+        await session.call_tool("no_such_tool", {})
+        failures.append("an unknown tool is a protocol error")
+    except MCPError:
+        pass
+    try:
+        await session.call_tool("locate_symbol", {"name": 5})
+        failures.append("malformed parameters are a protocol error")
+    except MCPError:
+        pass
+
+
+async def scenario_stdio(args):
+    params = StdioServerParameters(
+        command=args.bin, args=["mcp", "--no-prewarm", "--workspace", args.repo], cwd=args.repo
+    )
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            init = await session.initialize()
+            check(init.server_info.name == "codecompass", f"server name: {init.server_info.name}")
+            check(init.capabilities.tools is not None, "tools capability")
+            await exercise_tools(session, args.repo)
+            await security_checks(session, args.repo, args.other)
+
+
+async def scenario_partial(args):
+    """An unindexed workspace answers at once, partially, and indexes behind."""
+    params = StdioServerParameters(command=args.bin, args=["mcp", "--no-prewarm", "--workspace", args.repo], cwd=args.repo)
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await session.list_tools()
+            first = await session.call_tool("locate_symbol", {"name": "Cart"})
+            meta = structured(first).get("metadata", {})
+            check(meta.get("result_completeness") == "partial", f"first answer is partial: {meta}")
+            check(meta.get("indexing_status") == "indexing", f"first answer says indexing: {meta}")
+            deadline = time.time() + 60
+            while time.time() < deadline:
+                status = await session.call_tool("index_status", {})
+                if structured(status).get("indexing_status") == "ready":
+                    break
+                await asyncio.sleep(0.2)
+            later = await session.call_tool("locate_symbol", {"name": "Cart"})
+            check(len(structured(later).get("results", [])) == 1, f"later answer: {structured(later)}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def scenario_http(args):
+    port = free_port()
+    token = "s3cret-token"
+    server = subprocess.Popen(
+        [args.bin, "mcp", "--transport", "http", "--bind", f"127.0.0.1:{port}", "--workspace", args.repo, "--auth-token", token],
+        cwd=args.repo,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(f"{base}/health", headers={"Authorization": f"Bearer {token}"}, timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        auth = {"Authorization": f"Bearer {token}"}
+        ok = httpx.get(f"{base}/health", headers=auth, timeout=5)
+        check(ok.status_code == 200 and ok.json().get("version"), f"health: {ok.status_code} {ok.text}")
+        check(ok.json().get("status") in ("ready", "warming", "indexing"), f"health status: {ok.json()}")
+        check(httpx.get(f"{base}/health", timeout=5).status_code == 401, "missing token refused")
+        check(httpx.get(f"{base}/health", headers={"Authorization": "Bearer wrong"}, timeout=5).status_code == 401,
+              "wrong token refused")
+        bad_host = httpx.get(f"{base}/health", headers={**auth, "Host": "evil.example"}, timeout=5)
+        check(bad_host.status_code == 403, f"bad Host refused: {bad_host.status_code}")
+        bad_origin = httpx.get(f"{base}/health", headers={**auth, "Origin": "http://evil.example"}, timeout=5)
+        check(bad_origin.status_code == 403, f"bad Origin refused: {bad_origin.status_code}")
+        # Malformed JSON and a huge request: refused, and the server lives on.
+        malformed = httpx.post(f"{base}/mcp", content=b"{not json", headers={**auth, "Content-Type": "application/json",
+                                                                             "Accept": "application/json, text/event-stream"}, timeout=5)
+        check(400 <= malformed.status_code < 500, f"malformed JSON: {malformed.status_code}")
+        huge = httpx.post(f"{base}/mcp", content=b"x" * (8 * 1024 * 1024), headers={**auth, "Content-Type": "application/json",
+                                                                                   "Accept": "application/json, text/event-stream"}, timeout=30)
+        check(huge.status_code == 413, f"huge request: {huge.status_code}")
+
+        async def one_client(n):
+            async with httpx.AsyncClient(headers=auth, timeout=60) as client:
+                async with streamable_http_client(f"{base}/mcp", http_client=client) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        await session.list_tools()
+                        result = await session.call_tool("locate_symbol", {"name": "Cart"})
+                        deadline = time.time() + 60
+                        while structured(result).get("metadata", {}).get("result_completeness") == "partial":
+                            if time.time() > deadline:
+                                break
+                            await asyncio.sleep(0.2)
+                            result = await session.call_tool("locate_symbol", {"name": "Cart"})
+                        return structured(result).get("results", [])
+
+        both = await asyncio.gather(one_client(1), one_client(2))
+        check(all(len(r) == 1 and r[0]["path"] == "src/cart.rs" for r in both), f"two clients at once: {both}")
+
+        # A client that goes away in the middle of a call does not take the server down.
+        async def abandoned():
+            async with httpx.AsyncClient(headers=auth, timeout=60) as client:
+                async with streamable_http_client(f"{base}/mcp", http_client=client) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        await session.call_tool("sync_repo", {"force": True})
+
+        task = asyncio.create_task(abandoned())
+        await asyncio.sleep(0.3)
+        task.cancel()
+        try:
+            await task
+        except (asyncio.CancelledError, Exception):
+            pass
+        after = await one_client(3)
+        check(len(after) == 1, f"the server answers after an abandoned call: {after}")
+        check(server.poll() is None, "the server is still running")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+async def scenario_wrong_token(args):
+    """A client with a wrong token cannot even initialize."""
+    port = free_port()
+    server = subprocess.Popen(
+        [args.bin, "mcp", "--transport", "http", "--bind", f"127.0.0.1:{port}", "--no-prewarm", "--workspace", args.repo],
+        cwd=args.repo, env={**os.environ, "CODECOMPASS_MCP_TOKEN": "right"}, stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        try:
+            async with httpx.AsyncClient(headers={"Authorization": "Bearer wrong"}, timeout=10) as client:
+                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=client) as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await asyncio.wait_for(session.initialize(), 10)
+                        failures.append("a wrong token initialized")
+        except BaseException:
+            pass
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=["stdio", "partial", "http", "wrong_token"])
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--repo", required=True)
+    parser.add_argument("--other", default="/")
+    args = parser.parse_args()
+    asyncio.run({"stdio": scenario_stdio, "partial": scenario_partial, "http": scenario_http,
+                 "wrong_token": scenario_wrong_token}[args.scenario](args))
+    if failures:
+        print("\n".join(failures))
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
