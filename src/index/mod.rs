@@ -170,7 +170,12 @@ impl FullText {
     /// A writer with a memory budget, for one index run.
     pub fn writer(&self) -> Result<IndexWriter, FtsError> {
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-        Ok(self.index.writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?)
+        let writer = self.index.writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?;
+        // A writer killed during a commit leaves files no commit refers to; delete files are
+        // named by operation stamp, which restart from the last commit, so the next writer
+        // would collide with them. Collecting first makes every run start clean.
+        writer.garbage_collect_files().wait()?;
+        Ok(writer)
     }
 
     /// A reader of the last commit.

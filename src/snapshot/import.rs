@@ -154,7 +154,7 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
         }
     }
     result?;
-    drop(indexer);
+    indexer.finish()?;
     store.checkpoint();
     report.duration_ms = started.elapsed().as_millis() as u64;
     Ok(report)

@@ -3,6 +3,8 @@
 mod branches;
 mod content_addressing;
 mod corpus;
+mod crash;
+mod doctor;
 mod history;
 mod hooks;
 mod mcp;
