@@ -58,12 +58,26 @@ fn git(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String> {
 /// A commit (not on any branch) that changes `n` text files of HEAD by appending a line,
 /// built with plumbing in a private index so the worktree and refs are untouched.
 fn commit_changing(repo: &Path, n: usize, salt: usize, scratch: &Path) -> Result<String> {
+    commit_changing_from(repo, "HEAD", n, 0, salt, scratch)
+}
+
+/// A commit on top of `parent` that changes `n` text files by appending a line, passing over
+/// the first `skip` candidates (so a chain of commits can touch different files).
+fn commit_changing_from(
+    repo: &Path,
+    parent: &str,
+    n: usize,
+    skip: usize,
+    salt: usize,
+    scratch: &Path,
+) -> Result<String> {
     let index = scratch.join(format!("index-{salt}"));
     let index = index.to_string_lossy().into_owned();
     let env = [("GIT_INDEX_FILE", index.as_str())];
-    git(repo, &["read-tree", "HEAD"], &env)?;
+    git(repo, &["read-tree", parent], &env)?;
     let listing = git(repo, &["ls-files", "-s"], &env)?;
     let mut changed = 0;
+    let mut skipped = 0;
     for line in listing.lines() {
         if changed == n {
             break;
@@ -82,6 +96,10 @@ fn commit_changing(repo: &Path, n: usize, salt: usize, scratch: &Path) -> Result
         if content.len() > 200_000 {
             continue;
         }
+        if skipped < skip {
+            skipped += 1;
+            continue;
+        }
         let mut changed_content = content;
         changed_content.extend_from_slice(format!("\n// codecompass bench edit {salt}\n").as_bytes());
         let tmp = scratch.join("blob");
@@ -93,7 +111,7 @@ fn commit_changing(repo: &Path, n: usize, salt: usize, scratch: &Path) -> Result
     let tree = git(repo, &["write-tree"], &env)?;
     let commit = git(
         repo,
-        &["commit-tree", &tree, "-p", "HEAD", "-m", &format!("bench edit {salt}")],
+        &["commit-tree", &tree, "-p", parent, "-m", &format!("bench edit {salt}")],
         &[
             ("GIT_AUTHOR_NAME", "bench"),
             ("GIT_AUTHOR_EMAIL", "bench@example.com"),
@@ -757,6 +775,130 @@ pub fn refs(args: &BenchArgs) -> Result<()> {
             "switches": switches,
             "store_before": before, "store_after": after, "growth_percent": growth,
             "cold_sync_ms": cold.wall.as_secs_f64() * 1e3,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&figures)?)?;
+    }
+    Ok(())
+}
+
+/// `cargo xtask bench snapshot`: export and import (time, size) of a real repository's index,
+/// and import plus catch-up from a snapshot 20 commits behind against a fresh index of the
+/// same commit.
+///
+/// The 20 commits are a chain built with plumbing (5 files each, different files per commit),
+/// so the checkout and its refs are untouched; the catch-up is `index --ref <tip>`, which is
+/// what `sync` does for a `HEAD` that moved there (the worktree view, which needs the checkout
+/// itself, is left out on both sides).
+pub fn snapshot(args: &BenchArgs) -> Result<()> {
+    let bin = release_binary()?;
+    let repo = &args.repo;
+    let scratch = Scratch::new("bench-snapshot")?;
+    let (files, bytes) = source_size(repo)?;
+    eprintln!("corpus: {} ({files} files, {:.1} MiB), {} runs each", repo.display(), mib(bytes), args.runs);
+
+    let mut tip = git(repo, &["rev-parse", "HEAD"], &[])?;
+    let base = tip.clone();
+    let salt = std::process::id() as usize;
+    for i in 0..20 {
+        tip = commit_changing_from(repo, &tip, 5, i * 5, salt + i, &scratch.0)?;
+    }
+    let changed = git(repo, &["diff", "--name-only", &base, &tip], &[])?.lines().count();
+    eprintln!("catch-up target: {tip} (20 commits, {changed} files changed from HEAD)");
+
+    let cc = |store: &Path, extra: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.arg("--store").arg(store).arg("--quiet").args(extra).current_dir(repo);
+        c
+    };
+    let parsed = |out: &[u8]| -> u64 {
+        serde_json::from_slice::<Value>(out).map(|v| v["total"]["blobs_parsed"].as_u64().unwrap_or(0)).unwrap_or(0)
+    };
+
+    // The source index: HEAD, from scratch.
+    let source = scratch.0.join("source");
+    let (source_index, _) = measure::run(&mut cc(&source, &["index", "--ref", "HEAD", "--json"]))?;
+    let store_bytes = measure::dir_size(&source);
+    eprintln!("source index of HEAD: {} ({:.1} MiB)", secs(source_index.wall), mib(store_bytes));
+
+    let file = scratch.0.join("snapshot.tar.zst");
+    let file_arg = file.to_string_lossy().into_owned();
+    let mut export = Vec::new();
+    for _ in 0..args.runs {
+        let _ = std::fs::remove_file(&file);
+        export.push(
+            measure::run(&mut cc(&source, &["snapshot", "export", "-o", &file_arg, "--ref", "HEAD", "--json"]))?.0,
+        );
+    }
+    let snapshot_bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
+
+    let target = scratch.0.join("target");
+    let fresh_store = scratch.0.join("fresh");
+    let (mut import, mut catch_up, mut restore, mut fresh) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut catch_up_parsed, mut fresh_parsed) = (Vec::new(), Vec::new());
+    for run in 0..args.runs {
+        let _ = std::fs::remove_dir_all(&target);
+        let (imported, _) = measure::run(&mut cc(&target, &["snapshot", "import", &file_arg, "--json"]))?;
+        let (caught_up, out) = measure::run(&mut cc(&target, &["index", "--ref", &tip, "--json"]))?;
+        catch_up_parsed.push(parsed(&out));
+        restore.push(imported.wall + caught_up.wall);
+        eprintln!(
+            "  run {run}: import {} + catch-up {} = {}",
+            secs(imported.wall),
+            secs(caught_up.wall),
+            secs(imported.wall + caught_up.wall)
+        );
+        import.push(imported);
+        catch_up.push(caught_up);
+
+        let _ = std::fs::remove_dir_all(&fresh_store);
+        let (from_scratch, out) = measure::run(&mut cc(&fresh_store, &["index", "--ref", &tip, "--json"]))?;
+        fresh_parsed.push(parsed(&out));
+        eprintln!("  run {run}: fresh index of the same commit {}", secs(from_scratch.wall));
+        fresh.push(from_scratch);
+    }
+    let wall = |samples: &[Sample]| median(&samples.iter().map(|s| s.wall).collect::<Vec<_>>());
+    let restore_wall = median(&restore);
+    let speedup = wall(&fresh).as_secs_f64() / restore_wall.as_secs_f64();
+    let size_ratio = snapshot_bytes as f64 / store_bytes as f64;
+
+    println!(
+        "export          {}  snapshot {:.1} MiB = {:.2}x the store ({:.1} MiB){}",
+        secs(wall(&export)),
+        mib(snapshot_bytes),
+        size_ratio,
+        mib(store_bytes),
+        if size_ratio <= 1.0 { "" } else { "  (target: at most the store)" }
+    );
+    println!("import          {}  peak RSS {:.0} MiB", secs(wall(&import)), mib(max_rss(&import).unwrap_or(0)));
+    println!(
+        "catch-up        {}  20 commits, {changed} files, blobs parsed per run {catch_up_parsed:?}",
+        secs(wall(&catch_up))
+    );
+    println!(
+        "restore         import + catch-up {}  vs fresh index {} (blobs parsed {fresh_parsed:?}): {speedup:.1}x faster{}",
+        secs(restore_wall),
+        secs(wall(&fresh)),
+        if speedup >= 10.0 { "" } else { "  (target: at least 10x)" }
+    );
+    if let Some(path) = &args.json {
+        let figures = json!({
+            "corpus": repo.display().to_string(),
+            "files": files,
+            "source_bytes": bytes,
+            "runs": args.runs,
+            "store_bytes": store_bytes,
+            "snapshot_bytes": snapshot_bytes,
+            "snapshot_vs_store": size_ratio,
+            "export_s": wall(&export).as_secs_f64(),
+            "import_s": wall(&import).as_secs_f64(),
+            "import_peak_rss_bytes": max_rss(&import),
+            "catch_up_s": wall(&catch_up).as_secs_f64(),
+            "catch_up_files_changed": changed,
+            "catch_up_blobs_parsed": catch_up_parsed,
+            "restore_s": restore_wall.as_secs_f64(),
+            "fresh_index_s": wall(&fresh).as_secs_f64(),
+            "fresh_blobs_parsed": fresh_parsed,
+            "restore_speedup": speedup,
         });
         std::fs::write(path, serde_json::to_string_pretty(&figures)?)?;
     }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search|refs|mcp> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp|snapshot> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
@@ -23,6 +23,8 @@ usage: cargo xtask bench <index|search|refs|mcp> --repo PATH [--runs N] [--json 
                 new branch is searchable, hook return time, store growth per branch
   bench mcp     drive the MCP server with the official Python client: cold start,
                 warm per-tool latency, compact against full response sizes
+  bench snapshot export and import a snapshot (time, size against the store), then import
+                plus catch-up from a snapshot 20 commits behind against a fresh index
   bench queries how long each language's query takes to compile
 ";
 
@@ -50,6 +52,7 @@ fn main() -> Result<()> {
                 "search" => bench::search(&parsed),
                 "mcp" => bench::mcp(&parsed),
                 "refs" => bench::refs(&parsed),
+                "snapshot" => bench::snapshot(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }
