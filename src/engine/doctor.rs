@@ -394,33 +394,15 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
         ));
     }
 
-    // Leftovers of crashed runs.
-    let mut leftovers = Vec::new();
-    let mut look = |in_dir: &std::path::Path, prefix: &str| {
-        let Ok(entries) = std::fs::read_dir(in_dir) else { return };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(prefix) {
-                leftovers.push(entry.path());
-            }
-        }
-    };
-    look(dir, "snapshot-export-");
-    look(dir, "fts.old-");
-    look(dir, "store.sqlite.new-");
-    if let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) {
-        look(parent, &format!("{}.import-staging-", name.to_string_lossy()));
-    }
-    let busy = health.writer_pid.is_some();
+    // Leftovers of crashed runs (of processes that are gone: a run still going is not one).
+    let leftovers = crate::snapshot::leftovers(dir);
     for path in &leftovers {
-        if !busy {
-            problems.push(problem(
-                "warning",
-                "leftover",
-                format!("{} was left behind by an interrupted run", path.display()),
-                format!("rm -rf {}", quoted(path)),
-            ));
-        }
+        problems.push(problem(
+            "warning",
+            "leftover",
+            format!("{} was left behind by an interrupted run", path.display()),
+            format!("rm -rf {}", quoted(path)),
+        ));
     }
 
     let healthy = !problems.iter().any(|p| p.severity != "info");

@@ -1,8 +1,9 @@
 //! The `.tar.zst` container: writing a snapshot, and reading one as hostile input.
 //!
 //! Reading trusts nothing: the decompressed stream is counted and cut off at what the
-//! manifest accounts for (a decompression bomb ends there, in bounded memory); every entry
-//! must be a regular file at a path of the layout, listed once in the manifest, of exactly the
+//! manifest accounts for (a decompression bomb ends there, in bounded memory); entries are
+//! read raw, so no long-name or extension header is interpreted or buffered; every entry must
+//! be a regular file at a path of the layout, listed once in the manifest, of exactly the
 //! listed size and checksum. Files are written only into the staging directory given, and
 //! only after the manifest passed the caller's checks.
 
@@ -129,7 +130,7 @@ pub(super) fn read_manifest_only(file: &Path) -> Result<Manifest, SnapshotError>
     let mut reader = Reader::open(file)?;
     let (limit, exceeded) = (reader.limit.clone(), reader.exceeded.clone());
     let errors = |e| Reader::read_error(file, &exceeded, &limit, e);
-    let mut entries = reader.archive.entries().map_err(errors)?;
+    let mut entries = reader.archive.entries().map_err(errors)?.raw(true);
     read_manifest(file, &mut entries, &errors)
 }
 
@@ -164,7 +165,9 @@ pub(super) fn unpack_verified(
     let mut reader = Reader::open(file)?;
     let (limit, exceeded) = (reader.limit.clone(), reader.exceeded.clone());
     let errors = |e| Reader::read_error(file, &exceeded, &limit, e);
-    let mut entries = reader.archive.entries().map_err(errors)?;
+    // Raw entries: long-name and extension headers are not interpreted (and not buffered);
+    // they are entries of another type, refused like links.
+    let mut entries = reader.archive.entries().map_err(errors)?.raw(true);
     let manifest = read_manifest(file, &mut entries, &errors)?;
     check_listing(file, &manifest)?;
     check(&manifest)?;

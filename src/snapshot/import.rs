@@ -77,7 +77,7 @@ pub(super) fn staging_prefix(store_dir: &Path) -> String {
 }
 
 /// The prefix of a full-text index moved aside while installing.
-const FTS_ASIDE_PREFIX: &str = "fts.old-";
+pub(super) const FTS_ASIDE_PREFIX: &str = "fts.old-";
 
 /// Imports the snapshot `file` into the workspace's store.
 pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError> {

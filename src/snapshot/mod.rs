@@ -124,19 +124,43 @@ fn process_alive(pid: u32) -> bool {
     result == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
-/// Removes directories named `<prefix><pid>` in `dir` whose process is gone: what a crashed
-/// export or import left behind.
-fn remove_leftovers(dir: &std::path::Path, prefix: &str) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+/// Paths named `<prefix><pid>` in `dir` whose process is gone.
+fn dead_leftovers(dir: &std::path::Path, prefix: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)).and_then(|p| p.parse::<u32>().ok()) else {
             continue;
         };
         if pid != std::process::id() && !process_alive(pid) {
-            let _ = std::fs::remove_dir_all(entry.path());
+            out.push(entry.path());
         }
     }
+    out.sort();
+    out
+}
+
+/// Removes directories named `<prefix><pid>` in `dir` whose process is gone: what a crashed
+/// export or import left behind.
+fn remove_leftovers(dir: &std::path::Path, prefix: &str) {
+    for path in dead_leftovers(dir, prefix) {
+        let _ = std::fs::remove_dir_all(path);
+    }
+}
+
+/// What crashed runs left beside or inside the store in `store_dir` (staging directories of
+/// imports, scratch directories of exports, a full-text index moved aside, a half-made
+/// database), of processes that are gone. Runs still going are not listed.
+pub fn leftovers(store_dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(parent) = store_dir.parent() {
+        out.extend(dead_leftovers(parent, &import::staging_prefix(store_dir)));
+    }
+    out.extend(dead_leftovers(store_dir, export::SCRATCH_PREFIX));
+    out.extend(dead_leftovers(store_dir, import::FTS_ASIDE_PREFIX));
+    out.extend(dead_leftovers(store_dir, "store.sqlite.new-"));
+    out
 }
 
 /// The size of everything under `path`.

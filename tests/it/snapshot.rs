@@ -429,3 +429,36 @@ fn a_store_of_another_index_format_is_refused_with_its_remedy() {
     assert_eq!(cc(&repo, &["index", "--force"]).code, 0);
     assert_eq!(located(&cc(&repo, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
 }
+
+#[test]
+fn an_export_during_a_write_pins_a_consistent_state() {
+    let (tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    // A writer that holds the lock for a while before publishing a new view.
+    let mut writer = crate::support::bin()
+        .args(["index", "--ref", "feature", "--quiet"])
+        .env("CODECOMPASS_FAILPOINTS", "index.before_publish=sleep(1500)")
+        .current_dir(&repo)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while cc(&repo, &["status"]).json["indexing_status"] != "indexing" {
+        assert!(std::time::Instant::now() < deadline, "the writer never took the lock");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Readers are not blocked meanwhile; the export waits for the publish, then pins.
+    assert_eq!(located(&cc(&repo, &["locate", "Cart", "--ref", "main"])), [("src/cart.rs".into(), 11)]);
+    let file = tmp.path().join("during.tar.zst");
+    let run = cc(&repo, &["snapshot", "export", "-o", file.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(writer.wait().unwrap().success());
+    let views = run.json["snapshot"]["views"].as_array().unwrap().len();
+    assert_eq!(views, 2, "the view published during the export is in it: {}", run.stdout);
+    let theirs = clone(&repo, "after-write");
+    assert_eq!(cc(&theirs, &["snapshot", "import", file.to_str().unwrap()]).code, 0);
+    let feature = git(&theirs, &["rev-parse", "origin/feature"]);
+    let restored = counts(&theirs);
+    let hits = cc(&theirs, &["search", "apply_coupon", "--ref", feature.trim()]);
+    assert_eq!(hits.json["results"][0]["path"], "src/cart.rs", "{}", hits.stdout);
+    assert_eq!(counts(&theirs)["records"], restored["records"]);
+}
