@@ -22,7 +22,10 @@ fn release_binary() -> Result<PathBuf> {
     if !status.success() {
         bail!("cargo build --release failed");
     }
-    Ok(std::fs::canonicalize(root.join("target/release/git-codecompass"))?)
+    // Where cargo put it: `CARGO_TARGET_DIR` when set (a second checkout's benchmark must not
+    // replace the binary another one is measuring), else `target/`.
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), |d| root.join(d));
+    Ok(std::fs::canonicalize(target.join("release/git-codecompass"))?)
 }
 
 /// Files and bytes git tracks at HEAD in `repo`.
@@ -785,10 +788,12 @@ pub fn refs(args: &BenchArgs) -> Result<()> {
 /// and import plus catch-up from a snapshot 20 commits behind against a fresh index of the
 /// same commit.
 ///
-/// The 20 commits are a chain built with plumbing (5 files each, different files per commit),
-/// so the checkout and its refs are untouched; the catch-up is `index --ref <tip>`, which is
-/// what `sync` does for a `HEAD` that moved there (the worktree view, which needs the checkout
-/// itself, is left out on both sides).
+/// "20 commits behind" is the repository's own history: the snapshot is of `HEAD~20` (first
+/// parents) and the catch-up goes to `HEAD`, so the files changed are what 20 real commits
+/// change. A history shorter than that gets a chain of 20 commits built with plumbing (5 files
+/// each), leaving the checkout and its refs untouched. The catch-up is `index --ref <commit>`,
+/// which is what `sync` does for a `HEAD` that moved there (the worktree view, which needs the
+/// checkout itself, is left out on both sides).
 pub fn snapshot(args: &BenchArgs) -> Result<()> {
     let bin = release_binary()?;
     let repo = &args.repo;
@@ -796,14 +801,20 @@ pub fn snapshot(args: &BenchArgs) -> Result<()> {
     let (files, bytes) = source_size(repo)?;
     eprintln!("corpus: {} ({files} files, {:.1} MiB), {} runs each", repo.display(), mib(bytes), args.runs);
 
-    let mut tip = git(repo, &["rev-parse", "HEAD"], &[])?;
-    let base = tip.clone();
-    let salt = std::process::id() as usize;
-    for i in 0..20 {
-        tip = commit_changing_from(repo, &tip, 5, i * 5, salt + i, &scratch.0)?;
-    }
+    let head = git(repo, &["rev-parse", "HEAD"], &[])?;
+    let (base, tip, history) = match git(repo, &["rev-parse", "--verify", "--quiet", "HEAD~20^{commit}"], &[]) {
+        Ok(base) if !base.is_empty() => (base, head, "HEAD~20 -> HEAD"),
+        _ => {
+            let mut tip = head.clone();
+            let salt = std::process::id() as usize;
+            for i in 0..20 {
+                tip = commit_changing_from(repo, &tip, 5, i * 5, salt + i, &scratch.0)?;
+            }
+            (head, tip, "20 synthetic commits of 5 files")
+        }
+    };
     let changed = git(repo, &["diff", "--name-only", &base, &tip], &[])?.lines().count();
-    eprintln!("catch-up target: {tip} (20 commits, {changed} files changed from HEAD)");
+    eprintln!("snapshot of {base}, catch-up to {tip} ({history}, {changed} files changed)");
 
     let cc = |store: &Path, extra: &[&str]| {
         let mut c = Command::new(&bin);
@@ -816,9 +827,9 @@ pub fn snapshot(args: &BenchArgs) -> Result<()> {
 
     // The source index: HEAD, from scratch.
     let source = scratch.0.join("source");
-    let (source_index, _) = measure::run(&mut cc(&source, &["index", "--ref", "HEAD", "--json"]))?;
+    let (source_index, _) = measure::run(&mut cc(&source, &["index", "--ref", &base, "--json"]))?;
     let store_bytes = measure::dir_size(&source);
-    eprintln!("source index of HEAD: {} ({:.1} MiB)", secs(source_index.wall), mib(store_bytes));
+    eprintln!("source index: {} ({:.1} MiB)", secs(source_index.wall), mib(store_bytes));
 
     let file = scratch.0.join("snapshot.tar.zst");
     let file_arg = file.to_string_lossy().into_owned();
@@ -826,7 +837,7 @@ pub fn snapshot(args: &BenchArgs) -> Result<()> {
     for _ in 0..args.runs {
         let _ = std::fs::remove_file(&file);
         export.push(
-            measure::run(&mut cc(&source, &["snapshot", "export", "-o", &file_arg, "--ref", "HEAD", "--json"]))?.0,
+            measure::run(&mut cc(&source, &["snapshot", "export", "-o", &file_arg, "--ref", &base, "--json"]))?.0,
         );
     }
     let snapshot_bytes = std::fs::metadata(&file).map(|m| m.len()).unwrap_or(0);
@@ -871,7 +882,7 @@ pub fn snapshot(args: &BenchArgs) -> Result<()> {
     );
     println!("import          {}  peak RSS {:.0} MiB", secs(wall(&import)), mib(max_rss(&import).unwrap_or(0)));
     println!(
-        "catch-up        {}  20 commits, {changed} files, blobs parsed per run {catch_up_parsed:?}",
+        "catch-up        {}  {history}, {changed} files, blobs parsed per run {catch_up_parsed:?}",
         secs(wall(&catch_up))
     );
     println!(
@@ -893,6 +904,7 @@ pub fn snapshot(args: &BenchArgs) -> Result<()> {
             "import_s": wall(&import).as_secs_f64(),
             "import_peak_rss_bytes": max_rss(&import),
             "catch_up_s": wall(&catch_up).as_secs_f64(),
+            "catch_up_history": history,
             "catch_up_files_changed": changed,
             "catch_up_blobs_parsed": catch_up_parsed,
             "restore_s": restore_wall.as_secs_f64(),
