@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
 
@@ -58,20 +58,24 @@ impl Engine {
     /// Starts a sync in a detached process and returns at once. Used by hooks and by the
     /// `balanced` freshness policy; never fails the caller.
     pub fn spawn_background_sync(&self) -> bool {
-        let Ok(exe) = std::env::current_exe() else { return false };
+        self.spawn_detached(&["sync", "--coalesce", "--quiet"]).is_ok()
+    }
+
+    /// Starts this program with `args` on this workspace in a detached process (its own process
+    /// group, output to the sync log) and returns without waiting.
+    pub(crate) fn spawn_detached(&self, args: &[&str]) -> std::io::Result<()> {
+        let exe = std::env::current_exe()?;
         let dir = self.workspace().store_dir().to_owned();
-        if std::fs::create_dir_all(&dir).is_err() {
-            return false;
-        }
-        let Ok(log) = OpenOptions::new().create(true).append(true).open(dir.join(SYNC_LOG)) else { return false };
-        let Ok(err) = log.try_clone() else { return false };
+        std::fs::create_dir_all(&dir)?;
+        let log = OpenOptions::new().create(true).append(true).open(dir.join(SYNC_LOG))?;
+        let err = log.try_clone()?;
         let mut command = std::process::Command::new(exe);
         command
             .arg("-C")
             .arg(self.workspace().root())
             .arg("--store")
             .arg(&dir)
-            .args(["sync", "--coalesce", "--quiet"])
+            .args(args)
             .stdin(std::process::Stdio::null())
             .stdout(log)
             .stderr(err);
@@ -81,7 +85,7 @@ impl Engine {
             // Its own process group: a Ctrl-C aimed at the git command does not reach it.
             command.process_group(0);
         }
-        command.spawn().is_ok()
+        command.spawn().map(|_| ())
     }
 
     /// Runs syncs until no other process asked for one meanwhile. Returns `false` when
@@ -152,11 +156,6 @@ pub(crate) fn log_line(dir: &Path, message: &str) {
     if let Ok(mut file) = OpenOptions::new().create(true).append(true).open(&path) {
         let _ = writeln!(file, "{} pid {} {message}", store::now(), std::process::id());
     }
-}
-
-/// The path of the sync log.
-pub fn sync_log_path(store_dir: &Path) -> PathBuf {
-    store_dir.join(SYNC_LOG)
 }
 
 /// One ref or worktree in `refs`.

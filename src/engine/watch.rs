@@ -131,27 +131,7 @@ impl Engine {
         if status.running {
             return Ok(status);
         }
-        let exe = std::env::current_exe().map_err(io)?;
-        let dir = self.workspace().store_dir().to_owned();
-        std::fs::create_dir_all(&dir).map_err(io)?;
-        let log = OpenOptions::new().create(true).append(true).open(super::sync::sync_log_path(&dir)).map_err(io)?;
-        let err = log.try_clone().map_err(io)?;
-        let mut command = std::process::Command::new(exe);
-        command
-            .arg("-C")
-            .arg(self.workspace().root())
-            .arg("--store")
-            .arg(&dir)
-            .args(["watch", "--quiet"])
-            .stdin(std::process::Stdio::null())
-            .stdout(log)
-            .stderr(err);
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            command.process_group(0);
-        }
-        command.spawn().map_err(io)?;
+        self.spawn_detached(&["watch", "--quiet"]).map_err(io)?;
         // Wait briefly for it to take its lock, so the status answers truthfully.
         let deadline = Instant::now() + Duration::from_secs(5);
         while Instant::now() < deadline {

@@ -40,9 +40,11 @@ pub struct DocInput<'a> {
     pub path: &'a str,
     /// Language index + 1, 0 for none.
     pub lang: u64,
-    /// The content when it is text, within the size limit, and valid UTF-8; `None` leaves
-    /// the file to be scanned at query time.
+    /// The content when it is text, within the size limit, and valid UTF-8 (for snippets).
     pub content: Option<&'a str>,
+    /// The text trigrams are taken from (any text up to a bound, lossily decoded); `None`
+    /// leaves the file to be scanned at query time.
+    pub trigram_text: Option<&'a str>,
     /// Whether snippets are wanted (code and prose; not lock files or minified bundles).
     pub snippets: bool,
     /// The symbols.
@@ -105,8 +107,8 @@ pub fn documents_for(fields: &Fields, input: &DocInput<'_>) -> Vec<TantivyDocume
     file.add_u64(fields.line_end, 1);
     file.add_text(fields.path, input.path);
     file.add_text(fields.name, file_name);
-    if let Some(content) = input.content {
-        file.add_text(fields.trigrams, content);
+    if let Some(text) = input.trigram_text {
+        file.add_text(fields.trigrams, text);
     }
     docs.push(file);
 

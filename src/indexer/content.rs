@@ -13,6 +13,10 @@ use crate::store::NewRecord;
 /// - text-1: line count, binary by NUL in the first 8000 bytes, size limit.
 pub const TEXT_EXTRACTOR: &str = "text-1";
 
+/// Files up to this size get trigram documents (exact search narrows them) even when they are
+/// over the parse limit; larger ones are read by every exact search.
+const TRIGRAM_LIMIT: u64 = 32 * 1024 * 1024;
+
 /// git's rule: a NUL byte in the first 8000 bytes makes a file binary.
 const BINARY_SNIFF: usize = 8000;
 
@@ -100,7 +104,7 @@ pub fn process(cx: &Context<'_>, job: super::Job, buf: &mut Vec<u8>) -> Result<P
         (Some(c), _) => Some(c),
         (None, Some(repo)) => match repo.object_size(blob_id) {
             Err(_) => None,
-            Ok(size) if size > cx.max_file_size => {
+            Ok(size) if size > TRIGRAM_LIMIT || (size > cx.max_file_size && documents.is_empty()) => {
                 too_large = true;
                 None
             }
@@ -142,14 +146,16 @@ pub fn process(cx: &Context<'_>, job: super::Job, buf: &mut Vec<u8>) -> Result<P
         return Ok(out);
     }
     let binary = skip_reason.as_deref() == Some("binary") || data.is_some_and(is_binary);
-    let text = if binary || too_large || data.is_some_and(|d| d.len() as u64 > cx.max_file_size) {
-        None
-    } else {
-        data.and_then(|d| std::str::from_utf8(d).ok())
-    };
+    let within_limit = data.is_some_and(|d| d.len() as u64 <= cx.max_file_size);
+    // Snippets need text within the size limit; trigrams are taken from any text up to a far
+    // higher bound, so exact search narrows big files too. Only ASCII windows make trigrams,
+    // so decoding invalid UTF-8 lossily changes none of them.
+    let text = if binary || too_large || !within_limit { None } else { data.and_then(|d| std::str::from_utf8(d).ok()) };
+    let trigram_text: Option<std::borrow::Cow<'_, str>> =
+        if binary || too_large { None } else { data.map(String::from_utf8_lossy) };
     // Without a trigram document, exact search reads the file itself; binaries are never
     // searched, as `git grep -I` skips them.
-    let scan = text.is_none() && !binary;
+    let scan = trigram_text.is_none() && !binary;
     let parsed_code = skip_reason.is_none();
     for target in &documents {
         if target.replace {
@@ -160,6 +166,7 @@ pub fn process(cx: &Context<'_>, job: super::Job, buf: &mut Vec<u8>) -> Result<P
             path: &target.path,
             lang: target.lang_id,
             content: text,
+            trigram_text: trigram_text.as_deref(),
             snippets: target.snippets && parsed_code,
             symbols: &symbols,
         };
