@@ -570,16 +570,8 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
 }
 
 fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
-    let Command::Mcp {
-        transport,
-        bind,
-        auto_workspace,
-        allowed_roots,
-        serve,
-        no_prewarm,
-        auth_token,
-        print_config,
-    } = &cli.command
+    let Command::Mcp { transport, bind, auto_workspace, allowed_roots, serve, no_prewarm, auth_token, print_config } =
+        &cli.command
     else {
         unreachable!("called for the mcp command only")
     };
@@ -587,7 +579,8 @@ fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         .map_err(|e| Error::new(crate::error::ErrorCode::Io, format!("cannot read the current directory: {e}")))?;
     let base = cli.global.workspace.as_ref().map_or(cwd.clone(), |w| cwd.join(w));
     if let Some(agent) = print_config {
-        let root = Engine::open(&base, &EngineOptions::default()).map(|e| e.workspace().root().to_owned()).unwrap_or(base);
+        let root =
+            Engine::open(&base, &EngineOptions::default()).map(|e| e.workspace().root().to_owned()).unwrap_or(base);
         let text = crate::mcp::print_config(agent, &root)
             .map_err(|e| Error::new(crate::error::ErrorCode::InvalidArgument, e.to_string()))?;
         out.text(&text);

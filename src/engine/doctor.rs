@@ -149,19 +149,6 @@ fn problem(severity: &'static str, code: &'static str, message: String, fix: imp
     Problem { severity, code, message, fix: fix.into() }
 }
 
-fn dir_size(path: &std::path::Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return 0;
-    };
-    entries
-        .filter_map(Result::ok)
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => dir_size(&e.path()),
-            Ok(_) => e.metadata().map(|m| m.len()).unwrap_or(0),
-            Err(_) => 0,
-        })
-        .sum()
-}
 
 fn file_size(path: &std::path::Path) -> u64 {
     std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
@@ -220,10 +207,10 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
         store_versions,
         created_by: if state == StoreState::NotIndexed { None } else { meta("created_by") },
         bytes: Sizes {
-            total: dir_size(dir),
+            total: crate::store::dir_size(dir),
             database,
-            fulltext: dir_size(&fts_dir),
-            blobs: dir_size(&dir.join("blobs")),
+            fulltext: crate::store::dir_size(&fts_dir),
+            blobs: crate::store::dir_size(&dir.join("blobs")),
         },
         counts: status.as_ref().map(|s| s.counts.clone()).unwrap_or_default(),
     };

@@ -188,7 +188,12 @@ pub(super) fn all_symbols(engine: &Engine, scope: &Scope, freshness: Freshness) 
         if let Some(record) = store.record(file.blob_id, lang, &key)? {
             let path = file.path_str();
             for s in store.symbols_of(record.id)? {
-                out.push(ViewSymbol { path: path.clone(), line: s.name_line, kind: s.kind, qualified_name: s.qualified_name });
+                out.push(ViewSymbol {
+                    path: path.clone(),
+                    line: s.name_line,
+                    kind: s.kind,
+                    qualified_name: s.qualified_name,
+                });
             }
         }
     }

@@ -113,7 +113,11 @@ pub(super) fn run(engine: &Engine, request: &SourceRequest) -> Result<SourceResp
     if to < from {
         return Err(Error::new(ErrorCode::InvalidArgument, format!("line_end {to} is before line_start {from}")));
     }
-    let content = ContentReader { git: engine.workspace().git(), store_dir: engine.workspace().store_dir(), root: engine.workspace().root() };
+    let content = ContentReader {
+        git: engine.workspace().git(),
+        store_dir: engine.workspace().store_dir(),
+        root: engine.workspace().root(),
+    };
     let local = content.local();
     let data = content.read(local.as_ref(), &file).ok_or_else(|| {
         Error::new(ErrorCode::Io, format!("the content of `{}` is not available (missing object)", file.path_str()))

@@ -110,19 +110,6 @@ pub struct Counts {
     pub views: i64,
 }
 
-fn dir_size(path: &std::path::Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return 0;
-    };
-    entries
-        .filter_map(Result::ok)
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => dir_size(&e.path()),
-            Ok(_) => e.metadata().map(|m| m.len()).unwrap_or(0),
-            Err(_) => 0,
-        })
-        .sum()
-}
 
 /// Whether the ref or worktree `row` still matches what was indexed.
 fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static str, Option<String>) {
@@ -188,7 +175,7 @@ pub(super) fn run(engine: &Engine) -> Result<StatusResponse, Error> {
             schema: store::STORE_SCHEMA_VERSION,
             extractor: crate::extract::EXTRACTOR_VERSION,
         },
-        store_bytes: dir_size(ws.store_dir()),
+        store_bytes: crate::store::dir_size(ws.store_dir()),
         counts: Counts::default(),
         refs: Vec::new(),
         interrupted_jobs: Vec::new(),

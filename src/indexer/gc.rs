@@ -44,20 +44,6 @@ pub struct GcReport {
     pub duration_ms: u64,
 }
 
-fn dir_size(path: &std::path::Path) -> u64 {
-    std::fs::read_dir(path)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|e| match e.file_type() {
-                    Ok(t) if t.is_dir() => dir_size(&e.path()),
-                    Ok(_) => e.metadata().map(|m| m.len()).unwrap_or(0),
-                    Err(_) => 0,
-                })
-                .sum()
-        })
-        .unwrap_or(0)
-}
 
 impl Indexer<'_> {
     /// Collects garbage; views used within `grace_secs` are kept even when no ref reaches
@@ -82,7 +68,7 @@ impl Indexer<'_> {
     }
 
     fn gc_inner(&self, grace_secs: i64) -> Result<GcReport, IndexError> {
-        let mut report = GcReport { bytes_before: dir_size(self.store.dir()), ..GcReport::default() };
+        let mut report = GcReport { bytes_before: crate::store::dir_size(self.store.dir()), ..GcReport::default() };
         let now = store::now();
         let repo = self.ws.git().map(|g| g.local());
         let conn = self.store.conn();
@@ -235,7 +221,7 @@ impl Indexer<'_> {
             report.documents_dropped = pending.len() as u64;
         }
         self.store.checkpoint();
-        report.bytes_after = dir_size(self.store.dir());
+        report.bytes_after = crate::store::dir_size(self.store.dir());
         Ok(report)
     }
 }

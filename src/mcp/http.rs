@@ -79,7 +79,8 @@ pub async fn serve(server: Server, options: &Options) -> Result<()> {
     if !hosts.contains(&bound_host) && bound_host != "0.0.0.0" {
         hosts.push(bound_host);
     }
-    let token = options.auth_token.clone().or_else(|| std::env::var("CODECOMPASS_MCP_TOKEN").ok()).filter(|t| !t.is_empty());
+    let token =
+        options.auth_token.clone().or_else(|| std::env::var("CODECOMPASS_MCP_TOKEN").ok()).filter(|t| !t.is_empty());
     let guard_state = Guard { hosts: Arc::new(hosts), token: token.map(Arc::new) };
 
     let mut config = StreamableHttpServerConfig::default();

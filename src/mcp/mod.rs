@@ -51,7 +51,9 @@ pub fn run(options: Options) -> Result<()> {
     let allowed_roots = options
         .allowed_roots
         .iter()
-        .map(|r| std::fs::canonicalize(cwd.join(r)).with_context(|| format!("allowed root {} does not exist", r.display())))
+        .map(|r| {
+            std::fs::canonicalize(cwd.join(r)).with_context(|| format!("allowed root {} does not exist", r.display()))
+        })
         .collect::<Result<Vec<_>>>()?;
     let policy = Policy { auto: options.auto_workspace, allowed_roots, store: options.store.clone() };
     let registry = Arc::new(Registry::new(&paths, policy).map_err(|e| anyhow::anyhow!("{e}"))?);

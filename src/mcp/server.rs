@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock as Content, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResult, ContentBlock as Content, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -113,7 +113,8 @@ impl Server {
 
     /// The server's health.
     pub fn health(&self) -> Health {
-        let workspaces: Vec<WorkspaceHealth> = self.registry.all().iter().map(|ws| Self::workspace_health(ws)).collect();
+        let workspaces: Vec<WorkspaceHealth> =
+            self.registry.all().iter().map(|ws| Self::workspace_health(ws)).collect();
         let status = if workspaces.iter().any(|w| w.progress.state == "warming") {
             "warming"
         } else if workspaces.iter().any(|w| w.indexing_status == "indexing") {
@@ -215,8 +216,8 @@ impl ServerHandler for Server {
             return Err(McpError::invalid_params(format!("unknown tool `{name}`"), None));
         }
         let args = request.arguments.clone();
-        let common: tools::CommonParams =
-            tools::parse(args.as_ref()).map_err(|e| McpError::invalid_params(format!("invalid arguments: {e}"), None))?;
+        let common: tools::CommonParams = tools::parse(args.as_ref())
+            .map_err(|e| McpError::invalid_params(format!("invalid arguments: {e}"), None))?;
         let ws = match self.registry.get(common.common.workspace.as_deref()) {
             Ok(ws) => ws,
             Err(e) => return Ok(error_result(&e).into()),
@@ -246,8 +247,8 @@ impl ServerHandler for Server {
                 .into());
             }
             "sync_repo" => {
-                let params: SyncParams =
-                    tools::parse(args.as_ref()).map_err(|e| McpError::invalid_params(format!("invalid arguments: {e}"), None))?;
+                let params: SyncParams = tools::parse(args.as_ref())
+                    .map_err(|e| McpError::invalid_params(format!("invalid arguments: {e}"), None))?;
                 return Ok(self.sync(&ws, params, &context).await?.into());
             }
             _ => {}
@@ -314,10 +315,9 @@ impl Server {
                     let _ = tx.send((label.to_owned(), done, total));
                 },
                 || match reference {
-                    Some(r) => sync_ws.engine.index(
-                        &[Scope::Ref(r)],
-                        crate::indexer::IndexOptions { force, reparse: force },
-                    ),
+                    Some(r) => {
+                        sync_ws.engine.index(&[Scope::Ref(r)], crate::indexer::IndexOptions { force, reparse: force })
+                    }
                     None => sync_ws.engine.sync(force),
                 },
             )
@@ -334,8 +334,11 @@ impl Server {
         });
         Ok(match result {
             Ok(response) => {
-                let answer =
-                    SyncAnswer { codecompass_protocol_version: PROTOCOL_VERSION, views: response.views, total: response.total };
+                let answer = SyncAnswer {
+                    codecompass_protocol_version: PROTOCOL_VERSION,
+                    views: response.views,
+                    total: response.total,
+                };
                 ok_result("sync_repo", serde_json::to_value(answer).unwrap_or(Value::Null))
             }
             Err(e) => error_result(&e),

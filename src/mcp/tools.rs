@@ -474,7 +474,11 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 filters: p.filters.filters(),
                 timeout: std::time::Duration::from_secs(30),
             };
-            to_value(engine.search(&request, &scope(&p.common), freshness(ws)).map(|r| json_of(&r)))
+            let compact = request.compact;
+            to_value(engine.search(&request, &scope(&p.common), freshness(ws)).map(|r| {
+                let value = json_of(&r);
+                if compact { compact_envelope(value) } else { value }
+            }))
         }
         "locate_symbol" => {
             let p: LocateParams = parse(args)?;
@@ -550,11 +554,8 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 None if engine.workspace().has_worktree() => Scope::Worktree,
                 None => Scope::Ref("HEAD".into()),
             };
-            let request = DiffRequest {
-                target,
-                base: p.base,
-                detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail(),
-            };
+            let request =
+                DiffRequest { target, base: p.base, detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail() };
             engine.diff(&request).map(|r| json_of(&r))
         }
         "list_refs" => {
@@ -570,10 +571,35 @@ fn json_of<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
+/// Compact answers keep the contract's envelope (`codecompass_protocol_version`, `ref`,
+/// `commit`, the metadata flags) and each result's location, and drop everything else.
+fn compact_envelope(mut value: Value) -> Value {
+    const KEEP_TOP: &[&str] = &["codecompass_protocol_version", "ref", "commit", "results", "metadata", "suggestion"];
+    const KEEP_RESULT: &[&str] = &["path", "line_start", "line_end", "line", "name", "kind", "also_at"];
+    if let Some(map) = value.as_object_mut() {
+        map.retain(|k, _| KEEP_TOP.contains(&k.as_str()));
+        if let Some(meta) = map.get_mut("metadata").and_then(Value::as_object_mut) {
+            meta.remove("view");
+        }
+        if let Some(results) = map.get_mut("results").and_then(Value::as_array_mut) {
+            for r in results {
+                if let Some(m) = r.as_object_mut() {
+                    m.retain(|k, _| KEEP_RESULT.contains(&k.as_str()));
+                }
+            }
+        }
+    }
+    value
+}
+
 /// `locate` has no detail levels of its own: the boundary trims its results.
-fn shape_locate(mut value: Value, detail: DetailLevel, compact: bool) -> Value {
-    let keep: &[&str] = match (compact, detail) {
-        (true, _) | (false, DetailLevel::Location) => &["path", "line_start", "line_end", "line", "name", "kind"],
+fn shape_locate(value: Value, detail: DetailLevel, compact: bool) -> Value {
+    if compact {
+        return compact_envelope(value);
+    }
+    let mut value = value;
+    let keep: &[&str] = match detail {
+        DetailLevel::Location => &["path", "line_start", "line_end", "line", "name", "kind"],
         _ => return value,
     };
     if let Some(results) = value.get_mut("results").and_then(Value::as_array_mut) {
@@ -597,7 +623,13 @@ pub fn text_of(name: &str, value: &Value) -> String {
             out.push_str(&format!("{} result(s) in {}\n", results.len(), str_of(value, "ref")));
             for r in &results {
                 let name = r.get("qualified_name").or_else(|| r.get("name")).and_then(Value::as_str).unwrap_or("");
-                out.push_str(&format!("{}:{}: {} {}", str_of(r, "path"), num(r, "line_start"), str_of(r, "kind"), name));
+                out.push_str(&format!(
+                    "{}:{}: {} {}",
+                    str_of(r, "path"),
+                    num(r, "line_start"),
+                    str_of(r, "kind"),
+                    name
+                ));
                 if let Some(sig) = r.get("signature").and_then(Value::as_str) {
                     out.push_str(&format!("  {sig}"));
                 }

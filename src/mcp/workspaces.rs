@@ -125,7 +125,9 @@ impl Registry {
                 Error::new(ErrorCode::WorkspaceNotRegistered, "no default workspace is registered")
                     .with_remedy("pass `workspace`, or start the server with --workspace PATH")
             })?;
-            return self.registered(root).ok_or_else(|| Error::new(ErrorCode::Internal, "the default workspace vanished"));
+            return self
+                .registered(root)
+                .ok_or_else(|| Error::new(ErrorCode::Internal, "the default workspace vanished"));
         };
         let canonical = std::fs::canonicalize(requested).map_err(|_| {
             Error::new(ErrorCode::WorkspaceNotRegistered, format!("workspace `{requested}` does not exist"))
@@ -137,8 +139,11 @@ impl Registry {
         }
         drop(map);
         if !self.policy.auto {
-            return Err(Error::new(ErrorCode::WorkspaceNotRegistered, format!("workspace `{requested}` is not registered"))
-                .with_remedy("start the server with --workspace for it, or with --auto-workspace --allowed-root"));
+            return Err(Error::new(
+                ErrorCode::WorkspaceNotRegistered,
+                format!("workspace `{requested}` is not registered"),
+            )
+            .with_remedy("start the server with --workspace for it, or with --auto-workspace --allowed-root"));
         }
         if !self.policy.allowed_roots.iter().any(|root| canonical.starts_with(root)) {
             return Err(Error::new(

@@ -67,7 +67,7 @@ pub fn export(
         return Err(StoreError::Incompatible { path: store_dir.to_owned(), state, detail }.into());
     }
     super::remove_leftovers(store_dir, SCRATCH_PREFIX);
-    let store_bytes = super::dir_size(store_dir);
+    let store_bytes = crate::store::dir_size(store_dir);
     let scratch = Scratch(store_dir.join(format!("{SCRATCH_PREFIX}{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&scratch.0);
     let fts_copy = scratch.0.join("fts");

@@ -653,11 +653,7 @@ pub fn refs(args: &BenchArgs) -> Result<()> {
     let scratch = Scratch::new("bench-refs")?;
     let clone = scratch.0.join("clone");
     eprintln!("cloning {} (shared objects) ...", args.repo.display());
-    let status = Command::new("git")
-        .args(["clone", "-q", "--shared"])
-        .arg(&args.repo)
-        .arg(&clone)
-        .status()?;
+    let status = Command::new("git").args(["clone", "-q", "--shared"]).arg(&args.repo).arg(&clone).status()?;
     if !status.success() {
         bail!("git clone failed");
     }
@@ -694,7 +690,10 @@ pub fn refs(args: &BenchArgs) -> Result<()> {
         std::thread::sleep(Duration::from_millis(300));
     }
     // Let those syncs finish.
-    time_until(|| !store.join("sync.pending").exists() && cc(&["status", "--json"]).output().is_ok(), Duration::from_secs(60));
+    time_until(
+        || !store.join("sync.pending").exists() && cc(&["status", "--json"]).output().is_ok(),
+        Duration::from_secs(60),
+    );
     std::thread::sleep(Duration::from_secs(2));
 
     let mut switches = Vec::new();
@@ -721,7 +720,11 @@ pub fn refs(args: &BenchArgs) -> Result<()> {
         // The same switch by a full re-index from scratch, for comparison.
         let fresh = scratch.0.join(format!("fresh-{n}"));
         let (full, _) = measure::run(
-            Command::new(&bin).arg("--store").arg(&fresh).args(["--quiet", "index", "--ref", &branch]).current_dir(&clone),
+            Command::new(&bin)
+                .arg("--store")
+                .arg(&fresh)
+                .args(["--quiet", "index", "--ref", &branch])
+                .current_dir(&clone),
         )?;
         let _ = std::fs::remove_dir_all(&fresh);
         eprintln!(

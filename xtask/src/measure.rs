@@ -68,17 +68,7 @@ pub fn percentile(values: &[Duration], p: f64) -> Duration {
 
 /// Total size of the files under `path`.
 pub fn dir_size(path: &Path) -> u64 {
-    let Ok(entries) = std::fs::read_dir(path) else {
-        return 0;
-    };
-    entries
-        .filter_map(Result::ok)
-        .map(|e| match e.file_type() {
-            Ok(t) if t.is_dir() => dir_size(&e.path()),
-            Ok(_) => e.metadata().map(|m| m.len()).unwrap_or(0),
-            Err(_) => 0,
-        })
-        .sum()
+    codecompass::store::dir_size(path)
 }
 
 /// A scratch directory under the target dir, removed on drop.
