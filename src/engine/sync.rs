@@ -30,14 +30,17 @@ impl Engine {
         let ws = self.workspace();
         let Some(repo) = ws.git() else { return vec![Scope::Worktree] };
         let local = repo.local();
+        // HEAD's branch first: after a checkout it is searchable as soon as its tree view is
+        // derived, before the status walk the worktree view needs.
         let mut scopes = Vec::new();
+        let head = local.head().ok().flatten().map(|_| local.head_ref_name().unwrap_or_else(|| "HEAD".to_owned()));
+        if let Some(head) = &head {
+            scopes.push(Scope::Ref(head.clone()));
+        }
         if ws.has_worktree() {
             scopes.push(Scope::Worktree);
         }
         let mut names: BTreeSet<String> = BTreeSet::new();
-        if local.head().ok().flatten().is_some() {
-            names.insert(local.head_ref_name().unwrap_or_else(|| "HEAD".to_owned()));
-        }
         names.extend(view::default_branch(&local));
         for (_, head) in view::worktree_heads(repo.common_dir()) {
             if local.resolve(&head).is_ok() {
@@ -45,7 +48,7 @@ impl Engine {
             }
         }
         names.extend(view::configured_refs(&local));
-        scopes.extend(names.into_iter().map(Scope::Ref));
+        scopes.extend(names.into_iter().filter(|n| head.as_ref() != Some(n)).map(Scope::Ref));
         scopes
     }
 

@@ -154,7 +154,11 @@ fn randomized_history_agrees_with_git_grep_and_fresh_indexes() {
             }
             2 => {
                 let Some(f) = pick(&mut rng) else { continue };
-                let to = format!("moved/{}_{step}{}", f.replace(['/', '.'], "_"), if f.ends_with(".py") { ".py" } else { ".rs" });
+                let to = format!(
+                    "moved/{}_{step}{}",
+                    f.replace(['/', '.'], "_"),
+                    if f.ends_with(".py") { ".py" } else { ".rs" }
+                );
                 std::fs::create_dir_all(here.join("moved")).unwrap();
                 git(here, &["mv", &f, &to]);
                 git(here, &["commit", "-qm", "rename"]);

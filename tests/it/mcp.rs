@@ -79,7 +79,11 @@ fn stdio_survives_input_that_is_not_json() {
     assert!(line.contains("codecompass"), "{line}");
     writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
     writeln!(stdin, "this is not json").unwrap();
-    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"health_check","arguments":{{}}}}}}"#).unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"health_check","arguments":{{}}}}}}"#
+    )
+    .unwrap();
     stdin.flush().unwrap();
     // The server goes on answering whatever it made of the garbage.
     let mut answered = false;
