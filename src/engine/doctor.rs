@@ -149,7 +149,6 @@ fn problem(severity: &'static str, code: &'static str, message: String, fix: imp
     Problem { severity, code, message, fix: fix.into() }
 }
 
-
 fn file_size(path: &std::path::Path) -> u64 {
     std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
 }

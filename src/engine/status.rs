@@ -110,7 +110,6 @@ pub struct Counts {
     pub views: i64,
 }
 
-
 /// Whether the ref or worktree `row` still matches what was indexed.
 fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static str, Option<String>) {
     match row.kind.as_str() {

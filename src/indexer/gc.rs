@@ -44,7 +44,6 @@ pub struct GcReport {
     pub duration_ms: u64,
 }
 
-
 impl Indexer<'_> {
     /// Collects garbage; views used within `grace_secs` are kept even when no ref reaches
     /// them.

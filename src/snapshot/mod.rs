@@ -162,4 +162,3 @@ pub fn leftovers(store_dir: &std::path::Path) -> Vec<PathBuf> {
     out.extend(dead_leftovers(store_dir, "store.sqlite.new-"));
     out
 }
-
