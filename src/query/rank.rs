@@ -437,12 +437,20 @@ pub(crate) fn ranked(
     // Path mode: also plain substring matches of the path.
     if mode == Mode::Path {
         let needle = query.trim_start_matches("./").to_lowercase();
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
         let mut by_path = Vec::new();
-        for info in ctx.store.file_infos_in(allowed)? {
-            if info.path_str().to_lowercase().contains(&needle) {
-                by_path.push((info.path.len(), info.id));
+        let mut lower = Vec::new();
+        ctx.store.for_each_path_in(allowed, |id, path| {
+            lower.clear();
+            match std::str::from_utf8(path) {
+                Ok(text) if !text.is_ascii() => lower.extend_from_slice(text.to_lowercase().as_bytes()),
+                Ok(_) => lower.extend(path.iter().map(u8::to_ascii_lowercase)),
+                Err(_) => lower.extend_from_slice(String::from_utf8_lossy(path).to_lowercase().as_bytes()),
             }
-        }
+            if finder.find(&lower).is_some() {
+                by_path.push((path.len(), id));
+            }
+        })?;
         by_path.sort();
         lists.insert(
             0,

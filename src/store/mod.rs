@@ -380,6 +380,25 @@ impl Store {
         Ok(rows)
     }
 
+    /// Calls `f` with the id and path of every file version of `bitmap`, without reading
+    /// blobs or records: the cheap scan behind path queries.
+    pub fn for_each_path_in(
+        &self,
+        bitmap: &roaring::RoaringBitmap,
+        mut f: impl FnMut(u32, &[u8]),
+    ) -> Result<(), StoreError> {
+        let (Some(min), Some(max)) = (bitmap.min(), bitmap.max()) else { return Ok(()) };
+        let mut stmt = self.conn.prepare_cached("SELECT id, path FROM file_versions WHERE id BETWEEN ?1 AND ?2")?;
+        let mut rows = stmt.query([min, max])?;
+        while let Some(row) = rows.next()? {
+            let id: u32 = row.get(0)?;
+            if bitmap.contains(id) {
+                f(id, row.get_ref(1)?.as_bytes().map_err(rusqlite::Error::from)?);
+            }
+        }
+        Ok(())
+    }
+
     /// The file versions stored for `path`, any blob.
     pub fn file_versions_at(&self, path: &[u8]) -> Result<Vec<FileInfo>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
