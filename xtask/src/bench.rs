@@ -523,8 +523,8 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     }
 
     println!(
-        "{:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
-        "class (p50 / p95)", "in-proc", "p95", "process", "p95", "rg", "git-grep", "vs rg", "vs gg"
+        "{:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8}",
+        "class (p50 / p95)", "in-proc", "p95", "process", "p95", "at ref", "rg", "git-grep", "vs rg", "vs gg"
     );
     let mut report = Vec::new();
     for (class, ours, ours_ref, rg, gg, inproc) in &by_class {
@@ -536,15 +536,16 @@ pub fn search(args: &BenchArgs) -> Result<()> {
         let vs_rg = rg50.as_secs_f64() / o50.as_secs_f64();
         let vs_gg = if gg.is_empty() { f64::NAN } else { g50.as_secs_f64() / r50.as_secs_f64() };
         println!(
-            "{class:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7.1}x {:>7.1}x",
+            "{class:<26} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>7.1}x {:>8}",
             secs(i50),
             secs(i95),
             secs(o50),
             secs(o95),
+            secs(r50),
             secs(rg50),
             if gg.is_empty() { "-".to_owned() } else { secs(g50) },
             vs_rg,
-            vs_gg
+            if gg.is_empty() { "-".to_owned() } else { format!("{vs_gg:.1}x") }
         );
         report.push(json!({
             "class": class, "queries": ours.len(),
