@@ -501,6 +501,14 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
                 return Ok(started);
             }
             if *coalesce {
+                // A background sync (hooks, watchers, the balanced policy) yields the CPU to
+                // the queries waiting for it: on few cores a query that runs beside the rest
+                // of a sync would otherwise wait for its status walk and segment merges.
+                #[cfg(unix)]
+                // SAFETY: nice only changes this process's scheduling priority.
+                unsafe {
+                    libc::nice(10);
+                }
                 engine.coalesced_sync()?;
                 return Ok(true);
             }

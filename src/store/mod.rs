@@ -85,6 +85,11 @@ pub fn dir_size(path: &Path) -> u64 {
         .sum()
 }
 
+/// How long a connection waits for another writer before giving up.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// A view's last use is noted at most this often.
+const TOUCH_EVERY_SECS: i64 = 60;
+
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
@@ -153,7 +158,7 @@ impl Store {
             return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
         }
         let conn = Connection::open(dir.join(DB_FILE))?;
-        conn.busy_timeout(std::time::Duration::from_secs(60))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "OFF")?;
         conn.pragma_update(None, "temp_store", "MEMORY")?;
@@ -320,10 +325,21 @@ impl Store {
         Ok(rows)
     }
 
-    /// Notes that a view was used by a query (for gc's grace period). Best effort: a reader
-    /// that cannot write (a read-only store) loses nothing.
+    /// Notes that a view was used by a query (for gc's grace period, counted in days). Best
+    /// effort, and never a wait: a view noted within the last minute is left alone, and when a
+    /// writer holds the store the note is skipped rather than blocking the reader behind it.
     pub fn touch_view(&self, id: i64) {
-        let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now()]);
+        let now = now();
+        let recent = self
+            .conn
+            .query_row("SELECT last_used_at FROM views WHERE id = ?1", [id], |r| r.get::<_, i64>(0))
+            .is_ok_and(|used| (0..TOUCH_EVERY_SECS).contains(&(now - used)));
+        if recent {
+            return;
+        }
+        let _ = self.conn.busy_timeout(std::time::Duration::ZERO);
+        let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now]);
+        let _ = self.conn.busy_timeout(BUSY_TIMEOUT);
     }
 
     /// The ref stored under `name`.
@@ -487,7 +503,7 @@ impl Store {
 /// A read-only connection to the store in `dir`, for worker threads.
 pub fn read_connection(dir: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(dir.join(DB_FILE), OpenFlags::SQLITE_OPEN_READ_ONLY)?;
-    conn.busy_timeout(std::time::Duration::from_secs(60))?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     Ok(conn)
 }
 

@@ -147,6 +147,38 @@ fn readers_answer_from_the_last_published_view_while_a_writer_works() {
 }
 
 #[test]
+fn a_reader_never_waits_for_a_write_transaction_to_note_its_view() {
+    let (_tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index", "--ref", "HEAD"]).code, 0);
+    let store = codecompass::store::Store::open(&repo.join(".git/codecompass"), false).unwrap();
+    // A view last used long ago is one a query wants to note as used again.
+    store.conn().execute("UPDATE views SET last_used_at = 0", []).unwrap();
+    // Another process holds the write lock in the middle of a transaction.
+    store.conn().execute_batch("BEGIN IMMEDIATE").unwrap();
+    let mut reader = bin()
+        .args(["locate", "Cart", "--ref", "HEAD", "--json", "--quiet"])
+        .current_dir(&repo)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The store's busy timeout is 60 s: a reader that queued behind the writer would still be
+    // running long after this.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = reader.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = reader.kill();
+            panic!("the reader waited for the writer's transaction");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+    store.conn().execute_batch("ROLLBACK").unwrap();
+}
+
+#[test]
 fn a_writer_killed_mid_index_leaves_a_working_store_and_the_next_run_finishes() {
     let (_tmp, repo) = fixture("shop");
     assert_eq!(cc(&repo, &["index", "--ref", "v1.0"]).code, 0);
