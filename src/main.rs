@@ -12,28 +12,24 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // tree-sitter's parsers get the same allocator. Like tree-sitter's own wrappers, these abort
 // when memory is exhausted instead of handing a null pointer to the parser.
 
-unsafe extern "C" fn ts_malloc(size: usize) -> *mut c_void {
-    let p = unsafe { mi_malloc(size) };
+/// `p`, or an abort when an allocation of a non-zero size failed.
+fn or_abort(p: *mut c_void, size: usize) -> *mut c_void {
     if p.is_null() && size != 0 {
         std::process::abort();
     }
     p
+}
+
+unsafe extern "C" fn ts_malloc(size: usize) -> *mut c_void {
+    or_abort(unsafe { mi_malloc(size) }, size)
 }
 
 unsafe extern "C" fn ts_calloc(count: usize, size: usize) -> *mut c_void {
-    let p = unsafe { mi_calloc(count, size) };
-    if p.is_null() && count != 0 && size != 0 {
-        std::process::abort();
-    }
-    p
+    or_abort(unsafe { mi_calloc(count, size) }, count.saturating_mul(size))
 }
 
 unsafe extern "C" fn ts_realloc(ptr: *mut c_void, size: usize) -> *mut c_void {
-    let p = unsafe { mi_realloc(ptr, size) };
-    if p.is_null() && size != 0 {
-        std::process::abort();
-    }
-    p
+    or_abort(unsafe { mi_realloc(ptr, size) }, size)
 }
 
 unsafe extern "C" fn ts_free(ptr: *mut c_void) {

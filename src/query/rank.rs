@@ -442,10 +442,10 @@ pub(crate) fn ranked(
         let mut lower = Vec::new();
         ctx.store.for_each_path_in(allowed, |id, path| {
             lower.clear();
-            match std::str::from_utf8(path) {
-                Ok(text) if !text.is_ascii() => lower.extend_from_slice(text.to_lowercase().as_bytes()),
-                Ok(_) => lower.extend(path.iter().map(u8::to_ascii_lowercase)),
-                Err(_) => lower.extend_from_slice(String::from_utf8_lossy(path).to_lowercase().as_bytes()),
+            if path.is_ascii() {
+                lower.extend(path.iter().map(u8::to_ascii_lowercase));
+            } else {
+                lower.extend_from_slice(String::from_utf8_lossy(path).to_lowercase().as_bytes());
             }
             if finder.find(&lower).is_some() {
                 by_path.push((path.len(), id));
