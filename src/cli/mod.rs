@@ -77,6 +77,10 @@ enum Command {
         /// One JSON line per result, then a summary line.
         #[arg(long)]
         jsonl: bool,
+        /// Rank files, not snippets: which files to read for a question or a pasted issue
+        /// (each with its score, best lines and matching symbols).
+        #[arg(long, conflicts_with = "context")]
+        files: bool,
     },
     /// Gather the code that answers a question, fitted whole into a token budget.
     Context {
@@ -309,6 +313,7 @@ impl SearchArgs {
                 exts: self.exts.clone(),
             },
             timeout: std::time::Duration::from_secs(self.timeout),
+            files: false,
         }
     }
 }
@@ -400,8 +405,12 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.index(&response);
             Ok(true)
         }
-        Command::Search { query, search, context, detail, compact, explain, max_tokens, jsonl } => {
+        Command::Search { query, search, context, detail, compact, explain, max_tokens, jsonl, files } => {
             let mut request = search.request(query);
+            request.files = *files;
+            if *files && search.limit.is_none() {
+                request.limit = 10;
+            }
             request.context = *context;
             request.detail = match detail {
                 DetailArg::Location => Detail::Location,

@@ -186,6 +186,33 @@ impl Out {
         if self.json {
             return self.json_doc(response);
         }
+        {
+            // What the answer must be read with comes first: another mode answered, or no
+            // definition has the name asked for.
+            let mut stderr = std::io::stderr().lock();
+            if let Some(f) = &response.metadata.fallback {
+                let _ = writeln!(stderr, "note: {}", f.reason);
+            }
+            for note in &response.metadata.notes {
+                let _ = writeln!(stderr, "note: {note}");
+            }
+            if let Some(c) = &response.output.clues {
+                for (label, items) in [
+                    ("identifiers", &c.identifiers),
+                    ("paths", &c.paths),
+                    ("frames", &c.frames),
+                    ("messages", &c.messages),
+                    ("options", &c.options),
+                    ("dropped terms", &c.dropped),
+                ] {
+                    if !items.is_empty() {
+                        let _ = writeln!(stderr, "clues: {label}: {}", items.join(" | "));
+                    }
+                }
+                let terms: Vec<String> = c.terms.iter().map(|(t, w)| format!("{t}*{w}")).collect();
+                let _ = writeln!(stderr, "clues: terms searched: {}", terms.join(" "));
+            }
+        }
         let mut text = String::new();
         let mut last_path: Option<&str> = None;
         for r in &response.output.results {
@@ -233,6 +260,14 @@ impl Out {
                         "  {}: {}\n",
                         self.paint("32", &hit.line.to_string()),
                         self.highlight(hit).trim()
+                    ));
+                }
+                for symbol in &r.symbols {
+                    text.push_str(&format!(
+                        "  {}: {} {}\n",
+                        self.paint("32", &symbol.line_start.to_string()),
+                        symbol.kind,
+                        self.paint("1", &symbol.name)
                     ));
                 }
                 if let Some(preview) = &r.preview {

@@ -166,6 +166,12 @@ pub struct Metadata {
     pub safety_limit_applied: bool,
     /// What the answer was computed from.
     pub view: String,
+    /// When a mode other than the one first tried answered: which, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<crate::query::Fallback>,
+    /// What the answer should be read with (terms left out, no definition of that name, ...).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// Where an answer comes from: the scope as named, and the view it resolved to.
@@ -614,5 +620,7 @@ pub fn metadata(resolved: &ResolvedScope, completeness: &'static str) -> Metadat
         suppressed_duplicate_count: 0,
         safety_limit_applied: false,
         view: resolved.view.key.clone(),
+        fallback: None,
+        notes: Vec::new(),
     }
 }

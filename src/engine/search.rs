@@ -4,7 +4,9 @@ use serde::Serialize;
 
 use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, ResolvedScope, metadata};
 use crate::error::ErrorCode;
-use crate::query::{self, ContentReader, Detail, QueryError, SearchContext, SearchOutput, SearchRequest};
+use crate::query::{
+    self, ContentReader, Detail, Intent, Mode, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult,
+};
 use crate::view::Scope;
 
 impl From<QueryError> for Error {
@@ -21,6 +23,11 @@ impl From<QueryError> for Error {
         }
     }
 }
+
+/// Files whose symbols lead the context of a question.
+const FILES_FOR_CONTEXT: usize = 6;
+/// Symbols taken from each of those files.
+const SYMBOLS_PER_FILE: usize = 3;
 
 /// The answer of `search`.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
@@ -115,6 +122,8 @@ fn metadata_of(resolved: &ResolvedScope, output: &SearchOutput) -> Metadata {
     let mut m = metadata(resolved, completeness);
     m.suppressed_duplicate_count = output.suppressed_duplicate_count;
     m.safety_limit_applied = output.safety_limit_applied;
+    m.fallback = output.fallback.clone();
+    m.notes = output.notes.clone();
     m
 }
 
@@ -151,31 +160,76 @@ pub(super) fn context(
         Strategy::Depth => request.limit.clamp(1, 8),
     };
     let (mut output, resolved) = run_search(engine, &request, scope, freshness)?;
-    if strategy == Strategy::Depth {
-        // Whole bodies: the preview grows to the result's full range (capped per result).
-        let local = engine.workspace().git().map(|g| g.local());
-        let store = crate::store::Store::open(engine.workspace().store_dir(), false)?;
-        let content = ContentReader {
-            git: engine.workspace().git(),
-            store_dir: engine.workspace().store_dir(),
-            root: engine.workspace().root(),
+    let lines_per_result = if strategy == Strategy::Depth { 200 } else { 6 };
+    if request.mode == Mode::Auto && query::intent::classify(&request.query).intent == Intent::NaturalLanguage {
+        // A question: the relevant symbols of the files that answer it lead.
+        let file_request = SearchRequest {
+            files: true,
+            limit: FILES_FOR_CONTEXT,
+            detail: Detail::Signature,
+            max_tokens: None,
+            ..request.clone()
         };
-        let bitmap = &resolved.view.bitmap;
-        for r in &mut output.results {
+        let (files, _) = run_search(engine, &file_request, scope, freshness)?;
+        let mut lead: Vec<SearchResult> = Vec::new();
+        for (rank, file) in files.results.iter().enumerate() {
+            let reason = format!("a symbol of the file ranked {} for the question", rank + 1);
+            for s in file.symbols.iter().take(SYMBOLS_PER_FILE) {
+                lead.push(SearchResult {
+                    path: file.path.clone(),
+                    line_start: s.line_start,
+                    line_end: s.line_end,
+                    kind: s.kind.clone(),
+                    name: Some(s.name.rsplit(['.', ':']).next().unwrap_or(&s.name).to_owned()),
+                    qualified_name: Some(s.name.clone()),
+                    language: file.language.clone(),
+                    ranking_reasons: vec![reason.clone()],
+                    ..SearchResult::default()
+                });
+            }
+            if file.symbols.is_empty()
+                && let Some(best) = file.lines.first()
+            {
+                lead.push(SearchResult {
+                    path: file.path.clone(),
+                    line_start: best.line.saturating_sub(3).max(1),
+                    line_end: best.line + 3,
+                    kind: "snippet".to_owned(),
+                    language: file.language.clone(),
+                    ranking_reasons: vec![reason.clone()],
+                    ..SearchResult::default()
+                });
+            }
+        }
+        let overlaps = |a: &SearchResult, b: &SearchResult| {
+            a.path == b.path && a.line_start <= b.line_end && b.line_start <= a.line_end
+        };
+        output.results.retain(|r| !lead.iter().any(|l| overlaps(l, r)));
+        output.total_candidates += lead.len();
+        lead.append(&mut output.results);
+        output.results = lead;
+    }
+    // Previews: whole bodies (capped) for depth, the first lines for breadth.
+    let local = engine.workspace().git().map(|g| g.local());
+    let store = crate::store::Store::open(engine.workspace().store_dir(), false)?;
+    let content = ContentReader {
+        git: engine.workspace().git(),
+        store_dir: engine.workspace().store_dir(),
+        root: engine.workspace().root(),
+    };
+    let bitmap = &resolved.view.bitmap;
+    for r in &mut output.results {
+        if strategy == Strategy::Depth || r.preview.is_none() {
             if let Some(info) = super::outline::file_in_view(&store, bitmap, &r.path)?
                 && let Some(data) = content.read(local.as_ref(), &info)
             {
                 let text = String::from_utf8_lossy(&data);
                 let from = r.line_start.saturating_sub(1) as usize;
-                let to = (r.line_end as usize).min(from + 200);
-                r.preview = Some(text.lines().skip(from).take(to.saturating_sub(from)).collect::<Vec<_>>().join("\n"));
+                let to = (r.line_end as usize).min(from + lines_per_result).max(from + 1);
+                r.preview = Some(text.lines().skip(from).take(to - from).collect::<Vec<_>>().join("\n"));
             }
-        }
-    } else {
-        for r in &mut output.results {
-            if let Some(p) = &mut r.preview {
-                *p = p.lines().take(6).collect::<Vec<_>>().join("\n");
-            }
+        } else if let Some(p) = &mut r.preview {
+            *p = p.lines().take(lines_per_result).collect::<Vec<_>>().join("\n");
         }
     }
     let total = output.total_candidates;

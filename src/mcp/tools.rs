@@ -121,12 +121,25 @@ pub struct SearchParams {
     pub explain: Option<String>,
     /// Fit whole results into this many estimated tokens.
     pub max_tokens: Option<usize>,
+    /// `file`: rank files, not snippets (which files to read for a question or a pasted issue;
+    /// each with its score, best lines and matching symbols; default limit 10).
+    pub group_by: Option<GroupBy>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub filters: FilterParams,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub common: Common,
+}
+
+/// How `search_code` groups its results.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupBy {
+    /// Results are symbols, snippets and lines (the default).
+    None,
+    /// Results are files.
+    File,
 }
 
 /// `locate_symbol`.
@@ -334,9 +347,10 @@ pub fn specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: "search_code",
-            description: "Search the code: by name, words, path, exact text or regex. Use it first when you do not \
-                          know where something is; answers are path:line ranked, definitions first. mode=regex or \
-                          literal gives every matching line exactly (like git grep).",
+            description: "Search code by name, words, path, exact text or regex; path:line answers ranked, \
+                          definitions first. mode=regex|literal gives every matching line (like git grep). A \
+                          question of any length works: paste the whole issue, traceback or log line. \
+                          group_by=file answers which files to read for it.",
             input: input::<SearchParams>(),
             output: relaxed::<SearchResponse>(),
         },
@@ -350,7 +364,8 @@ pub fn specs() -> Vec<ToolSpec> {
         ToolSpec {
             name: "get_code_context",
             description: "Gather the code that answers a question, whole results fitted into a token budget \
-                          (max_tokens). Use it to load context before editing.",
+                          (max_tokens): the relevant symbols of the best files. Use it to load context before \
+                          editing; pasting the issue text as the question is fine.",
             input: input::<ContextParams>(),
             output: relaxed::<ContextResponse>(),
         },
@@ -455,10 +470,18 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 SearchMode::Literal => Mode::Literal,
             };
             let exact = matches!(mode, Mode::Regex | Mode::Literal);
+            let files = p.group_by == Some(GroupBy::File);
+            let default_limit = if exact {
+                100
+            } else if files {
+                10
+            } else {
+                20
+            };
             let request = SearchRequest {
                 query: p.query,
                 mode,
-                limit: p.limit.unwrap_or(if exact { 100 } else { 20 }).clamp(1, 10_000),
+                limit: p.limit.unwrap_or(default_limit).clamp(1, 10_000),
                 context: p.context_lines.unwrap_or(0).min(50),
                 detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail(),
                 compact: p.compact.unwrap_or(false),
@@ -473,6 +496,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 max_tokens: p.max_tokens,
                 filters: p.filters.filters(),
                 timeout: std::time::Duration::from_secs(30),
+                files,
             };
             let compact = request.compact;
             to_value(engine.search(&request, &scope(&p.common), freshness(ws)).map(|r| {
@@ -511,6 +535,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 max_tokens: Some(p.max_tokens),
                 filters: p.filters.filters(),
                 timeout: std::time::Duration::from_secs(30),
+                files: false,
             };
             to_value(engine.context(&request, strategy, &scope(&p.common), freshness(ws)).map(|r| json_of(&r)))
         }
@@ -621,6 +646,15 @@ pub fn text_of(name: &str, value: &Value) -> String {
         "search_code" | "get_code_context" | "locate_symbol" => {
             let results = value.get("results").and_then(Value::as_array).cloned().unwrap_or_default();
             out.push_str(&format!("{} result(s) in {}\n", results.len(), str_of(value, "ref")));
+            let metadata = value.get("metadata");
+            if let Some(reason) =
+                metadata.and_then(|m| m.get("fallback")).and_then(|f| f.get("reason")).and_then(Value::as_str)
+            {
+                out.push_str(&format!("note: {reason}\n"));
+            }
+            for note in metadata.and_then(|m| m.get("notes")).and_then(Value::as_array).cloned().unwrap_or_default() {
+                out.push_str(&format!("note: {}\n", note.as_str().unwrap_or("")));
+            }
             for r in &results {
                 let name = r.get("qualified_name").or_else(|| r.get("name")).and_then(Value::as_str).unwrap_or("");
                 out.push_str(&format!(
@@ -634,6 +668,9 @@ pub fn text_of(name: &str, value: &Value) -> String {
                     out.push_str(&format!("  {sig}"));
                 }
                 out.push('\n');
+                for s in r.get("symbols").and_then(Value::as_array).cloned().unwrap_or_default().iter().take(5) {
+                    out.push_str(&format!("  {}: {} {}\n", num(s, "line_start"), str_of(s, "kind"), str_of(s, "name")));
+                }
                 for l in r.get("lines").and_then(Value::as_array).cloned().unwrap_or_default().iter().take(3) {
                     out.push_str(&format!("  {}: {}\n", num(l, "line"), str_of(l, "text").trim()));
                 }

@@ -1,9 +1,12 @@
 //! Intent routing for `--mode auto`: what kind of question a query is.
 //!
-//! Rules, in order: a quoted string or text that reads like a message is error text; regex
-//! syntax that would not appear in code makes a regex; a slash or a file extension makes a
-//! path; one identifier (possibly qualified) is a symbol; several plain words are natural
-//! language. Each answer carries a confidence the caller reports and can act on.
+//! Rules, in order: a quoted string is error text; text of several lines, of more than
+//! [`MESSAGE_WORDS`] words, or a question is natural language (a pasted issue, however much
+//! it quotes); regex syntax that would not appear in code makes a regex; a slash or a file
+//! extension makes a path; one identifier (possibly qualified) is a symbol; a short text that
+//! reads like a message is error text; several plain words are natural language. Each answer
+//! carries a confidence the caller reports and can act on. Error text that matches nothing
+//! exactly falls back to a ranked word search, so a wrong guess costs little.
 
 /// What a query asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,18 +94,59 @@ fn looks_like_message(q: &str) -> bool {
         "denied",
         "refused",
         "expected",
+        "unknown",
+        "missing",
+        "no such",
+        "not allowed",
+        "unsupported",
+        "must be",
+        "could not",
+        "couldn't",
+        "does not exist",
+        "already exists",
+        "timed out",
+        "too many",
+        "undefined",
+        "unexpected",
     ]
     .iter()
     .any(|w| q.to_lowercase().contains(w));
-    punctuation >= 1 && (error_word || starts_upper) || error_word && starts_upper
+    let quoted_value = q.contains('\'') || q.contains('`') || q.contains('"');
+    punctuation >= 1 && (error_word || starts_upper) || error_word && (starts_upper || quoted_value)
+}
+
+/// Messages longer than this many words are read as prose: log lines are short.
+const MESSAGE_WORDS: usize = 16;
+
+/// Words that open a question.
+const QUESTION_WORDS: &[&str] = &[
+    "how", "what", "where", "why", "which", "when", "who", "whom", "whose", "is", "are", "does", "do", "can", "should",
+];
+
+/// Whether `q` is a text of several lines or more words than a message has: a paste.
+pub(crate) fn is_long_text(q: &str) -> bool {
+    q.trim_end().contains('\n') || q.split_whitespace().count() > MESSAGE_WORDS
+}
+
+/// Whether `q` is a question or prose too long to be one message.
+fn reads_as_prose(q: &str) -> bool {
+    let words: Vec<&str> = q.split_whitespace().collect();
+    let first = words.first().map(|w| w.to_lowercase()).unwrap_or_default();
+    q.trim_end().contains('\n')
+        || words.len() > MESSAGE_WORDS
+        || (words.len() >= 3 && (q.trim_end().ends_with('?') || QUESTION_WORDS.contains(&first.as_str())))
 }
 
 /// Classifies a query.
 pub fn classify(query: &str) -> Classified {
     let q = query.trim();
     let c = |intent, confidence| Classified { intent, confidence };
-    if q.len() >= 2 && (q.starts_with('"') && q.ends_with('"') || q.starts_with('\'') && q.ends_with('\'')) {
+    let quoted = q.len() >= 2 && (q.starts_with('"') && q.ends_with('"') || q.starts_with('\'') && q.ends_with('\''));
+    if quoted && !q[1..q.len() - 1].contains(['"', '\n']) {
         return c(Intent::ErrorText, 0.95);
+    }
+    if reads_as_prose(q) {
+        return c(Intent::NaturalLanguage, 0.85);
     }
     if has_regex_syntax(q) && !q.contains("::") {
         return c(Intent::Regex, 0.8);
@@ -150,6 +194,20 @@ mod tests {
             ("foo.*bar", Intent::Regex),
             ("how are carts totalled", Intent::NaturalLanguage),
             ("where do we parse the config", Intent::NaturalLanguage),
+            (
+                "Where does pytest store and read the list of last failed tests, and where are stale entries pruned?",
+                Intent::NaturalLanguage,
+            ),
+            ("fixture 'tmp_path' not found", Intent::ErrorText),
+            ("unknown setting 'verbose' in tracker.toml", Intent::ErrorText),
+            (
+                "Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\nKeyError: 'x'",
+                Intent::NaturalLanguage,
+            ),
+            (
+                "When the cart is empty the total is wrong, and the checkout page shows an error instead of zero for every user",
+                Intent::NaturalLanguage,
+            ),
         ];
         for (query, expected) in table {
             assert_eq!(classify(query).intent, expected, "{query}");

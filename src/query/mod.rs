@@ -6,11 +6,15 @@
 //! view asked about (the collectors test the view's bitmap per document); exact modes never
 //! answer from the index alone.
 
+pub mod clues;
 mod exact;
+mod files;
 pub mod grep;
 pub mod intent;
+mod messages;
 mod prefilter;
 mod rank;
+mod words;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -153,6 +157,8 @@ pub struct SearchRequest {
     pub filters: Filters,
     /// Stop verifying after this long.
     pub timeout: Duration,
+    /// Rank files rather than symbols, snippets and lines (`--files`, `group_by: "file"`).
+    pub files: bool,
 }
 
 /// Where a search reads from: one store, one full-text reader and one view.
@@ -282,6 +288,90 @@ pub struct SearchResult {
     /// Estimated tokens of this result's text (with a budget).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub estimated_tokens: Option<usize>,
+    /// File results: the symbols of the file that match the query, best first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<MatchedSymbol>,
+}
+
+/// A symbol of a file result that matches the query.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct MatchedSymbol {
+    /// Qualified name.
+    pub name: String,
+    /// Kind.
+    pub kind: String,
+    /// First line.
+    pub line_start: u32,
+    /// Last line.
+    pub line_end: u32,
+}
+
+/// The clues found in a query of words, and the terms searched (`--explain`).
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct ClueReport {
+    /// Identifiers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub identifiers: Vec<String>,
+    /// Paths, with `:line` when given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Stack frames as `function at path:line`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<String>,
+    /// Quoted or raised messages.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<String>,
+    /// Option names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// The terms searched, with their weights.
+    pub terms: Vec<(String, f32)>,
+    /// Terms left out (the most common past the cap).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+}
+
+impl ClueReport {
+    fn of(clues: &clues::Clues, groups: &[words::TermGroup], dropped: &[String]) -> ClueReport {
+        ClueReport {
+            identifiers: clues.identifiers.clone(),
+            paths: clues
+                .paths
+                .iter()
+                .map(|p| match p.line {
+                    Some(l) => format!("{}:{l}", p.path),
+                    None => p.path.clone(),
+                })
+                .collect(),
+            frames: clues
+                .frames
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} at {}{}",
+                        f.function.as_deref().unwrap_or("?"),
+                        f.path.as_deref().unwrap_or("?"),
+                        f.line.map(|l| format!(":{l}")).unwrap_or_default()
+                    )
+                })
+                .collect(),
+            messages: clues.messages.clone(),
+            options: clues.options.clone(),
+            terms: groups.iter().map(|g| (g.label.clone(), g.weight)).collect(),
+            dropped: dropped.to_vec(),
+        }
+    }
+}
+
+/// An answer given by another mode than the one first tried.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct Fallback {
+    /// The mode tried first.
+    pub from: &'static str,
+    /// The mode that answered (after what `from` found, if anything).
+    pub to: &'static str,
+    /// Why.
+    pub reason: String,
 }
 
 /// A better way to ask, when the answer looks weak.
@@ -329,6 +419,39 @@ pub struct SearchOutput {
     /// A better query, when confidence is low.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<Suggestion>,
+    /// Clues found in a query of words and the terms searched (`--explain`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clues: Option<ClueReport>,
+    /// What the answer should be read with (reported in `metadata.notes`).
+    #[serde(skip)]
+    pub notes: Vec<String>,
+    /// When another mode answered (reported in `metadata.fallback`).
+    #[serde(skip)]
+    pub fallback: Option<Fallback>,
+}
+
+impl SearchOutput {
+    /// An empty answer of `mode`.
+    pub(crate) fn empty(mode: &'static str) -> SearchOutput {
+        SearchOutput {
+            mode,
+            intent: "",
+            confidence: 1.0,
+            results: Vec::new(),
+            total_candidates: 0,
+            truncated: false,
+            suppressed_duplicate_count: 0,
+            safety_limit_applied: false,
+            prefilter: None,
+            files_scanned: None,
+            unreadable_files: None,
+            estimated_tokens: None,
+            suggestion: None,
+            clues: None,
+            notes: Vec::new(),
+            fallback: None,
+        }
+    }
 }
 
 /// Glob matching with `**`, by whole path or by file name for patterns without `/`.
@@ -429,16 +552,24 @@ pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<Search
     };
     let allowed = allowed_files(ctx.store, ctx.view, &request.filters)?;
     let deadline = Instant::now() + request.timeout;
+    if request.files {
+        if matches!(request.mode, Mode::Regex | Mode::Literal | Mode::Path) {
+            return Err(QueryError::Invalid(format!(
+                "--files ranks files for a question or a name; it does not combine with --mode {}",
+                request.mode.as_str()
+            )));
+        }
+        let mut output = files::ranked_files(ctx, request, query, &allowed, deadline)?;
+        output.intent = classified.intent.as_str();
+        output.confidence = classified.confidence;
+        return Ok(output);
+    }
     let mut output = match (request.mode, classified.intent) {
         (Mode::Regex, _) | (Mode::Auto, Intent::Regex) => {
             run_exact(ctx, request, query, false, &allowed, deadline, "regex")?
         }
         (Mode::Literal, _) => run_exact(ctx, request, query, true, &allowed, deadline, "literal")?,
-        (Mode::Auto, Intent::ErrorText) => {
-            let unquoted = unquote(query);
-            let exact = run_exact(ctx, request, unquoted, true, &allowed, deadline, "literal")?;
-            if exact.results.is_empty() { rank::ranked(ctx, request, unquoted, Mode::Fts, &allowed)? } else { exact }
-        }
+        (Mode::Auto, Intent::ErrorText) => error_text(ctx, request, unquote(query), &allowed, deadline)?,
         (Mode::Fts, _) => rank::ranked(ctx, request, query, Mode::Fts, &allowed)?,
         (Mode::Symbol, _) | (Mode::Auto, Intent::Symbol) => rank::ranked(ctx, request, query, Mode::Symbol, &allowed)?,
         (Mode::Path, _) | (Mode::Auto, Intent::Path) => rank::ranked(ctx, request, query, Mode::Path, &allowed)?,
@@ -450,6 +581,108 @@ pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<Search
         output.suggestion = rank::suggest(query, classified, &output);
     }
     Ok(output)
+}
+
+/// Answers fewer than this many from exact text are topped up by a ranked word search.
+const FEW_EXACT: usize = 3;
+
+/// Text that reads like a message: the lines that hold it exactly and the lines whose string
+/// literals produce it (placeholders as wildcards), source before tests and docs; when that
+/// finds little, a ranked word search follows and the answer says so.
+fn error_text(
+    ctx: &SearchContext<'_>,
+    request: &SearchRequest,
+    message: &str,
+    allowed: &Arc<RoaringBitmap>,
+    deadline: Instant,
+) -> Result<SearchOutput, QueryError> {
+    // Every exact line is looked at before the order is decided: in path order, tests and
+    // docs could fill the limit before the source that produces the message is reached.
+    let wide = SearchRequest { limit: request.limit.max(1) * 10, max_tokens: None, ..request.clone() };
+    let mut exact = run_exact(ctx, &wide, message, true, allowed, deadline, "literal")?;
+    let mut found: Vec<(bool, SearchResult)> = exact.results.drain(..).map(|r| (false, r)).collect();
+    let mut details = Details::new(ctx.store, ctx.max_file_size);
+    for hit in messages::templates(ctx, message, allowed)? {
+        let Some(info) = details.info(hit.fv)? else { continue };
+        let path = info.path_str();
+        if found.iter().any(|(_, r)| r.path == path && r.line_start == hit.line) {
+            continue;
+        }
+        found.push((
+            true,
+            SearchResult {
+                path,
+                line_start: hit.line,
+                line_end: hit.line,
+                kind: "line".to_owned(),
+                language: (!request.compact && !info.lang.is_empty()).then(|| info.lang.clone()),
+                lines: vec![LineHit {
+                    line: hit.line,
+                    column: hit.column,
+                    text: hit.text,
+                    ranges: hit.ranges,
+                    before: Vec::new(),
+                    after: Vec::new(),
+                }],
+                ranking_reasons: if request.explain == Explain::Off {
+                    Vec::new()
+                } else {
+                    vec![format!("a string template that produces the message ({:.0}% of it)", hit.coverage * 100.0)]
+                },
+                ..SearchResult::default()
+            },
+        ));
+    }
+    // Where a message is produced or handled beats where it is merely quoted: source first,
+    // then templates before copies, then path and line.
+    let up = rank::ctx_config(ctx, "codecompass.rankUp");
+    let down = rank::ctx_config(ctx, "codecompass.rankDown");
+    found.sort_by_cached_key(|(template, r)| {
+        let quoted_only = rank::path_class(&r.path, &up, &down) == 1 || !rank::is_code_path(&r.path);
+        (quoted_only, !template, r.path.clone(), r.line_start)
+    });
+    exact.total_candidates = exact.total_candidates.max(found.len());
+    exact.truncated |= found.len() > request.limit;
+    exact.results = found.into_iter().map(|(_, r)| r).take(request.limit).collect();
+    if exact.results.len() >= FEW_EXACT || exact.safety_limit_applied {
+        if let Some(budget) = request.max_tokens {
+            rank::fit_budget(&mut exact, budget);
+        }
+        return Ok(exact);
+    }
+    let mut ranked = rank::ranked(ctx, request, message, Mode::Auto, allowed)?;
+    let reason = if exact.results.is_empty() {
+        "no line holds the text as written, and no string template produces it; these are ranked word matches"
+            .to_owned()
+    } else {
+        match exact.results.len() {
+            1 => "only 1 line holds the text or produces it; ranked word matches follow".to_owned(),
+            n => format!("only {n} lines hold the text or produce it; ranked word matches follow"),
+        }
+    };
+    let before = exact.results.len();
+    let mut results = std::mem::take(&mut exact.results);
+    for r in ranked.results.drain(..) {
+        if results.len() >= request.limit {
+            ranked.truncated = true;
+            break;
+        }
+        if results
+            .iter()
+            .take(before)
+            .any(|e| e.path == r.path && r.line_start <= e.line_start && e.line_start <= r.line_end)
+        {
+            continue;
+        }
+        results.push(r);
+    }
+    ranked.results = results;
+    ranked.total_candidates += before;
+    ranked.prefilter = exact.prefilter;
+    ranked.files_scanned = exact.files_scanned;
+    ranked.safety_limit_applied |= exact.safety_limit_applied;
+    ranked.fallback = Some(Fallback { from: "literal", to: "fts", reason });
+    Ok(ranked)
 }
 
 fn unquote(q: &str) -> &str {
@@ -522,6 +755,9 @@ fn run_exact(
         unreadable_files: (outcome.unreadable > 0).then_some(outcome.unreadable),
         estimated_tokens: None,
         suggestion: None,
+        clues: None,
+        notes: Vec::new(),
+        fallback: None,
     };
     if let Some(budget) = request.max_tokens {
         rank::fit_budget(&mut output, budget);

@@ -14,6 +14,7 @@ use tantivy::Term;
 use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
+use super::words::TermGroup;
 use super::{
     Classified, Detail, Details, Explain, Intent, LineHit, Mode, QueryError, SearchContext, SearchOutput,
     SearchRequest, SearchResult, Suggestion,
@@ -26,6 +27,11 @@ use crate::index::{DocKind, Hit, TopInView};
 const RECALL: usize = 200;
 /// The RRF constant.
 const RRF_K: f64 = 60.0;
+/// A question's score in a source directory, and under tests, docs or vendored code.
+const CLASS_UP: f64 = 1.2;
+const CLASS_DOWN: f64 = 0.5;
+/// Best whole files whose units gain a file-level rank in a question of words.
+const FILE_COHERENCE_DEPTH: usize = 30;
 
 /// Path segments that push a result down or up (configurable: `codecompass.rankDown`,
 /// `codecompass.rankUp` in git config add to these).
@@ -64,6 +70,19 @@ pub(crate) fn path_class(path: &str, up: &[String], down: &[String]) -> i8 {
     } else {
         0
     }
+}
+
+/// Languages whose files are data, configuration or prose rather than code.
+const NOT_CODE: &[&str] = &["markdown", "json", "yaml", "toml", "xml", "html", "css"];
+
+/// Whether a language (by name, `""` for none) is code.
+pub(crate) fn is_code_language(lang: &str) -> bool {
+    !lang.is_empty() && !NOT_CODE.contains(&lang)
+}
+
+/// Whether a path holds code, by its name.
+pub(crate) fn is_code_path(path: &str) -> bool {
+    crate::lang::detect_by_path(path.as_bytes()).is_some_and(|l| is_code_language(l.name))
 }
 
 /// Words and quoted phrases of a query, in order.
@@ -157,66 +176,41 @@ const STOPWORDS: &[&str] = &[
     "would",
 ];
 
-/// Simple English suffix variants, so `totals` meets `total` and `reserves` meets `reserve`.
-fn variants(word: &str) -> Vec<String> {
-    let w = word.to_lowercase();
-    let mut out = vec![w.clone()];
-    let mut push = |v: String| {
-        if v.len() >= 3 && !out.contains(&v) {
-            out.push(v);
-        }
-    };
-    if let Some(stem) = w.strip_suffix("ies") {
-        push(format!("{stem}y"));
+/// A term, fuzzy when asked and long enough.
+fn term_query(field: Field, text: &str, fuzzy: u8) -> Box<dyn Query> {
+    let term = Term::from_field_text(field, text);
+    if fuzzy > 0 && text.chars().count() > usize::from(fuzzy) + 2 {
+        Box::new(FuzzyTermQuery::new(term, fuzzy, true))
+    } else {
+        Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
     }
-    if let Some(stem) = w.strip_suffix("es") {
-        push(stem.to_owned());
+}
+
+/// The fields a document kind is searched in, with their boosts.
+fn kind_fields(f: &crate::index::Fields, kind: DocKind) -> Vec<(Field, f32)> {
+    match kind {
+        DocKind::Symbol => vec![(f.name, 4.0), (f.qualified, 3.0), (f.signature, 2.0), (f.doc, 1.0)],
+        DocKind::Snippet => vec![(f.body, 1.0)],
+        DocKind::File => vec![(f.path, 2.0), (f.name, 3.0)],
     }
-    if let Some(stem) = w.strip_suffix('s') {
-        push(stem.to_owned());
-    }
-    if let Some(stem) = w.strip_suffix("ed") {
-        push(stem.to_owned());
-        push(format!("{stem}e"));
-    }
-    if let Some(stem) = w.strip_suffix("ing") {
-        push(stem.to_owned());
-        push(format!("{stem}e"));
-    }
-    out
 }
 
 /// One query word as a clause: its whole identifier, or all its parts.
-fn word_clause(
-    ctx: &SearchContext<'_>,
-    fields: &[(Field, f32)],
-    word: &str,
-    fuzzy: u8,
-    natural: bool,
-) -> Option<Box<dyn Query>> {
+fn word_clause(fields: &[(Field, f32)], word: &str, fuzzy: u8) -> Option<Box<dyn Query>> {
     let tokens = code_tokens(word);
     if tokens.is_empty() {
         return None;
     }
-    let term_query = |field: Field, text: &str| -> Box<dyn Query> {
-        let term = Term::from_field_text(field, text);
-        if fuzzy > 0 && text.chars().count() > usize::from(fuzzy) + 2 {
-            Box::new(FuzzyTermQuery::new(term, fuzzy, true))
-        } else {
-            Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs))
-        }
-    };
     let any_field = |text: &str| -> Box<dyn Query> {
         Box::new(BooleanQuery::new(
             fields
                 .iter()
                 .map(|&(f, boost)| {
-                    (Occur::Should, Box::new(BoostQuery::new(term_query(f, text), boost)) as Box<dyn Query>)
+                    (Occur::Should, Box::new(BoostQuery::new(term_query(f, text, fuzzy), boost)) as Box<dyn Query>)
                 })
                 .collect(),
         ))
     };
-    let _ = ctx;
     let whole = tokens.iter().find(|t| t.position_length > 1).map(|t| t.text.clone());
     let parts: Vec<String> = tokens.iter().filter(|t| t.position_length == 1).map(|t| t.text.clone()).collect();
     match whole {
@@ -228,9 +222,6 @@ fn word_clause(
                 (Occur::Should, all_parts),
             ])))
         }
-        None if natural && word.chars().all(char::is_alphabetic) => Some(Box::new(BooleanQuery::new(
-            variants(&parts[0]).iter().map(|v| (Occur::Should, any_field(v))).collect(),
-        ))),
         None => Some(any_field(&parts[0])),
     }
 }
@@ -266,39 +257,65 @@ fn phrase_holds(text: &str, phrase: &str) -> bool {
     normalize(text).contains(&normalize(phrase))
 }
 
-/// The recall query for one document kind.
+/// The recall query of a name or a path for one document kind: every word must match.
 fn recall_query(
     ctx: &SearchContext<'_>,
     kind: DocKind,
     words: &[String],
     phrases: &[String],
-    conjunctive: bool,
     fuzzy: u8,
-    required: Option<usize>,
 ) -> Option<Box<dyn Query>> {
     let f = ctx.fulltext.fields();
-    let fields: Vec<(Field, f32)> = match kind {
-        DocKind::Symbol => vec![(f.name, 4.0), (f.qualified, 3.0), (f.signature, 2.0), (f.doc, 1.0)],
-        DocKind::Snippet => vec![(f.body, 1.0)],
-        DocKind::File => vec![(f.path, 2.0), (f.name, 3.0)],
-    };
-    let mut words_clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    for w in words {
-        if let Some(q) = word_clause(ctx, &fields, w, fuzzy, !conjunctive) {
-            words_clauses.push((if conjunctive { Occur::Must } else { Occur::Should }, q));
+    let fields = kind_fields(f, kind);
+    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+        words.iter().filter_map(|w| word_clause(&fields, w, fuzzy)).map(|q| (Occur::Must, q)).collect();
+    for p in phrases {
+        if let Some(q) = phrase_clause(&fields, p) {
+            clauses.push((Occur::Must, q));
         }
     }
+    if clauses.is_empty() {
+        return None;
+    }
+    clauses.push((
+        Occur::Must,
+        Box::new(TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic)),
+    ));
+    Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+/// The recall query of a question in words for one document kind: each term group a
+/// clause (its terms in any field, weighted), at least `required` groups matching; quoted
+/// phrases must all be there.
+fn group_recall(
+    ctx: &SearchContext<'_>,
+    kind: DocKind,
+    groups: &[TermGroup],
+    phrases: &[String],
+    required: usize,
+    fuzzy: u8,
+) -> Option<Box<dyn Query>> {
+    let f = ctx.fulltext.fields();
+    let fields = kind_fields(f, kind);
+    let group_clauses: Vec<(Occur, Box<dyn Query>)> = groups
+        .iter()
+        .map(|g| {
+            let any: Vec<(Occur, Box<dyn Query>)> = g
+                .terms
+                .iter()
+                .flat_map(|t| {
+                    fields.iter().map(move |&(field, boost)| {
+                        (Occur::Should, Box::new(BoostQuery::new(term_query(field, t, fuzzy), boost)) as Box<dyn Query>)
+                    })
+                })
+                .collect();
+            (Occur::Should, Box::new(BoostQuery::new(Box::new(BooleanQuery::new(any)), g.weight)) as Box<dyn Query>)
+        })
+        .collect();
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-    if !words_clauses.is_empty() {
-        let n = words_clauses.len();
-        let inner: Box<dyn Query> = if conjunctive {
-            Box::new(BooleanQuery::new(words_clauses))
-        } else {
-            // Natural language: at least half of the words (all of two), ranked by BM25.
-            let required = required.unwrap_or(if n <= 2 { n } else { n.div_ceil(2) }).min(n);
-            Box::new(BooleanQuery::with_minimum_required_clauses(words_clauses, required))
-        };
-        clauses.push((Occur::Must, inner));
+    if !group_clauses.is_empty() {
+        let required = required.clamp(1, group_clauses.len());
+        clauses.push((Occur::Must, Box::new(BooleanQuery::with_minimum_required_clauses(group_clauses, required))));
     }
     for p in phrases {
         if let Some(q) = phrase_clause(&fields, p) {
@@ -314,6 +331,12 @@ fn recall_query(
     ));
     Some(Box::new(BooleanQuery::new(clauses)))
 }
+
+/// Groups past which a strict pass (most groups required) is not worth trying.
+const STRICT_GROUPS: usize = 8;
+/// Fewer documents than this from the strict pass, and documents with any word are added
+/// (a strict pass that found something is the better answer: AND first, OR when it fails).
+const FEW_STRICT: usize = 1;
 
 /// A result unit before shaping.
 #[derive(Clone, Debug)]
@@ -358,16 +381,12 @@ pub(crate) fn ranked(
     mode: Mode,
     allowed: &Arc<RoaringBitmap>,
 ) -> Result<SearchOutput, QueryError> {
-    let (mut words, phrases) = parse_terms(query);
     let natural = mode == Mode::Auto;
-    if natural {
-        let kept: Vec<String> =
-            words.iter().filter(|w| !STOPWORDS.contains(&w.to_lowercase().as_str())).cloned().collect();
-        if !kept.is_empty() {
-            words = kept;
-        }
-    }
-    let conjunctive = !natural;
+    let wordy = matches!(mode, Mode::Auto | Mode::Fts);
+    // In a pasted text, quotes are what it quotes (a message, a path in a traceback), not
+    // phrases it insists on: only a short query's quotes are phrases.
+    let pasted = wordy && super::intent::is_long_text(query);
+    let (mut words, phrases) = if pasted { (Vec::new(), Vec::new()) } else { parse_terms(query) };
     let mut lists: Vec<Vec<Unit>> = Vec::new();
     let collector = |limit| TopInView { bitmap: allowed.clone(), limit };
     let to_unit = |h: &Hit| Unit {
@@ -387,17 +406,92 @@ pub(crate) fn ranked(
         Mode::Path => &[DocKind::File],
         _ => &[DocKind::Symbol, DocKind::Snippet, DocKind::File],
     };
-    for &kind in kinds {
-        if let Some(q) = recall_query(ctx, kind, &words, &phrases, conjunctive, request.fuzzy, None) {
-            let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
-            lists.push(hits.iter().map(to_unit).collect());
+    let mut notes = Vec::new();
+    let mut clue_report = None;
+    let mut groups: Vec<TermGroup> = Vec::new();
+    let query_words = words.join(" ");
+    let mut text_clues = None;
+    if wordy {
+        // Words of any number: the clues of the text, each a weighted group, ranked as an OR
+        // (a strict pass first when the question is short, so documents with every word lead).
+        let clues = super::clues::extract(if pasted { query } else { &query_words });
+        groups = super::words::groups(&clues);
+        if natural {
+            let kept: Vec<TermGroup> =
+                groups.iter().filter(|g| !STOPWORDS.contains(&g.label.as_str())).cloned().collect();
+            if !kept.is_empty() {
+                groups = kept;
+            }
         }
-    }
-    // A question that no document answers with half its words is asked again with any word.
-    if natural && lists.iter().all(Vec::is_empty) && words.len() > 1 {
-        lists.clear();
+        let f = ctx.fulltext.fields();
+        let dropped = super::words::keep_rarest(&mut groups, super::words::MAX_GROUPS, |t| {
+            ctx.searcher.doc_freq(&Term::from_field_text(f.body, t)).unwrap_or(0)
+        });
+        if !dropped.is_empty() {
+            notes.push(format!(
+                "the query has more than {} distinct terms; the {} most common were left out",
+                super::words::MAX_GROUPS,
+                dropped.len()
+            ));
+        }
+        if request.explain != Explain::Off {
+            clue_report = Some(super::ClueReport::of(&clues, &groups, &dropped));
+        }
+        words = groups.iter().map(|g| g.label.clone()).collect();
+        let n = groups.len();
+        // Paths answer short questions; in a long one every path shares some word with it.
+        let kinds: &[DocKind] = if n > 2 { &kinds[..kinds.len().min(2)] } else { kinds };
+        let strict = if mode == Mode::Fts || n <= 2 { n } else { n.div_ceil(2) };
+        // One list per kind: documents with most of the words first; then, when those are
+        // few or the question is long, documents with any of them.
         for &kind in kinds {
-            if let Some(q) = recall_query(ctx, kind, &words, &phrases, false, request.fuzzy, Some(1)) {
+            let mut list: Vec<Unit> = Vec::new();
+            if n <= STRICT_GROUPS
+                && let Some(q) = group_recall(ctx, kind, &groups, &phrases, strict, request.fuzzy)
+            {
+                list.extend(ctx.searcher.search(&*q, &collector(RECALL))?.iter().map(to_unit));
+            }
+            lists.push(list);
+        }
+        let found: usize = lists.iter().map(Vec::len).sum();
+        if n > 1 && (n > STRICT_GROUPS || found < FEW_STRICT) {
+            for (list, &kind) in lists.iter_mut().zip(kinds) {
+                let Some(q) = group_recall(ctx, kind, &groups, &phrases, 1, request.fuzzy) else { continue };
+                let key = |u: &Unit| (u.fv, u.line_start, u.ord.unwrap_or(u32::MAX));
+                let seen: std::collections::HashSet<(u32, u32, u32)> = list.iter().map(key).collect();
+                for hit in ctx.searcher.search(&*q, &collector(RECALL))?.iter() {
+                    let unit = to_unit(hit);
+                    if list.len() < RECALL && !seen.contains(&key(&unit)) {
+                        list.push(unit);
+                    }
+                }
+            }
+        }
+        // Definitions of the names the text gives (identifiers, stack-frame functions) are the
+        // surest signal a paste carries.
+        let named: Vec<Unit> = super::files::named_definitions(ctx, &clues, allowed)?
+            .into_iter()
+            .take(RECALL)
+            .map(|(fv, symbol)| Unit {
+                fv,
+                line_start: symbol.line_start,
+                line_end: symbol.line_end,
+                ord: Some(symbol.ord),
+                kind: DocKind::Symbol,
+                rrf: 0.0,
+                tier: 4,
+                declaration: symbol.role == Role::Declaration,
+                reasons: Vec::new(),
+                symbol: Some(symbol),
+            })
+            .collect();
+        if !named.is_empty() {
+            lists.insert(0, named);
+        }
+        text_clues = Some(clues);
+    } else {
+        for &kind in kinds {
+            if let Some(q) = recall_query(ctx, kind, &words, &phrases, request.fuzzy) {
                 let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
                 lists.push(hits.iter().map(to_unit).collect());
             }
@@ -493,8 +587,16 @@ pub(crate) fn ranked(
 
     // Tiers from what matched.
     let query_lower = query.to_lowercase();
-    let word_tokens: Vec<String> =
-        words.iter().flat_map(|w| code_tokens(w)).filter(|t| t.position_length == 1).map(|t| t.text).collect();
+    let word_tokens: Vec<String> = if wordy {
+        // Whole identifiers are also present as their parts; the parts are what text shows.
+        groups
+            .iter()
+            .filter(|g| !matches!(g.source, super::words::Source::Identifier | super::words::Source::Frame))
+            .map(|g| g.label.clone())
+            .collect()
+    } else {
+        words.iter().flat_map(|w| code_tokens(w)).filter(|t| t.position_length == 1).map(|t| t.text).collect()
+    };
     let qparts = segments(query);
     for unit in &mut units {
         match (unit.kind, unit.ord) {
@@ -536,6 +638,9 @@ pub(crate) fn ranked(
             }
             _ => unit.tier = 4,
         }
+    }
+    if mode == Mode::Symbol && !query.contains(' ') && !units.iter().any(|u| u.kind == DocKind::Symbol && u.tier <= 1) {
+        notes.push(format!("no definition named `{query}`; showing near names"));
     }
 
     // Quoted phrases: keep only units whose text holds every phrase.
@@ -589,6 +694,30 @@ pub(crate) fn ranked(
         }
     }
 
+    // File coherence: a question's answer tends to sit in the files that match it as a whole,
+    // so units of the best whole-file matches gain a file-level rank.
+    if wordy && groups.len() >= 3 {
+        let files = super::files::whole_file_bm25(ctx, &groups, allowed)?;
+        let named = match &text_clues {
+            Some(clues) => super::files::named_files(ctx, clues, allowed)?,
+            None => Vec::new(),
+        };
+        for (source, list) in
+            [("whole-file", files.iter().map(|&(fv, _)| fv).collect::<Vec<_>>()), ("named file", named)]
+        {
+            let rank_of: HashMap<u32, usize> =
+                list.iter().take(FILE_COHERENCE_DEPTH).enumerate().map(|(i, &fv)| (fv, i)).collect();
+            for unit in &mut kept {
+                if let Some(&rank) = rank_of.get(&unit.fv) {
+                    unit.rrf += 1.0 / (RRF_K + rank as f64 + 1.0);
+                    if request.explain == Explain::Full {
+                        unit.reasons.push(format!("{source} rank {}", rank + 1));
+                    }
+                }
+            }
+        }
+    }
+
     // Final order: tier, role, path class, score diversified across files, path, line.
     let up = ctx_config(ctx, "codecompass.rankUp");
     let down = ctx_config(ctx, "codecompass.rankDown");
@@ -605,10 +734,27 @@ pub(crate) fn ranked(
     let mut sorted_paths: Vec<&String> = paths.values().collect();
     sorted_paths.sort();
     let path_rank: HashMap<&str, usize> = sorted_paths.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+    // A name or a path sorts by standing first; a question in words by its score, the path
+    // class weighing on the score instead, so a strong match in a neutral directory beats a
+    // weak one under `src/`.
+    if wordy {
+        for unit in &mut kept {
+            let class = classes.get(&unit.fv).map_or(0, |c| c.0);
+            unit.rrf *= match class {
+                -1 => CLASS_UP,
+                1 => CLASS_DOWN,
+                _ => 1.0,
+            };
+        }
+    }
+    let class_of = |fv: u32| if wordy { 0 } else { classes.get(&fv).map_or(0, |c| c.0) };
     let static_key = |u: &Unit| {
-        let class = classes.get(&u.fv).map_or(0, |c| c.0);
-        let rank = paths.get(&u.fv).and_then(|p| path_rank.get(p.as_str()).copied()).unwrap_or(usize::MAX);
-        (u.tier, u.declaration, class, rank)
+        let rank = if wordy {
+            0
+        } else {
+            paths.get(&u.fv).and_then(|p| path_rank.get(p.as_str()).copied()).unwrap_or(usize::MAX)
+        };
+        (u.tier, u.declaration, class_of(u.fv), rank)
     };
     kept.sort_by(|a, b| {
         (static_key(a), std::cmp::Reverse(ordered(a.rrf)), a.line_start).cmp(&(
@@ -628,11 +774,11 @@ pub(crate) fn ranked(
         if ordered_units.len() >= wanted {
             break;
         }
-        let group = (front.tier, front.declaration, classes.get(&front.fv).map_or(0, |c| c.0));
+        let group = (front.tier, front.declaration, class_of(front.fv));
         let mut best = 0;
         let mut best_score = f64::MIN;
         for (i, u) in remaining.iter().enumerate() {
-            if (u.tier, u.declaration, classes.get(&u.fv).map_or(0, |c| c.0)) != group || i > 64 {
+            if (u.tier, u.declaration, class_of(u.fv)) != group || i > 64 {
                 break;
             }
             let adjusted = u.rrf * 0.8f64.powi(per_file.get(&u.fv).copied().unwrap_or(0));
@@ -674,31 +820,23 @@ pub(crate) fn ranked(
         shaped.push(shape(&mut shaping, &unit, &info, &symbols));
     }
     let truncated = total > shaped.len() + suppressed as usize;
-    let mut output = SearchOutput {
-        mode: match mode {
-            Mode::Auto => "fts",
-            other => other.as_str(),
-        },
-        intent: "",
-        confidence: 1.0,
-        results: shaped,
-        total_candidates: total,
-        truncated,
-        suppressed_duplicate_count: suppressed,
-        safety_limit_applied: false,
-        prefilter: None,
-        files_scanned: None,
-        unreadable_files: None,
-        estimated_tokens: None,
-        suggestion: None,
-    };
+    let mut output = SearchOutput::empty(match mode {
+        Mode::Auto => "fts",
+        other => other.as_str(),
+    });
+    output.results = shaped;
+    output.total_candidates = total;
+    output.truncated = truncated;
+    output.suppressed_duplicate_count = suppressed;
+    output.clues = clue_report;
+    output.notes = notes;
     if let Some(budget) = request.max_tokens {
         fit_budget(&mut output, budget);
     }
     Ok(output)
 }
 
-fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
+pub(crate) fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
     ctx.content
         .git
         .map(|g| g.local().config_strings(key).iter().flat_map(|v| v.split(',').map(|s| s.trim().to_owned())).collect())
@@ -707,13 +845,17 @@ fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
 
 /// File contents read once per search, by blob.
 #[derive(Default)]
-struct Contents {
+pub(crate) struct Contents {
     local: Option<Option<crate::git::LocalRepo>>,
     by_blob: HashMap<crate::git::ObjectId, Option<std::rc::Rc<Vec<u8>>>>,
 }
 
 impl Contents {
-    fn get(&mut self, ctx: &SearchContext<'_>, info: &crate::store::FileInfo) -> Option<std::rc::Rc<Vec<u8>>> {
+    pub(crate) fn get(
+        &mut self,
+        ctx: &SearchContext<'_>,
+        info: &crate::store::FileInfo,
+    ) -> Option<std::rc::Rc<Vec<u8>>> {
         if let Some(found) = self.by_blob.get(&info.blob_id) {
             return found.clone();
         }
@@ -977,6 +1119,9 @@ mod tests {
                 unreadable_files: None,
                 estimated_tokens: None,
                 suggestion: None,
+                clues: None,
+                notes: Vec::new(),
+                fallback: None,
             };
             fit_budget(&mut output, budget);
             let used: usize = output.results.iter().map(|r| r.estimated_tokens.unwrap()).sum();

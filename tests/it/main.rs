@@ -14,4 +14,5 @@ mod robustness;
 mod search;
 mod snapshot;
 mod support;
+mod words;
 mod worktree;

@@ -85,6 +85,26 @@ async def exercise_tools(session, repo):
     lines = [(r["path"], r["line_start"]) for r in structured(regex).get("results", [])]
     check(("src/cart.rs", 22) in lines and ("src/inventory.rs", 10) in lines, f"regex lines: {lines}")
 
+    files = await session.call_tool(
+        "search_code", {"query": "How are the cents of every item in a cart added up?", "group_by": "file"}
+    )
+    ranked_files = structured(files).get("results", [])
+    check(ranked_files and ranked_files[0].get("path") == "src/cart.rs", f"group_by=file: {ranked_files[:2]}")
+    check(ranked_files[0].get("kind") == "file", f"group_by=file kind: {ranked_files[:1]}")
+    check(len({r["path"] for r in ranked_files}) == len(ranked_files), "group_by=file: one result per file")
+    check(
+        any(s.get("name") == "Cart.total_cents" or s.get("name", "").endswith("total_cents")
+            for s in ranked_files[0].get("symbols", [])),
+        f"group_by=file symbols: {ranked_files[0].get('symbols')}",
+    )
+
+    question = await session.call_tool(
+        "get_code_context", {"query": "How are the cents of every item in a cart added up?", "max_tokens": 400}
+    )
+    q = structured(question)
+    check(q.get("estimated_tokens", 10**6) <= 400, f"get_code_context question within budget: {q}")
+    check(any(r.get("path") == "src/cart.rs" for r in q.get("results", [])[:3]), f"get_code_context question: {q}")
+
     context = await session.call_tool("get_code_context", {"query": "cart total", "max_tokens": 120})
     c = structured(context)
     check(c.get("estimated_tokens", 10**6) <= 120, f"get_code_context within budget: {c.get('estimated_tokens')}")

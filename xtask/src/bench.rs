@@ -10,8 +10,15 @@ use serde_json::{Value, json};
 use crate::BenchArgs;
 use crate::measure::{self, Sample, Scratch, median, percentile, secs};
 
-/// Builds the release binary and returns its path.
-fn release_binary() -> Result<PathBuf> {
+/// Builds the release binary and returns its path; `CODECOMPASS_BIN` names another binary
+/// to measure instead, without building.
+pub(crate) fn release_binary() -> Result<PathBuf> {
+    if let Some(bin) = std::env::var_os("CODECOMPASS_BIN") {
+        let bin = std::fs::canonicalize(&bin)
+            .with_context(|| format!("CODECOMPASS_BIN={} does not exist", Path::new(&bin).display()))?;
+        eprintln!("measuring CODECOMPASS_BIN={}, not a fresh release build", bin.display());
+        return Ok(bin);
+    }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let status = Command::new(cargo)
@@ -512,6 +519,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
                 max_tokens: None,
                 filters: Filters::default(),
                 timeout: Duration::from_secs(60),
+                files: false,
             };
             let started = Instant::now();
             engine.search(&request, &Scope::Ref(other.clone()), Freshness::BestEffort)?;
