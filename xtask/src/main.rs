@@ -5,6 +5,7 @@
 //! They take a path to a real repository and never copy anything from it.
 
 mod bench;
+mod bench_nl;
 mod measure;
 
 use std::path::PathBuf;
@@ -12,7 +13,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search|refs|mcp|snapshot> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp|snapshot|nl> --repo PATH [--runs N] [--json FILE]
+       cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
@@ -25,7 +27,14 @@ usage: cargo xtask bench <index|search|refs|mcp|snapshot> --repo PATH [--runs N]
                 warm per-tool latency, compact against full response sizes
   bench snapshot export and import a snapshot (time, size against the store), then import
                 plus catch-up from a snapshot 20 commits behind against a fresh index
+  bench nl      file localization from the repository's own history: each commit's message
+                is a question, the source files it changed the answer, asked at its parent;
+                top-1/5/10 and MRR of `search --files` beside a whole-file BM25 (default 100
+                tasks); --no-files ranks snippet results deduplicated by file instead
   bench queries how long each language's query takes to compile
+
+  CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
+                (a debug build while working on a benchmark; its figures are not comparable)
 ";
 
 /// Parsed arguments shared by the benchmarks.
@@ -36,6 +45,10 @@ pub struct BenchArgs {
     pub runs: usize,
     /// Where to also write the figures as JSON.
     pub json: Option<PathBuf>,
+    /// Tasks for `bench nl`.
+    pub tasks: usize,
+    /// `bench nl`: rank snippet results deduplicated by file instead of `search --files`.
+    pub no_files: bool,
 }
 
 fn main() -> Result<()> {
@@ -53,6 +66,7 @@ fn main() -> Result<()> {
                 "mcp" => bench::mcp(&parsed),
                 "refs" => bench::refs(&parsed),
                 "snapshot" => bench::snapshot(&parsed),
+                "nl" => bench_nl::nl(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }
@@ -67,16 +81,22 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
     let mut repo = None;
     let mut runs = 3;
     let mut json = None;
+    let mut tasks = 100;
+    let mut no_files = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--repo" => repo = Some(PathBuf::from(it.next().context("--repo needs a path")?)),
             "--runs" => runs = it.next().context("--runs needs a number")?.parse().context("--runs needs a number")?,
             "--json" => json = Some(PathBuf::from(it.next().context("--json needs a file")?)),
+            "--tasks" => {
+                tasks = it.next().context("--tasks needs a number")?.parse().context("--tasks needs a number")?;
+            }
+            "--no-files" => no_files = true,
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
     let repo = repo.context("--repo PATH is required")?;
     let repo = std::fs::canonicalize(&repo).with_context(|| format!("{} does not exist", repo.display()))?;
-    Ok(BenchArgs { repo, runs: runs.max(1), json })
+    Ok(BenchArgs { repo, runs: runs.max(1), json, tasks: tasks.max(1), no_files })
 }
