@@ -452,6 +452,9 @@ pub(crate) fn ranked_files(
     Ok(output)
 }
 
+/// A line of a file result: its score, index and the byte ranges of the terms it holds.
+type ScoredLine = (f64, usize, Vec<(usize, usize)>);
+
 /// A file as a result: the best lines (by the query terms' rarity) and the matching symbols.
 #[allow(clippy::too_many_arguments)]
 fn shape_file(
@@ -517,7 +520,7 @@ fn shape_file(
     // Best lines: message lines first, then the lines richest in query terms.
     if let Some(content) = contents.get(ctx, info) {
         let text = String::from_utf8_lossy(&content);
-        let mut scored: Vec<(f64, usize, Vec<(usize, usize)>)> = Vec::new();
+        let mut scored: Vec<ScoredLine> = Vec::new();
         for (index, line) in text.lines().enumerate() {
             if line.len() > 1000 {
                 continue;

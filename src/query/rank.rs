@@ -257,20 +257,17 @@ fn phrase_holds(text: &str, phrase: &str) -> bool {
     normalize(text).contains(&normalize(phrase))
 }
 
-/// The recall query of a name or a path for one document kind: every word must match.
-fn recall_query(
-    ctx: &SearchContext<'_>,
+/// `clauses`, plus every quoted phrase, restricted to documents of `kind`; `None` when there
+/// is nothing to match.
+fn with_phrases_and_kind(
+    f: &crate::index::Fields,
+    fields: &[(Field, f32)],
     kind: DocKind,
-    words: &[String],
+    mut clauses: Vec<(Occur, Box<dyn Query>)>,
     phrases: &[String],
-    fuzzy: u8,
 ) -> Option<Box<dyn Query>> {
-    let f = ctx.fulltext.fields();
-    let fields = kind_fields(f, kind);
-    let mut clauses: Vec<(Occur, Box<dyn Query>)> =
-        words.iter().filter_map(|w| word_clause(&fields, w, fuzzy)).map(|q| (Occur::Must, q)).collect();
     for p in phrases {
-        if let Some(q) = phrase_clause(&fields, p) {
+        if let Some(q) = phrase_clause(fields, p) {
             clauses.push((Occur::Must, q));
         }
     }
@@ -282,6 +279,21 @@ fn recall_query(
         Box::new(TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic)),
     ));
     Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+/// The recall query of a name or a path for one document kind: every word must match.
+fn recall_query(
+    ctx: &SearchContext<'_>,
+    kind: DocKind,
+    words: &[String],
+    phrases: &[String],
+    fuzzy: u8,
+) -> Option<Box<dyn Query>> {
+    let f = ctx.fulltext.fields();
+    let fields = kind_fields(f, kind);
+    let clauses: Vec<(Occur, Box<dyn Query>)> =
+        words.iter().filter_map(|w| word_clause(&fields, w, fuzzy)).map(|q| (Occur::Must, q)).collect();
+    with_phrases_and_kind(f, &fields, kind, clauses, phrases)
 }
 
 /// The recall query of a question in words for one document kind: each term group a
@@ -317,19 +329,7 @@ fn group_recall(
         let required = required.clamp(1, group_clauses.len());
         clauses.push((Occur::Must, Box::new(BooleanQuery::with_minimum_required_clauses(group_clauses, required))));
     }
-    for p in phrases {
-        if let Some(q) = phrase_clause(&fields, p) {
-            clauses.push((Occur::Must, q));
-        }
-    }
-    if clauses.is_empty() {
-        return None;
-    }
-    clauses.push((
-        Occur::Must,
-        Box::new(TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic)),
-    ));
-    Some(Box::new(BooleanQuery::new(clauses)))
+    with_phrases_and_kind(f, &fields, kind, clauses, phrases)
 }
 
 /// Groups past which a strict pass (most groups required) is not worth trying.
@@ -1105,24 +1105,9 @@ mod tests {
             ..SearchResult::default()
         };
         for budget in [0, 5, 13, 50, 200] {
-            let mut output = SearchOutput {
-                mode: "regex",
-                intent: "regex",
-                confidence: 1.0,
-                results: vec![result(10), result(3), result(40), result(1)],
-                total_candidates: 4,
-                truncated: false,
-                suppressed_duplicate_count: 0,
-                safety_limit_applied: false,
-                prefilter: None,
-                files_scanned: None,
-                unreadable_files: None,
-                estimated_tokens: None,
-                suggestion: None,
-                clues: None,
-                notes: Vec::new(),
-                fallback: None,
-            };
+            let mut output = SearchOutput::empty("regex");
+            output.results = vec![result(10), result(3), result(40), result(1)];
+            output.total_candidates = 4;
             fit_budget(&mut output, budget);
             let used: usize = output.results.iter().map(|r| r.estimated_tokens.unwrap()).sum();
             assert!(used <= budget);

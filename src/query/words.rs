@@ -1,6 +1,6 @@
 //! Questions in words: the weighted term groups a query of any length is searched by.
 //!
-//! The clues of the text (`clues.rs`) become groups of index terms: a prose word with its
+//! The clues of the text (`clues/`) become groups of index terms: a prose word with its
 //! suffix variants (`totals` meets `total`), an identifier as the whole token the `code`
 //! tokenizer indexes (`parse_config` -> `parseconfig`) beside its parts, the functions and
 //! files of stack frames, the file names a text mentions. Each group counts once however often
