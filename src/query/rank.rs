@@ -670,14 +670,10 @@ pub(crate) fn ranked(
     }
 
     // Merge near-duplicate regions of one file: a unit inside a better one is folded into it.
-    units.sort_by(|a, b| {
-        (a.tier, a.declaration, std::cmp::Reverse(ordered(a.rrf)), a.fv, a.line_start).cmp(&(
-            b.tier,
-            b.declaration,
-            std::cmp::Reverse(ordered(b.rrf)),
-            b.fv,
-            b.line_start,
-        ))
+    // Equal scores end on the file, the line and the kind (a symbol before the snippet of the
+    // same lines), so the order never depends on a hash map's.
+    units.sort_by_key(|u| {
+        (u.tier, u.declaration, std::cmp::Reverse(ordered(u.rrf)), u.fv, u.line_start, u.kind as u8, u.ord, u.line_end)
     });
     let mut kept: Vec<Unit> = Vec::new();
     let mut suppressed = 0u64;
@@ -748,21 +744,14 @@ pub(crate) fn ranked(
         }
     }
     let class_of = |fv: u32| if wordy { 0 } else { classes.get(&fv).map_or(0, |c| c.0) };
-    let static_key = |u: &Unit| {
-        let rank = if wordy {
-            0
-        } else {
-            paths.get(&u.fv).and_then(|p| path_rank.get(p.as_str()).copied()).unwrap_or(usize::MAX)
-        };
-        (u.tier, u.declaration, class_of(u.fv), rank)
+    let path_rank_of = |fv: u32| paths.get(&fv).and_then(|p| path_rank.get(p.as_str()).copied()).unwrap_or(usize::MAX);
+    // Ties always end on the path and the line, so equal scores never take a hash map's order.
+    let sort_key = |u: &Unit| {
+        let rank = path_rank_of(u.fv);
+        let standing = (u.tier, u.declaration, class_of(u.fv), if wordy { 0 } else { rank });
+        (standing, std::cmp::Reverse(ordered(u.rrf)), rank, u.line_start)
     };
-    kept.sort_by(|a, b| {
-        (static_key(a), std::cmp::Reverse(ordered(a.rrf)), a.line_start).cmp(&(
-            static_key(b),
-            std::cmp::Reverse(ordered(b.rrf)),
-            b.line_start,
-        ))
-    });
+    kept.sort_by_cached_key(sort_key);
     // Within a group of equal standing, a file's second and later results yield to other
     // files' results of close score: greedy, on integer keys, stopping once enough are chosen.
     let wanted = request.limit * 3 + 10;
