@@ -488,6 +488,29 @@ pub(crate) fn ranked(
         if !named.is_empty() {
             lists.insert(0, named);
         }
+        // Lines that hold a message the text quotes, or produce it from a template.
+        if pasted && !clues.messages.is_empty() {
+            let deadline = std::time::Instant::now() + request.timeout;
+            let lines: Vec<Unit> = super::messages::find(ctx, &clues.messages, allowed, deadline)?
+                .into_iter()
+                .take(RECALL)
+                .map(|hit| Unit {
+                    fv: hit.fv,
+                    line_start: hit.line,
+                    line_end: hit.line,
+                    ord: None,
+                    kind: DocKind::Snippet,
+                    rrf: 0.0,
+                    tier: 4,
+                    declaration: false,
+                    reasons: Vec::new(),
+                    symbol: None,
+                })
+                .collect();
+            if !lines.is_empty() {
+                lists.insert(0, lines);
+            }
+        }
         text_clues = Some(clues);
     } else {
         for &kind in kinds {
