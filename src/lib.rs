@@ -14,6 +14,7 @@ pub mod error;
 pub mod extract;
 pub mod failpoint;
 pub mod git;
+pub mod graph;
 pub mod hooks;
 pub mod index;
 pub mod indexer;

@@ -3,6 +3,7 @@
 //! Architecture invariant: no logic beyond argument handling and rendering lives here; what
 //! the command line can answer, the MCP server answers the same way through the engine.
 
+mod graph;
 mod output;
 
 use std::path::PathBuf;
@@ -112,6 +113,8 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    #[command(flatten)]
+    Graph(graph::GraphCommand),
     /// List the symbols of a file.
     Outline {
         /// The file, relative to the current directory or the repository root.
@@ -476,6 +479,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.outline(&response);
             Ok(!response.symbols.is_empty())
         }
+        Command::Graph(command) => graph::run(&engine, &base, command, out, cli.global.json),
         Command::Status => {
             let response = engine.status()?;
             out.status(&response);

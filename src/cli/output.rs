@@ -39,7 +39,18 @@ impl Out {
         self.write(&format!("{text}\n"));
     }
 
-    fn paint(&self, code: &str, text: &str) -> String {
+    /// Whether the answer is JSON.
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+
+    /// One JSON document.
+    pub fn json<T: Serialize>(&self, value: &T) {
+        self.json_doc(value);
+    }
+
+    /// `text` in colour `code` on a terminal.
+    pub fn paint(&self, code: &str, text: &str) -> String {
         if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
     }
 

@@ -6,8 +6,10 @@
 
 mod diff;
 mod doctor;
+mod graph;
 mod locate;
 mod outline;
+mod related;
 mod search;
 mod snapshot;
 mod source;
@@ -21,8 +23,13 @@ use serde::Serialize;
 
 pub use diff::{DiffRequest, DiffResponse};
 pub use doctor::DoctorResponse;
+pub use graph::{
+    CallSite, Caller, Direction, GraphDefinition, GraphEdge, GraphNode, GraphRequest, GraphResponse, Reference,
+    ReferencesResponse,
+};
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol, ViewSymbol};
+pub use related::{FileRequest, Import, Importer, ImportersResponse, ImportsResponse, RelatedTest, TestsForResponse};
 pub use search::{ContextResponse, SearchResponse, Strategy};
 pub use snapshot::InspectResponse;
 pub use source::{SourceRequest, SourceResponse};
@@ -497,6 +504,31 @@ impl Engine {
             .view_by_id(row.view)?
             .ok_or_else(|| Error::new(ErrorCode::Internal, "a ref points to a missing view"))?;
         Ok(ResolvedScope { name, commit: row.commit, view, fresh: false, syncing: false })
+    }
+
+    /// Every use of a symbol in a view, tied to its definitions.
+    pub fn references(&self, request: &GraphRequest) -> Result<ReferencesResponse, Error> {
+        graph::references(self, request)
+    }
+
+    /// Who calls a symbol (`Up`), what it calls (`Down`), or both, `request.depth` levels deep.
+    pub fn call_graph(&self, request: &GraphRequest, direction: Direction) -> Result<GraphResponse, Error> {
+        graph::call_graph(self, request, direction)
+    }
+
+    /// What a file imports, resolved to files of the view.
+    pub fn imports(&self, request: &FileRequest) -> Result<ImportsResponse, Error> {
+        related::imports(self, request)
+    }
+
+    /// The files of the view that import a file.
+    pub fn importers(&self, request: &FileRequest) -> Result<ImportersResponse, Error> {
+        related::importers(self, request)
+    }
+
+    /// The tests of a symbol or a file.
+    pub fn tests_for(&self, request: &FileRequest) -> Result<TestsForResponse, Error> {
+        related::tests_for(self, request)
     }
 
     /// Finds where a symbol is defined.

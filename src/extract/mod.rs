@@ -9,6 +9,7 @@
 //! branch and worktree that holds the blob.
 
 mod doc;
+mod occurrences;
 mod signature;
 
 use std::cell::RefCell;
@@ -21,12 +22,15 @@ use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator};
 
 use crate::lang::{self, KINDS, Language, VisibilityRule};
 
+pub use occurrences::{Occurrence, RefKind};
+
 /// The version of the extraction logic. Part of every record key, beside a hash of the
 /// language's query file, so changing either re-extracts exactly what it affects.
 ///
 /// History:
 /// - 1: first version: definitions, declarations, scopes, signatures, docs, visibility.
-pub const EXTRACTOR_VERSION: u32 = 1;
+/// - 2: references (calls, types, imports, names) with the symbol each sits in.
+pub const EXTRACTOR_VERSION: u32 = 2;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -90,6 +94,8 @@ pub struct Diagnostic {
 pub struct Extraction {
     /// The symbols, ordered by position.
     pub symbols: Vec<Symbol>,
+    /// The references, ordered by position.
+    pub occurrences: Vec<Occurrence>,
     /// Syntax errors and cut-offs.
     pub diagnostics: Vec<Diagnostic>,
     /// True when some of the file did not parse, so some symbols may be missing.
@@ -127,6 +133,12 @@ enum Capture {
     Scope,
     Name,
     Context,
+    Reference(RefKind),
+    /// A name bound locally (a parameter, a local assignment): not a reference, and uses of
+    /// the same name in the same symbol are not references either.
+    LocalDefinition,
+    /// A name that is no reference (an alias being bound, a keyword argument's name).
+    NotReference,
     Ignored,
 }
 
@@ -142,7 +154,13 @@ fn parse_capture(name: &str) -> Result<Capture, String> {
                 Capture::Definition(kind(k)?)
             } else if let Some(k) = name.strip_prefix("declaration.") {
                 Capture::Declaration(kind(k)?)
-            } else if name.starts_with("reference.") || name.starts_with("doc") || name.starts_with("local.") {
+            } else if name == "reference.none" {
+                Capture::NotReference
+            } else if let Some(k) = name.strip_prefix("reference.") {
+                Capture::Reference(RefKind::of_capture(k))
+            } else if name == "local.definition" {
+                Capture::LocalDefinition
+            } else if name.starts_with("doc") || name.starts_with("local.") {
                 Capture::Ignored
             } else {
                 return Err(format!("unknown capture `@{name}`"));
@@ -211,12 +229,16 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
     }
 
     let mut found: Vec<Found<'_>> = Vec::new();
+    let mut references: Vec<occurrences::FoundRef<'_>> = Vec::new();
+    let mut locals: Vec<Node<'_>> = Vec::new();
+    let mut not_references: Vec<usize> = Vec::new();
     CURSOR.with_borrow_mut(|cursor| {
         cursor.set_match_limit(4096);
         let mut matches = cursor.matches(&compiled.query, root, source);
         while let Some(m) = matches.next() {
             let mut def: Option<(Node<'_>, &'static str, Option<Role>)> = None;
             let mut name = None;
+            let mut reference = None;
             let mut context: Option<String> = None;
             for capture in m.captures() {
                 match compiled.captures[capture.index as usize] {
@@ -234,11 +256,16 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
                             _ => part,
                         });
                     }
+                    Capture::Reference(kind) => reference = Some(kind),
+                    Capture::LocalDefinition => locals.push(capture.node),
+                    Capture::NotReference => not_references.push(capture.node.id()),
                     Capture::Ignored => {}
                 }
             }
             if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
                 found.push(Found { node, name_node, kind, role, context, pattern: m.pattern_index });
+            } else if let (Some(kind), Some(name_node)) = (reference, name) {
+                references.push(occurrences::FoundRef { name_node, kind });
             }
         }
     });
@@ -263,6 +290,10 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
     });
 
     resolve(language, source, &found, &mut out);
+    let mut definition_names: std::collections::HashSet<usize> =
+        found.iter().filter(|f| f.role.is_some()).map(|f| f.name_node.id()).collect();
+    definition_names.extend(not_references);
+    out.occurrences = occurrences::collect(source, references, &definition_names, &locals, &out.symbols);
     out
 }
 

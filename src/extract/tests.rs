@@ -41,3 +41,42 @@ fn empty_and_non_utf8_input_never_fail() {
     let extraction = extract(rust(), b"fn caf\xe9() {}\nfn ok() {}\n");
     assert!(extraction.symbols.iter().any(|s| s.name == "ok"));
 }
+
+fn python() -> &'static Language {
+    lang::by_name("python").expect("python is in the language table")
+}
+
+fn refs(extraction: &Extraction) -> Vec<String> {
+    extraction
+        .occurrences
+        .iter()
+        .map(|o| {
+            let caller = o.caller.map_or(String::new(), |c| extraction.symbols[c as usize].qualified_name.clone());
+            let qualifier = if o.qualifier.is_empty() { String::new() } else { format!("{}.", o.qualifier) };
+            format!("{}:{} {} {qualifier}{} in {caller}", o.line, o.column, o.kind.as_str(), o.name)
+        })
+        .collect()
+}
+
+#[test]
+fn references_sit_in_their_symbol_and_skip_local_names() {
+    let source = b"import os.path\nfrom .util import helper as h\n\ndef run(items, limit=3):\n    total = 0\n    for item in items:\n        total += helper(item, key=limit)\n    return os.path.join(total)\n\nclass A(Base):\n    def go(self) -> Result:\n        return self.run(run)\n";
+    let extraction = extract(python(), source);
+    let got = refs(&extraction);
+    for want in [
+        "1:8 import os.path in ",
+        "2:6 import .util in ",
+        "2:19 name helper in ",
+        "7:18 call helper in run",
+        "8:20 call os.path.join in run",
+        "10:9 name Base in A",
+        "11:21 type Result in A.go",
+        "12:21 call self.run in A.go",
+        "12:25 name run in A.go",
+    ] {
+        assert!(got.iter().any(|g| g == want), "missing `{want}` in {got:#?}");
+    }
+    for local in ["items", "total", "item", "limit", "self", "key", "h", "util"] {
+        assert!(!got.iter().any(|g| g.contains(&format!(" {local} in"))), "`{local}` is local: {got:#?}");
+    }
+}

@@ -355,6 +355,29 @@ fn merge(
                  JOIN main.blobs b ON b.oid = sb.oid
                  JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;",
         )?;
+        // References came after the first snapshots: an older one has none to merge.
+        let has_occurrences: bool = tx.query_row(
+            "SELECT count(*) = 2 FROM snap.sqlite_master WHERE type = 'table'
+             AND name IN ('occurrences', 'occurrence_names')",
+            [],
+            |r| r.get(0),
+        )?;
+        if has_occurrences {
+            tx.execute_batch(
+                "INSERT OR IGNORE INTO main.occurrences (record, data)
+                     SELECT mr.id, o.data FROM snap.occurrences o
+                     JOIN snap.records r ON r.id = o.record
+                     JOIN snap.blobs sb ON sb.id = r.blob
+                     JOIN main.blobs b ON b.oid = sb.oid
+                     JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;
+                 INSERT OR IGNORE INTO main.occurrence_names (key, record)
+                     SELECT n.key, mr.id FROM snap.occurrence_names n
+                     JOIN snap.records r ON r.id = n.record
+                     JOIN snap.blobs sb ON sb.id = r.blob
+                     JOIN main.blobs b ON b.oid = sb.oid
+                     JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;",
+            )?;
+        }
         tx.commit()?;
         Ok(())
     })();

@@ -11,6 +11,7 @@
 
 pub mod blobs;
 mod lock;
+pub mod occurrences;
 mod schema;
 
 use std::path::{Path, PathBuf};
@@ -164,6 +165,14 @@ impl Store {
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.pragma_update(None, "cache_size", -65536)?;
         conn.pragma_update(None, "mmap_size", 67_108_864i64)?;
+        let has_additions: bool = conn.query_row(
+            "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('occurrences', 'occurrence_names')",
+            [],
+            |r| r.get(0),
+        )?;
+        if !has_additions {
+            conn.execute_batch(schema::ADDITIONS)?;
+        }
         Ok(Store { dir: dir.to_owned(), conn })
     }
 
@@ -178,6 +187,7 @@ impl Store {
             conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0))?;
             let tx = conn.unchecked_transaction()?;
             tx.execute_batch(schema::CREATE)?;
+            tx.execute_batch(schema::ADDITIONS)?;
             for (key, value) in [
                 ("schema_version", STORE_SCHEMA_VERSION.to_string()),
                 ("extractor_version", extract::EXTRACTOR_VERSION.to_string()),
@@ -1005,6 +1015,7 @@ impl Batch<'_> {
                 s.stable_id,
             ])?;
         }
+        self.insert_occurrences(record_id, &record.extraction.occurrences)?;
         Ok(record.extraction.symbols.len())
     }
 

@@ -4,8 +4,25 @@
 /// `reindex_required`.
 ///
 /// History:
-/// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta.
+/// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta; `occurrences` and
+///   `occurrence_names` were added later in place ([`ADDITIONS`]): a store without them gains
+///   them when opened, and a build that does not know them ignores them.
 pub const STORE_SCHEMA_VERSION: u32 = 1;
+
+/// Tables added to schema version 1 after it shipped: created when a store is opened.
+pub const ADDITIONS: &str = r#"
+-- The references of a record (calls, types, imports, names), packed: see store/occurrences.rs.
+CREATE TABLE IF NOT EXISTS occurrences (
+    record INTEGER PRIMARY KEY,
+    data   BLOB NOT NULL
+);
+-- Which records use a name (a 64-bit hash of it) or import a module segment.
+CREATE TABLE IF NOT EXISTS occurrence_names (
+    key    INTEGER NOT NULL,
+    record INTEGER NOT NULL,
+    PRIMARY KEY (key, record)
+) WITHOUT ROWID;
+"#;
 
 /// Creates every table of an empty store.
 pub const CREATE: &str = r#"

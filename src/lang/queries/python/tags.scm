@@ -18,4 +18,40 @@
 (class_definition
   body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
 
+; References, for the symbol graph: calls, imports (the module as written), type annotations,
+; and every other name read; names bound in a function (parameters, assignments, loop targets)
+; are local there.
 (call function: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.call
+(import_statement name: [(dotted_name) @name (aliased_import name: (dotted_name) @name)]) @reference.import
+(import_from_statement module_name: [(dotted_name) (relative_import)] @name) @reference.import
+(import_from_statement name: [(dotted_name (identifier) @name)
+                              (aliased_import name: (dotted_name (identifier) @name))]) @reference.name
+(import_from_statement module_name: [(dotted_name (identifier) @name @reference.none)
+                                     (relative_import (dotted_name (identifier) @name @reference.none))])
+(import_statement name: [(dotted_name (identifier) @name @reference.none)
+                         (aliased_import (dotted_name (identifier) @name @reference.none))])
+(aliased_import alias: (identifier) @name @reference.none)
+(type [(identifier) @name
+       (generic_type (identifier) @name)
+       (attribute attribute: (identifier) @name)]) @reference.type
+(attribute attribute: (identifier) @name) @reference.name
+((identifier) @name @reference.name
+  (#not-any-of? @name "self" "cls"))
+(keyword_argument name: (identifier) @name @reference.none)
+(parameters [(identifier) @local.definition
+             (default_parameter name: (identifier) @local.definition)
+             (typed_parameter (identifier) @local.definition)
+             (typed_default_parameter name: (identifier) @local.definition)
+             (list_splat_pattern (identifier) @local.definition)
+             (dictionary_splat_pattern (identifier) @local.definition)])
+(lambda_parameters [(identifier) @local.definition
+                    (default_parameter name: (identifier) @local.definition)])
+(assignment left: [(identifier) @local.definition
+                   (pattern_list (identifier) @local.definition)
+                   (tuple_pattern (identifier) @local.definition)])
+(augmented_assignment left: (identifier) @local.definition)
+(for_statement left: [(identifier) @local.definition (pattern_list (identifier) @local.definition)])
+(for_in_clause left: [(identifier) @local.definition (pattern_list (identifier) @local.definition)])
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
+(except_clause (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
+(named_expression name: (identifier) @local.definition)

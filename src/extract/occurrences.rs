@@ -1,0 +1,211 @@
+//! The references of one blob: calls, type uses, imports and other names worth keeping, each
+//! with the symbol it sits in. This is the per-blob half of the symbol graph; which definition
+//! a reference means is decided per view (`crate::graph`), because the same blob can mean
+//! something else at another ref.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::{Symbol, clean_name, node_text};
+
+/// What a reference does with the name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RefKind {
+    /// An import, include or `use`: the name is the module or path as written.
+    Import,
+    /// A call or an instantiation.
+    Call,
+    /// A type named in an annotation, a declaration, a cast.
+    Type,
+    /// Any other use worth keeping: a function passed as a value, an attribute read.
+    Name,
+}
+
+impl RefKind {
+    /// The kind as the captures and the JSON name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Import => "import",
+            RefKind::Call => "call",
+            RefKind::Type => "type",
+            RefKind::Name => "name",
+        }
+    }
+
+    /// The kind of a capture `@reference.<suffix>`: `call` and `class` (an instantiation) are
+    /// calls; `type`, `import`; anything else (`name`, `variable`, `table`) is a name.
+    pub(super) fn of_capture(suffix: &str) -> RefKind {
+        match suffix {
+            "call" | "class" => RefKind::Call,
+            "type" | "implementation" => RefKind::Type,
+            "import" => RefKind::Import,
+            _ => RefKind::Name,
+        }
+    }
+
+    /// The kind stored as `code`.
+    pub fn from_code(code: u8) -> Option<RefKind> {
+        Some(match code {
+            0 => RefKind::Import,
+            1 => RefKind::Call,
+            2 => RefKind::Type,
+            3 => RefKind::Name,
+            _ => return None,
+        })
+    }
+
+    /// The stored code of the kind.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// One reference. Lines are 1-based; columns are 1-based byte offsets in the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    /// What the reference does.
+    pub kind: RefKind,
+    /// The name as written (for an import, the module or path as written, quotes removed).
+    pub name: String,
+    /// What was written before the name (`self`, `os.path`, `crate::index`), empty when none.
+    pub qualifier: String,
+    /// Line of the name.
+    pub line: u32,
+    /// Column of the name.
+    pub column: u32,
+    /// The index of the innermost symbol of the same extraction the reference sits in.
+    pub caller: Option<u32>,
+}
+
+/// A reference found by the query, before it is placed in its symbol.
+pub(super) struct FoundRef<'t> {
+    pub name_node: Node<'t>,
+    pub kind: RefKind,
+}
+
+/// Longest qualifier kept: a receiver chain longer than this is cut from the left.
+const MAX_QUALIFIER: usize = 80;
+
+/// Turns the query's reference matches into occurrences: one per name node (the strongest kind
+/// wins), none on a definition's own name, none on a name bound locally in the same symbol
+/// (`local_definitions`: a parameter, a local assignment), each placed in its innermost symbol.
+pub(super) fn collect(
+    source: &[u8],
+    mut found: Vec<FoundRef<'_>>,
+    definition_names: &HashSet<usize>,
+    local_definitions: &[Node<'_>],
+    symbols: &[Symbol],
+) -> Vec<Occurrence> {
+    found.retain(|f| !definition_names.contains(&f.name_node.id()));
+    found.sort_by_key(|f| (f.name_node.start_byte(), f.name_node.end_byte(), f.kind));
+    found.dedup_by(|later, earlier| later.name_node.id() == earlier.name_node.id());
+
+    let callers = innermost(symbols, found.iter().map(|f| f.name_node.start_byte()));
+    let locals: HashSet<(Option<u32>, &str)> = {
+        let starts: Vec<usize> = local_definitions.iter().map(|n| n.start_byte()).collect();
+        let mut order: Vec<usize> = (0..starts.len()).collect();
+        order.sort_by_key(|&i| starts[i]);
+        let sorted: Vec<usize> = order.iter().map(|&i| starts[i]).collect();
+        let owners = innermost(symbols, sorted.iter().copied());
+        order
+            .iter()
+            .zip(owners)
+            .filter(|(_, owner)| owner.is_some())
+            .map(|(&i, owner)| (owner, node_text(local_definitions[i], source)))
+            .collect()
+    };
+    let local_nodes: HashSet<usize> = local_definitions.iter().map(|n| n.id()).collect();
+
+    let mut out = Vec::with_capacity(found.len());
+    for (f, caller) in found.iter().zip(callers) {
+        if local_nodes.contains(&f.name_node.id()) {
+            continue;
+        }
+        let raw = node_text(f.name_node, source);
+        let name = if f.kind == RefKind::Import { import_text(raw) } else { clean_name(raw) };
+        if name.is_empty() {
+            continue;
+        }
+        if f.kind != RefKind::Import && locals.contains(&(caller, name.as_str())) {
+            continue;
+        }
+        let position = f.name_node.start_position();
+        out.push(Occurrence {
+            kind: f.kind,
+            qualifier: if f.kind == RefKind::Import { String::new() } else { qualifier(f.name_node, source) },
+            name,
+            line: position.row as u32 + 1,
+            column: position.column as u32 + 1,
+            caller,
+        });
+    }
+    out
+}
+
+/// For positions in ascending order, the index of the innermost symbol whose byte range holds
+/// each. Symbols are ordered by start, outer before inner.
+fn innermost(symbols: &[Symbol], positions: impl Iterator<Item = usize>) -> Vec<Option<u32>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0;
+    for at in positions {
+        let at = at as u32;
+        while next < symbols.len() && symbols[next].byte_start <= at {
+            while stack.last().is_some_and(|&s| symbols[s].byte_end <= symbols[next].byte_start) {
+                stack.pop();
+            }
+            stack.push(next);
+            next += 1;
+        }
+        while stack.last().is_some_and(|&s| symbols[s].byte_end <= at) {
+            stack.pop();
+        }
+        // A symbol that ended before `at` may sit below one that still holds it.
+        out.push(
+            stack.iter().rev().find(|&&s| symbols[s].byte_start <= at && at < symbols[s].byte_end).map(|&s| s as u32),
+        );
+    }
+    out
+}
+
+/// The text written before a member name, up to the enclosing member or scoped expression:
+/// `self` in `self.greet`, `os.path` in `os.path.join`, `Index` in `Index::find`.
+fn qualifier(name: Node<'_>, source: &[u8]) -> String {
+    let Some(parent) = name.parent() else {
+        return String::new();
+    };
+    if parent.start_byte() >= name.start_byte() {
+        return String::new();
+    }
+    // Only member-like parents: a call's own function name has no qualifier.
+    let kind = parent.kind();
+    let member_like =
+        ["member", "attribute", "field", "scoped", "qualified", "selector", "navigation", "access", "index"]
+            .iter()
+            .any(|k| kind.contains(k));
+    if !member_like {
+        return String::new();
+    }
+    let text = std::str::from_utf8(&source[parent.start_byte()..name.start_byte()]).unwrap_or("");
+    let trimmed = text.trim_end().trim_end_matches(['.', ':', '>', '-', '?', '\\', '#']).trim_end();
+    let collapsed: String = trimmed.split_whitespace().collect::<Vec<_>>().join("");
+    if collapsed.len() > MAX_QUALIFIER {
+        let cut = collapsed.len() - MAX_QUALIFIER;
+        let start = (cut..collapsed.len()).find(|&i| collapsed.is_char_boundary(i)).unwrap_or(collapsed.len());
+        collapsed[start..].to_owned()
+    } else {
+        collapsed
+    }
+}
+
+/// An import's module or path as written: quotes and angle brackets removed, no whitespace.
+fn import_text(raw: &str) -> String {
+    let trimmed = raw.trim();
+    let unquoted = trimmed
+        .strip_prefix('<')
+        .and_then(|t| t.strip_suffix('>'))
+        .or_else(|| ['"', '\'', '`'].iter().find_map(|q| trimmed.strip_prefix(*q).and_then(|t| t.strip_suffix(*q))))
+        .unwrap_or(trimmed);
+    unquoted.split_whitespace().collect()
+}

@@ -1,0 +1,477 @@
+//! The symbol graph's per-view half: which definition a reference means, in one view.
+//!
+//! The per-blob half (`extract::occurrences`, `store::occurrences`) says what each blob
+//! references, by name. Here a reference is resolved against the definitions *of the view*:
+//! the same file first, then the files its imports name, then its directory, then a name unique
+//! in the view; anything else is `ambiguous` with its candidates. Nothing is cached across
+//! views: the same blob can resolve differently at two refs (an import that now points
+//! elsewhere), so every answer is computed from the view it is asked of.
+
+pub mod imports;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use roaring::RoaringBitmap;
+
+use crate::extract::{Occurrence, RefKind, Role};
+use crate::git::ObjectId;
+use crate::lang;
+use crate::store::occurrences::{import_key, name_key};
+use crate::store::{Store, StoreError, SymbolRow};
+
+/// How sure a resolution is, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Confidence {
+    /// Defined in the same file.
+    Resolved,
+    /// Defined in a file the referencing file imports.
+    Import,
+    /// Defined in the referencing file's directory.
+    SamePackage,
+    /// The only definition of the name in the view.
+    UniqueName,
+    /// Several definitions could be meant; none is preferred.
+    Ambiguous,
+}
+
+impl Confidence {
+    /// The name used in JSON and text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Resolved => "resolved",
+            Confidence::Import => "import",
+            Confidence::SamePackage => "same_package",
+            Confidence::UniqueName => "unique_name",
+            Confidence::Ambiguous => "ambiguous",
+        }
+    }
+}
+
+/// Languages whose files reference each other's definitions.
+pub fn family(lang: &str) -> &str {
+    match lang {
+        "c" | "cpp" => "c",
+        "javascript" | "typescript" | "tsx" => "js",
+        "java" | "kotlin" | "scala" | "groovy" => "jvm",
+        other => other,
+    }
+}
+
+/// A file of the view with a parsed record.
+#[derive(Debug)]
+pub struct File {
+    /// File version id.
+    pub fv: u32,
+    /// Repository path.
+    pub path: String,
+    /// Language name.
+    pub lang: &'static str,
+    /// The blob.
+    pub blob: ObjectId,
+    /// Its record (symbols and references).
+    pub record: i64,
+}
+
+/// A definition in the view.
+#[derive(Clone, Debug)]
+pub struct Def {
+    /// Where.
+    pub file: Rc<File>,
+    /// What.
+    pub symbol: SymbolRow,
+}
+
+impl Def {
+    /// Identity within a view: file version and symbol.
+    pub fn key(&self) -> (u32, u32) {
+        (self.file.fv, self.symbol.ord)
+    }
+}
+
+/// A reference in the view.
+#[derive(Clone, Debug)]
+pub struct Use {
+    /// Where.
+    pub file: Rc<File>,
+    /// What.
+    pub occurrence: Occurrence,
+}
+
+/// A reference resolved against candidate definitions.
+#[derive(Clone, Debug)]
+pub struct Resolution {
+    /// How sure.
+    pub confidence: Confidence,
+    /// Indices into the candidates: one unless ambiguous.
+    pub targets: Vec<usize>,
+}
+
+/// One view's graph: lookups by name, cached for the life of one request.
+pub struct ViewGraph<'s> {
+    store: &'s Store,
+    bitmap: &'s RoaringBitmap,
+    max_file_size: u64,
+    files: RefCell<HashMap<u32, Option<Rc<File>>>>,
+    record_files: RefCell<HashMap<i64, Vec<Rc<File>>>>,
+    occurrences: RefCell<HashMap<i64, Rc<Vec<Occurrence>>>>,
+    symbols: RefCell<HashMap<i64, Rc<Vec<SymbolRow>>>>,
+    definitions: RefCell<HashMap<String, Rc<Vec<Def>>>>,
+}
+
+impl<'s> ViewGraph<'s> {
+    /// The graph of the view whose file versions are `bitmap`.
+    pub fn new(store: &'s Store, bitmap: &'s RoaringBitmap, max_file_size: u64) -> ViewGraph<'s> {
+        ViewGraph {
+            store,
+            bitmap,
+            max_file_size,
+            files: RefCell::default(),
+            record_files: RefCell::default(),
+            occurrences: RefCell::default(),
+            symbols: RefCell::default(),
+            definitions: RefCell::default(),
+        }
+    }
+
+    /// The store.
+    pub fn store(&self) -> &'s Store {
+        self.store
+    }
+
+    /// The view's file versions.
+    pub fn bitmap(&self) -> &'s RoaringBitmap {
+        self.bitmap
+    }
+
+    fn current_key(&self, lang: &str) -> String {
+        crate::indexer::record_key(lang, self.max_file_size)
+    }
+
+    /// The file version `fv` of the view, with its current record; `None` when it has none.
+    pub fn file(&self, fv: u32) -> Result<Option<Rc<File>>, StoreError> {
+        if let Some(f) = self.files.borrow().get(&fv) {
+            return Ok(f.clone());
+        }
+        let file = match self.store.file_infos([fv])?.pop() {
+            Some(info) if info.skip.is_none() && self.bitmap.contains(fv) => match lang::by_name(&info.lang) {
+                Some(language) => {
+                    self.store.record(info.blob_id, language.name, &self.current_key(language.name))?.map(|r| {
+                        Rc::new(File {
+                            fv,
+                            path: info.path_str(),
+                            lang: language.name,
+                            blob: info.blob_id,
+                            record: r.id,
+                        })
+                    })
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        self.files.borrow_mut().insert(fv, file.clone());
+        Ok(file)
+    }
+
+    /// The file at `path` in the view.
+    pub fn file_at(&self, path: &str) -> Result<Option<Rc<File>>, StoreError> {
+        let path = path.trim_start_matches("./").trim_start_matches('/');
+        for info in self.store.file_versions_at(path.as_bytes())? {
+            if self.bitmap.contains(info.id) {
+                return self.file(info.id);
+            }
+        }
+        Ok(None)
+    }
+
+    /// The files of the view holding record `record`.
+    fn files_of_record(&self, record: i64) -> Result<Vec<Rc<File>>, StoreError> {
+        if let Some(f) = self.record_files.borrow().get(&record) {
+            return Ok(f.clone());
+        }
+        let mut files = Vec::new();
+        for fv in self.store.file_versions_of_record(record)? {
+            if self.bitmap.contains(fv)
+                && let Some(file) = self.file(fv)?
+                && file.record == record
+            {
+                files.push(file);
+            }
+        }
+        self.record_files.borrow_mut().insert(record, files.clone());
+        Ok(files)
+    }
+
+    /// The references of a record.
+    pub fn occurrences(&self, record: i64) -> Result<Rc<Vec<Occurrence>>, StoreError> {
+        if let Some(o) = self.occurrences.borrow().get(&record) {
+            return Ok(o.clone());
+        }
+        // Damaged data reads as no references; `doctor` reports it.
+        let list = Rc::new(self.store.occurrences_of(record)?.unwrap_or_default());
+        self.occurrences.borrow_mut().insert(record, list.clone());
+        Ok(list)
+    }
+
+    /// The symbols of a record, by ord.
+    pub fn symbols(&self, record: i64) -> Result<Rc<Vec<SymbolRow>>, StoreError> {
+        if let Some(s) = self.symbols.borrow().get(&record) {
+            return Ok(s.clone());
+        }
+        let list = Rc::new(self.store.symbols_of(record)?);
+        self.symbols.borrow_mut().insert(record, list.clone());
+        Ok(list)
+    }
+
+    /// The symbol a reference sits in.
+    pub fn caller_of(&self, u: &Use) -> Result<Option<SymbolRow>, StoreError> {
+        let Some(ord) = u.occurrence.caller else {
+            return Ok(None);
+        };
+        Ok(self.symbols(u.file.record)?.get(ord as usize).cloned())
+    }
+
+    /// The definitions (not declarations) named `name` in the view, exactly; declarations
+    /// only when there is no definition.
+    pub fn definitions(&self, name: &str) -> Result<Rc<Vec<Def>>, StoreError> {
+        if let Some(d) = self.definitions.borrow().get(name) {
+            return Ok(d.clone());
+        }
+        let mut defs = Vec::new();
+        let mut declarations = Vec::new();
+        for (symbol, fv, _, _) in self.store.symbols_named(name)? {
+            if symbol.name != name || !self.bitmap.contains(fv) {
+                continue;
+            }
+            let Some(file) = self.file(fv)? else { continue };
+            if file.record != symbol.record {
+                continue;
+            }
+            let def = Def { file, symbol };
+            if def.symbol.role == Role::Definition { defs.push(def) } else { declarations.push(def) }
+        }
+        if defs.is_empty() {
+            defs = declarations;
+        }
+        defs.sort_by(|a, b| (&a.file.path, a.symbol.ord).cmp(&(&b.file.path, b.symbol.ord)));
+        defs.dedup_by_key(|d| d.key());
+        let defs = Rc::new(defs);
+        self.definitions.borrow_mut().insert(name.to_owned(), defs.clone());
+        Ok(defs)
+    }
+
+    /// Every reference to the name `name` in the view (imports excluded), by path and line.
+    pub fn uses(&self, name: &str) -> Result<Vec<Use>, StoreError> {
+        let mut out = Vec::new();
+        for record in self.store.records_using(name_key(name))? {
+            let files = self.files_of_record(record)?;
+            if files.is_empty() {
+                continue;
+            }
+            let occurrences = self.occurrences(record)?;
+            for o in occurrences.iter().filter(|o| o.name == name && o.kind != RefKind::Import) {
+                for file in &files {
+                    out.push(Use { file: file.clone(), occurrence: o.clone() });
+                }
+            }
+        }
+        out.sort_by(|a, b| {
+            (&a.file.path, a.occurrence.line, a.occurrence.column).cmp(&(
+                &b.file.path,
+                b.occurrence.line,
+                b.occurrence.column,
+            ))
+        });
+        Ok(out)
+    }
+
+    /// The import specifiers of a file, with their lines.
+    pub fn imports_of(&self, file: &File) -> Result<Vec<(String, u32)>, StoreError> {
+        Ok(self
+            .occurrences(file.record)?
+            .iter()
+            .filter(|o| o.kind == RefKind::Import)
+            .map(|o| (o.name.clone(), o.line))
+            .collect())
+    }
+
+    /// The files of the view whose imports may name `target`, with the importing line.
+    pub fn importers(&self, target: &File) -> Result<Vec<(Rc<File>, String, u32)>, StoreError> {
+        let mut records: Vec<i64> = Vec::new();
+        for segment in imports::segments_naming(target.lang, &target.path) {
+            records.extend(self.store.records_using(import_key(&segment))?);
+        }
+        records.sort_unstable();
+        records.dedup();
+        let mut out = Vec::new();
+        for record in records {
+            for file in self.files_of_record(record)? {
+                if file.fv == target.fv || family(file.lang) != family(target.lang) {
+                    continue;
+                }
+                for (spec, line) in self.imports_of(&file)? {
+                    if imports::resolves_to(file.lang, &file.path, &spec, &target.path) {
+                        out.push((file.clone(), spec, line));
+                        break;
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+        Ok(out)
+    }
+
+    /// Which of `candidates` the reference `u` means.
+    pub fn resolve(&self, u: &Use, candidates: &[Def]) -> Result<Resolution, StoreError> {
+        let family_of_use = family(u.file.lang);
+        let mut pool: Vec<usize> =
+            (0..candidates.len()).filter(|&i| family(candidates[i].file.lang) == family_of_use).collect();
+        if pool.is_empty() {
+            return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+        }
+        // A qualifier that names a type or module (`Index::find`, `Greeter.greet`, `util.run`)
+        // narrows the candidates to that type's or module's members, when any match.
+        let qualifier = u.occurrence.qualifier.as_str();
+        let self_like = matches!(qualifier, "self" | "this" | "cls" | "Self" | "super" | "@" | "$this" | "static");
+        if self_like {
+            if let Some(caller) = self.caller_of(u)? {
+                let class = enclosing_type(&caller.qualified_name, u.file.lang);
+                let same_class: Vec<usize> = pool
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        candidates[i].file.fv == u.file.fv
+                            && enclosing_type(&candidates[i].symbol.qualified_name, u.file.lang) == class
+                    })
+                    .collect();
+                if same_class.len() == 1 {
+                    return Ok(Resolution { confidence: Confidence::Resolved, targets: same_class });
+                }
+            }
+        } else if let Some(last) = last_segment(qualifier) {
+            let narrowed: Vec<usize> = pool
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    let parent = enclosing_type(&candidates[i].symbol.qualified_name, candidates[i].file.lang);
+                    last_segment(parent) == Some(last) || file_stem(&candidates[i].file.path) == last
+                })
+                .collect();
+            if !narrowed.is_empty() {
+                pool = narrowed;
+            }
+        }
+        let pick = |pool: &[usize], confidence: Confidence| -> Option<Resolution> {
+            match pool.len() {
+                0 => None,
+                1 => Some(Resolution { confidence, targets: pool.to_vec() }),
+                _ => Some(Resolution { confidence: Confidence::Ambiguous, targets: pool.to_vec() }),
+            }
+        };
+        let same_file: Vec<usize> = pool.iter().copied().filter(|&i| candidates[i].file.fv == u.file.fv).collect();
+        if let Some(r) = pick(&same_file, Confidence::Resolved) {
+            return Ok(r);
+        }
+        let imports = self.imports_of(&u.file)?;
+        let imported: Vec<usize> = pool
+            .iter()
+            .copied()
+            .filter(|&i| {
+                imports
+                    .iter()
+                    .any(|(spec, _)| imports::resolves_to(u.file.lang, &u.file.path, spec, &candidates[i].file.path))
+            })
+            .collect();
+        if let Some(r) = pick(&imported, Confidence::Import) {
+            return Ok(r);
+        }
+        let dir = imports::dir_of(&u.file.path);
+        let same_dir: Vec<usize> =
+            pool.iter().copied().filter(|&i| imports::dir_of(&candidates[i].file.path) == dir).collect();
+        if let Some(r) = pick(&same_dir, Confidence::SamePackage) {
+            return Ok(r);
+        }
+        Ok(pick(&pool, Confidence::UniqueName).expect("the pool is not empty"))
+    }
+}
+
+/// The last segment of a qualifier (`b` of `a.b`, `Index` of `crate::index::Index`), `None`
+/// for an empty one or a call's result (`f()`).
+fn last_segment(qualifier: &str) -> Option<&str> {
+    let last = qualifier.rsplit(['.', ':', '>', '\\']).next()?.trim();
+    (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(last)
+}
+
+/// The qualified name of what encloses a symbol (`Greeter` of `Greeter.greet`).
+fn enclosing_type<'q>(qualified: &'q str, lang: &str) -> &'q str {
+    let separator = lang::by_name(lang).map_or(".", |l| l.separator);
+    qualified.rfind(separator).map_or("", |i| &qualified[..i])
+}
+
+fn file_stem(path: &str) -> &str {
+    let name = imports::file_name(path);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// Whether a path is a test file: a test directory, or a test file name by the conventions of
+/// the common languages (`test_x.py`, `x_test.go`, `x.spec.ts`, `XTest.java`, `x_spec.rb`).
+pub fn is_test_path(path: &str) -> bool {
+    const DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "testing", "testdata", "e2e"];
+    let name = imports::file_name(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    imports::dir_of(path).split('/').any(|d| DIRS.contains(&d))
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_spec")
+        || stem.ends_with("_tests")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || (stem.len() > 4 && (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")))
+        || stem == "conftest"
+}
+
+/// The name a test file is about, by convention: `x` of `test_x.py`, `x_test.go`, `x.spec.ts`,
+/// `XTest.java`; `None` for a file that is no test by its name.
+pub fn tested_stem(path: &str) -> Option<&str> {
+    let name = imports::file_name(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    if let Some(s) = stem.strip_prefix("test_") {
+        return Some(s);
+    }
+    for suffix in ["_test", "_tests", "_spec", "Test", "Tests", "Spec"] {
+        if let Some(s) = stem.strip_suffix(suffix)
+            && !s.is_empty()
+        {
+            return Some(s);
+        }
+    }
+    (name.contains(".test.") || name.contains(".spec.")).then_some(stem)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_and_the_names_they_test() {
+        assert!(is_test_path("tests/test_app.py"));
+        assert!(is_test_path("pkg/store_test.go"));
+        assert!(is_test_path("src/a.spec.ts"));
+        assert!(is_test_path("src/test/java/x/StoreTest.java"));
+        assert!(!is_test_path("src/contest.py"));
+        assert!(!is_test_path("src/Test.java"));
+        assert_eq!(tested_stem("tests/test_app.py"), Some("app"));
+        assert_eq!(tested_stem("pkg/store_test.go"), Some("store"));
+        assert_eq!(tested_stem("src/a.spec.ts"), Some("a"));
+        assert_eq!(tested_stem("StoreTest.java"), Some("Store"));
+        assert_eq!(tested_stem("src/app.py"), None);
+        assert_eq!(last_segment("crate::index::Index"), Some("Index"));
+        assert_eq!(last_segment("self.a"), Some("a"));
+        assert_eq!(last_segment("f()"), None);
+        assert_eq!(enclosing_type("Greeter.greet", "python"), "Greeter");
+        assert_eq!(enclosing_type("Index::find", "rust"), "Index");
+    }
+}

@@ -1,0 +1,284 @@
+//! The references of a record, stored packed: one row per record in `occurrences` (a string
+//! table and the references as varints, zstd-compressed when that pays), and one row per
+//! distinct name in `occurrence_names` (a 64-bit hash of the name and the record), which is
+//! what finds the records that may use a name. A hash may collide; readers decode the record
+//! and compare the names, so a collision costs a decode, never a wrong answer.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Batch, Store, StoreError};
+use crate::extract::{Occurrence, RefKind};
+
+/// Compress a packed record above this size.
+const COMPRESS_ABOVE: usize = 512;
+const RAW: u8 = 0;
+const ZSTD: u8 = 1;
+
+/// The lookup key of a name used in a record.
+pub fn name_key(name: &str) -> i64 {
+    fnv(b"n", name.as_bytes())
+}
+
+/// The lookup key of one segment of an imported module or path (`slab` of `linux/slab.h`,
+/// `util` of `./util.js`, `index` of `crate::index::Index`).
+pub fn import_key(segment: &str) -> i64 {
+    fnv(b"i", segment.as_bytes())
+}
+
+/// The segments of an import specifier under which it is found: every segment of the path,
+/// without its extension.
+pub fn import_segments(spec: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = spec
+        .split(['/', '.', ':', '\\'])
+        .filter(|s| !s.is_empty() && *s != "*" && !s.chars().all(|c| c == '.'))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// FNV-1a, 64 bits, with a one-byte domain. Stored, so it must never change.
+fn fnv(domain: &[u8], bytes: &[u8]) -> i64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in domain.iter().chain(bytes) {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash as i64
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn get_varint(data: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *data.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+fn intern<'s>(index: &mut std::collections::HashMap<&'s str, u64>, strings: &mut Vec<&'s str>, s: &'s str) -> u64 {
+    *index.entry(s).or_insert_with(|| {
+        strings.push(s);
+        strings.len() as u64 - 1
+    })
+}
+
+/// Packs references (in position order) for storage.
+pub fn encode(occurrences: &[Occurrence]) -> Vec<u8> {
+    let mut strings: Vec<&str> = Vec::new();
+    let mut index: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+    let mut ids: Vec<(u64, u64)> = Vec::with_capacity(occurrences.len());
+    for o in occurrences {
+        let n = intern(&mut index, &mut strings, &o.name);
+        let q = if o.qualifier.is_empty() { 0 } else { intern(&mut index, &mut strings, &o.qualifier) + 1 };
+        ids.push((n, q));
+    }
+    let mut body = Vec::with_capacity(16 + occurrences.len() * 6);
+    put_varint(&mut body, strings.len() as u64);
+    for s in &strings {
+        put_varint(&mut body, s.len() as u64);
+        body.extend_from_slice(s.as_bytes());
+    }
+    put_varint(&mut body, occurrences.len() as u64);
+    let mut line = 0u32;
+    for (o, (n, q)) in occurrences.iter().zip(ids) {
+        body.push(o.kind.code());
+        put_varint(&mut body, n);
+        put_varint(&mut body, q);
+        // Lines only grow in position order; a negative step (never made by the extractor) is
+        // stored whole after a marker so decoding stays exact.
+        if o.line >= line {
+            put_varint(&mut body, u64::from(o.line - line) << 1);
+        } else {
+            put_varint(&mut body, (u64::from(o.line) << 1) | 1);
+        }
+        line = o.line;
+        put_varint(&mut body, u64::from(o.column));
+        put_varint(&mut body, o.caller.map_or(0, |c| u64::from(c) + 1));
+    }
+    if body.len() > COMPRESS_ABOVE
+        && let Ok(packed) = zstd::bulk::compress(&body, 3)
+        && packed.len() + 8 < body.len()
+    {
+        let mut out = Vec::with_capacity(packed.len() + 9);
+        out.push(ZSTD);
+        put_varint(&mut out, body.len() as u64);
+        out.extend_from_slice(&packed);
+        return out;
+    }
+    let mut out = Vec::with_capacity(body.len() + 1);
+    out.push(RAW);
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Unpacks what [`encode`] packed. `None` for damaged data.
+pub fn decode(data: &[u8]) -> Option<Vec<Occurrence>> {
+    let (&format, rest) = data.split_first()?;
+    let unpacked;
+    let body: &[u8] = match format {
+        RAW => rest,
+        ZSTD => {
+            let mut at = 0;
+            let len = get_varint(rest, &mut at)? as usize;
+            if len > 64 << 20 {
+                return None;
+            }
+            unpacked = zstd::bulk::decompress(&rest[at..], len).ok()?;
+            &unpacked
+        }
+        _ => return None,
+    };
+    let mut at = 0;
+    let count = get_varint(body, &mut at)? as usize;
+    let mut strings = Vec::with_capacity(count.min(1 << 16));
+    for _ in 0..count {
+        let len = get_varint(body, &mut at)? as usize;
+        let bytes = body.get(at..at.checked_add(len)?)?;
+        strings.push(std::str::from_utf8(bytes).ok()?.to_owned());
+        at += len;
+    }
+    let count = get_varint(body, &mut at)? as usize;
+    let mut out = Vec::with_capacity(count.min(1 << 20));
+    let mut line = 0u32;
+    for _ in 0..count {
+        let kind = RefKind::from_code(*body.get(at)?)?;
+        at += 1;
+        let name = strings.get(get_varint(body, &mut at)? as usize)?.clone();
+        let qualifier = match get_varint(body, &mut at)? {
+            0 => String::new(),
+            q => strings.get(q as usize - 1)?.clone(),
+        };
+        let step = get_varint(body, &mut at)?;
+        line = if step & 1 == 0 { line.checked_add(u32::try_from(step >> 1).ok()?)? } else { (step >> 1) as u32 };
+        let column = u32::try_from(get_varint(body, &mut at)?).ok()?;
+        let caller = match get_varint(body, &mut at)? {
+            0 => None,
+            c => Some(u32::try_from(c - 1).ok()?),
+        };
+        out.push(Occurrence { kind, name, qualifier, line, column, caller });
+    }
+    Some(out)
+}
+
+/// The distinct lookup keys of a record's references.
+fn keys(occurrences: &[Occurrence]) -> Vec<i64> {
+    let mut keys: Vec<i64> = Vec::with_capacity(occurrences.len());
+    for o in occurrences {
+        if o.kind == RefKind::Import {
+            keys.extend(import_segments(&o.name).into_iter().map(import_key));
+        } else {
+            keys.push(name_key(&o.name));
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+impl Batch<'_> {
+    /// Stores the references of a freshly inserted record.
+    pub(super) fn insert_occurrences(&self, record_id: i64, occurrences: &[Occurrence]) -> Result<(), StoreError> {
+        if occurrences.is_empty() {
+            return Ok(());
+        }
+        self.tx
+            .prepare_cached("INSERT OR REPLACE INTO occurrences (record, data) VALUES (?1, ?2)")?
+            .execute(params![record_id, encode(occurrences)])?;
+        let mut stmt =
+            self.tx.prepare_cached("INSERT OR IGNORE INTO occurrence_names (key, record) VALUES (?1, ?2)")?;
+        for key in keys(occurrences) {
+            stmt.execute(params![key, record_id])?;
+        }
+        Ok(())
+    }
+}
+
+/// Deletes the references of `record_id` (gc).
+pub fn delete(conn: &Connection, record_id: i64) -> Result<(), StoreError> {
+    conn.prepare_cached("DELETE FROM occurrences WHERE record = ?1")?.execute([record_id])?;
+    conn.prepare_cached("DELETE FROM occurrence_names WHERE record = ?1")?.execute([record_id])?;
+    Ok(())
+}
+
+impl Store {
+    /// The records whose references include the lookup key `key` ([`name_key`],
+    /// [`import_key`]).
+    pub fn records_using(&self, key: i64) -> Result<Vec<i64>, StoreError> {
+        let mut stmt = self.conn.prepare_cached("SELECT record FROM occurrence_names WHERE key = ?1")?;
+        let rows = stmt.query_map([key], |r| r.get(0))?.collect::<Result<Vec<i64>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The file versions holding the blob of `record` as its language.
+    pub fn file_versions_of_record(&self, record: i64) -> Result<Vec<u32>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT fv.id FROM records r JOIN file_versions fv ON fv.blob = r.blob AND fv.lang = r.lang
+             WHERE r.id = ?1",
+        )?;
+        let rows = stmt.query_map([record], |r| r.get(0))?.collect::<Result<Vec<u32>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The references of a record, in position order; empty when it has none, `None` when
+    /// the stored data is damaged.
+    pub fn occurrences_of(&self, record_id: i64) -> Result<Option<Vec<Occurrence>>, StoreError> {
+        let data: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached("SELECT data FROM occurrences WHERE record = ?1")?
+            .query_row([record_id], |r| r.get(0))
+            .optional()?;
+        Ok(match data {
+            None => Some(Vec::new()),
+            Some(d) => decode(&d),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn occ(kind: RefKind, name: &str, qualifier: &str, line: u32, caller: Option<u32>) -> Occurrence {
+        Occurrence { kind, name: name.to_owned(), qualifier: qualifier.to_owned(), line, column: 5, caller }
+    }
+
+    #[test]
+    fn packed_references_decode_to_what_was_encoded() {
+        let small = vec![
+            occ(RefKind::Import, "os.path", "", 1, None),
+            occ(RefKind::Call, "greet", "self", 4, Some(0)),
+            occ(RefKind::Call, "greet", "", 4, Some(2)),
+            occ(RefKind::Type, "Index", "crate::index", 9, None),
+        ];
+        assert_eq!(decode(&encode(&small)).as_deref(), Some(&small[..]));
+        let large: Vec<Occurrence> =
+            (0..500).map(|i| occ(RefKind::Name, &format!("n{}", i % 37), "obj", i / 3 + 1, Some(i % 5))).collect();
+        let packed = encode(&large);
+        assert_eq!(packed[0], ZSTD, "a large record is compressed");
+        assert_eq!(decode(&packed), Some(large));
+        assert_eq!(decode(&[]), None);
+        assert_eq!(decode(&[RAW, 0xff]), None);
+        assert_eq!(decode(&[9, 0, 0]), None);
+    }
+
+    #[test]
+    fn imports_are_found_by_each_segment_without_extension() {
+        assert_eq!(import_segments("linux/slab.h"), vec!["h", "linux", "slab"]);
+        assert_eq!(import_segments("./util"), vec!["util"]);
+        assert_eq!(import_segments("crate::index::Index"), vec!["Index", "crate", "index"]);
+        assert_ne!(name_key("greet"), import_key("greet"));
+    }
+}
