@@ -227,6 +227,19 @@ fn suffix_matches(qualified: &str, query: &[&str]) -> bool {
     have.len() >= query.len() && have[have.len() - query.len()..].iter().zip(query).all(|(a, b)| a == b)
 }
 
+/// Whether `query` names the symbol through its module path: `billing.engine.run` for `run`
+/// in `billing/engine.py` or `billing/engine/__init__.py`, `index::find` for `src/index.rs`.
+fn module_qualified(path: &str, qualified: &str, query: &[&str]) -> bool {
+    let stem = path.rsplit_once('.').map_or(path, |(stem, _)| stem);
+    let mut module: Vec<&str> = stem.split('/').collect();
+    if module.last().is_some_and(|m| matches!(*m, "__init__" | "mod" | "index" | "lib" | "main")) {
+        module.pop();
+    }
+    let mut full = module;
+    full.extend(segments(qualified));
+    full.len() >= query.len() && full[full.len() - query.len()..] == *query
+}
+
 fn wanted_language(lang: Option<&str>) -> Result<Option<&'static str>, Error> {
     lang.map(|l| {
         crate::lang::by_name(l).map(|l| l.name).ok_or_else(|| {
@@ -261,10 +274,14 @@ fn open(engine: &Engine, request: &GraphRequest) -> Result<Target, Error> {
 }
 
 /// The definitions `query` names among `all` (the definitions of its last segment).
-fn roots(all: &[Def], query: &str, lang: Option<&str>) -> Vec<usize> {
+pub(super) fn roots(all: &[Def], query: &str, lang: Option<&str>) -> Vec<usize> {
     let parts = segments(query.trim());
     (0..all.len())
-        .filter(|&i| parts.len() < 2 || suffix_matches(&all[i].symbol.qualified_name, &parts))
+        .filter(|&i| {
+            parts.len() < 2
+                || suffix_matches(&all[i].symbol.qualified_name, &parts)
+                || module_qualified(&all[i].file.path, &all[i].symbol.qualified_name, &parts)
+        })
         .filter(|&i| lang.is_none_or(|l| all[i].file.lang == l))
         .collect()
 }

@@ -6,6 +6,7 @@
 
 mod diff;
 mod doctor;
+mod explain;
 mod graph;
 mod locate;
 mod outline;
@@ -23,6 +24,7 @@ use serde::Serialize;
 
 pub use diff::{DiffRequest, DiffResponse};
 pub use doctor::DoctorResponse;
+pub use explain::{Counted, ExplainResponse, FileContextResponse};
 pub use graph::{
     CallSite, Caller, Direction, GraphDefinition, GraphEdge, GraphNode, GraphRequest, GraphResponse, Reference,
     ReferencesResponse,
@@ -524,6 +526,16 @@ impl Engine {
     /// The files of the view that import a file.
     pub fn importers(&self, request: &FileRequest) -> Result<ImportersResponse, Error> {
         related::importers(self, request)
+    }
+
+    /// A symbol explained: definition, doc, callers, callees, uses and tests.
+    pub fn explain_symbol(&self, name: &str, scope: &Scope, freshness: Freshness) -> Result<ExplainResponse, Error> {
+        explain::explain(self, name, scope, freshness)
+    }
+
+    /// A file in context: outline, imports, importers and tests.
+    pub fn file_context(&self, path: &str, scope: &Scope, freshness: Freshness) -> Result<FileContextResponse, Error> {
+        explain::file_context(self, path, scope, freshness)
     }
 
     /// The tests of a symbol or a file.

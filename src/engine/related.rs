@@ -196,16 +196,7 @@ pub(super) fn tests_for(engine: &Engine, request: &FileRequest) -> Result<TestsF
     } else {
         let name = request.target.rsplit(['.', ':', '#']).next().unwrap_or(&request.target).to_owned();
         let all = graph.definitions(&name)?;
-        let parts: Vec<&str> = request.target.split(['.', ':', '#']).filter(|s| !s.is_empty()).collect();
-        let targets: Vec<usize> = (0..all.len())
-            .filter(|&i| {
-                parts.len() < 2 || {
-                    let have: Vec<&str> =
-                        all[i].symbol.qualified_name.split(['.', ':', '#']).filter(|s| !s.is_empty()).collect();
-                    have.ends_with(&parts)
-                }
-            })
-            .collect();
+        let targets = super::graph::roots(&all, &request.target, None);
         if targets.is_empty() {
             notes.push(format!("no file or definition named `{}` in {}", request.target, resolved.name));
         }

@@ -4,6 +4,7 @@
 //! Architecture invariant: no logic of its own beyond parameters, confinement and transport;
 //! stdout carries protocol messages only (logs go to stderr).
 
+mod graph_tools;
 mod http;
 mod server;
 pub mod tools;

@@ -312,7 +312,7 @@ fn schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
 
 /// Output schemas list every field but require none: partial answers (while indexing) and
 /// compact ones leave fields out.
-fn relaxed<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
+pub(super) fn relaxed<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
     fn strip(v: &mut Value) {
         match v {
             Value::Object(map) => {
@@ -336,7 +336,7 @@ fn relaxed<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
     }
 }
 
-fn input<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
+pub(super) fn input<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
     let mut map = schema::<T>();
     map.insert("type".into(), json!("object"));
     std::sync::Arc::new(map)
@@ -418,6 +418,9 @@ pub fn specs() -> Vec<ToolSpec> {
             output: relaxed::<SyncAnswer>(),
         },
     ]
+    .into_iter()
+    .chain(super::graph_tools::specs())
+    .collect()
 }
 
 /// Parses a tool's arguments.
@@ -426,7 +429,7 @@ pub fn parse<T: for<'de> Deserialize<'de>>(args: Option<&JsonObject>) -> Result<
     serde_json::from_value(value).map_err(|e| e.to_string())
 }
 
-fn scope(common: &Common) -> Scope {
+pub(super) fn scope(common: &Common) -> Scope {
     Scope::from_option(common.reference.as_deref().filter(|r| !r.is_empty()))
 }
 
@@ -446,7 +449,7 @@ pub fn confine(engine: &Engine, path: &str) -> Result<String, Error> {
     engine.relative_path(root, path)
 }
 
-fn freshness(ws: &Workspace) -> Freshness {
+pub(super) fn freshness(ws: &Workspace) -> Freshness {
     if ws.busy() {
         // While indexing, answer from what exists instead of waiting for the writer.
         return Freshness::BestEffort;
@@ -587,12 +590,12 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
             let _: CommonParams = parse(args)?;
             engine.refs().map(|r| json_of(&r))
         }
-        _ => return Err(format!("unknown tool `{name}`")),
+        _ => return super::graph_tools::run(name, args, ws).unwrap_or_else(|| Err(format!("unknown tool `{name}`"))),
     };
     Ok(value)
 }
 
-fn json_of<T: serde::Serialize>(value: &T) -> Value {
+pub(super) fn json_of<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
@@ -639,10 +642,12 @@ fn shape_locate(value: Value, detail: DetailLevel, compact: bool) -> Value {
 
 /// A concise text rendering of an answer, for clients that show text.
 pub fn text_of(name: &str, value: &Value) -> String {
+    let graph_text = super::graph_tools::text_of(name, value);
     let mut out = String::new();
     let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
     match name {
+        _ if graph_text.is_some() => out = graph_text.unwrap_or_default(),
         "search_code" | "get_code_context" | "locate_symbol" => {
             let results = value.get("results").and_then(Value::as_array).cloned().unwrap_or_default();
             out.push_str(&format!("{} result(s) in {}\n", results.len(), str_of(value, "ref")));

@@ -7,6 +7,12 @@
 //! heading), put the annotations in a sidecar `<file>.expected`, one per line, prefixed with
 //! the line number: `12: @def key name`. A file whose name contains `broken` may have syntax
 //! errors; every other corpus file must parse cleanly.
+//!
+//! References are pinned the same way: `@ref <kind> <name> [in <caller>]` on the line of the
+//! reference, where kind is `call`, `type`, `import` or `name`, name is the name as written
+//! (an import's module or path as written) and caller the qualified name of the symbol it sits
+//! in (none at a file's top level). Every annotated reference must be extracted, and on an
+//! annotated line the calls and imports extracted must be exactly the annotated ones.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -15,6 +21,8 @@ use codecompass::extract::{self, Role};
 use codecompass::lang;
 
 type Expected = BTreeSet<(u32, &'static str, String, String)>;
+/// (line, kind, name, caller)
+type ExpectedRefs = BTreeSet<(u32, String, String, String)>;
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
@@ -47,6 +55,30 @@ fn parse_annotations(line_no: u32, text: &str, out: &mut Expected) {
         out.insert((line_no, role, kind, name));
         rest = after;
     }
+}
+
+fn parse_ref_annotations(line_no: u32, text: &str, out: &mut ExpectedRefs) {
+    for part in text.split("@ref ").skip(1) {
+        let part = part.split('@').next().unwrap_or(part);
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let (kind, name) = match words.as_slice() {
+            [kind, name, ..] => (kind.to_string(), name.to_string()),
+            _ => panic!("line {line_no}: `@ref` needs a kind and a name"),
+        };
+        let caller = match words.get(2) {
+            Some(&"in") => words.get(3).expect("`in` is followed by the caller").to_string(),
+            _ => String::new(),
+        };
+        out.insert((line_no, kind, name, caller));
+    }
+}
+
+fn expected_refs_for(content: &str) -> ExpectedRefs {
+    let mut expected = ExpectedRefs::new();
+    for (i, line) in content.lines().enumerate() {
+        parse_ref_annotations(i as u32 + 1, line, &mut expected);
+    }
+    expected
 }
 
 fn expected_for(path: &Path, content: &str) -> Expected {
@@ -100,6 +132,31 @@ fn every_language_has_an_annotated_corpus() {
 }
 
 #[test]
+fn every_language_with_calls_has_annotated_references() {
+    let mut failures = Vec::new();
+    for language in lang::LANGUAGES {
+        if !language.query.contains("@reference.call") {
+            continue;
+        }
+        let dir = corpus_dir().join(language.name);
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut kinds = BTreeSet::new();
+        for entry in entries {
+            let path = entry.expect("corpus entries are readable").path();
+            let content = std::fs::read_to_string(&path).unwrap_or_default();
+            kinds.extend(expected_refs_for(&content).into_iter().map(|r| r.1));
+        }
+        if !kinds.contains("call") {
+            failures.push(format!("{}: no `@ref call` annotation", language.name));
+        }
+        if language.query.contains("@reference.import") && !kinds.contains("import") {
+            failures.push(format!("{}: no `@ref import` annotation", language.name));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
 fn corpus_definitions_match_their_annotations() {
     let mut failures = Vec::new();
     for language in lang::LANGUAGES {
@@ -140,6 +197,32 @@ fn corpus_definitions_match_their_annotations() {
                 if !sane {
                     failures.push(format!("{}: inconsistent ranges in {s:?}", relative.display()));
                 }
+            }
+            let expected_refs = expected_refs_for(&text);
+            let actual_refs: ExpectedRefs = extraction
+                .occurrences
+                .iter()
+                .map(|o| {
+                    let caller =
+                        o.caller.map_or(String::new(), |c| extraction.symbols[c as usize].qualified_name.clone());
+                    (o.line, o.kind.as_str().to_owned(), o.name.clone(), caller)
+                })
+                .collect();
+            let annotated_lines: BTreeSet<u32> = expected_refs.iter().map(|r| r.0).collect();
+            let missing_refs: Vec<_> = expected_refs.difference(&actual_refs).collect();
+            let extra_refs: Vec<_> = actual_refs
+                .iter()
+                .filter(|r| annotated_lines.contains(&r.0) && (r.1 == "call" || r.1 == "import"))
+                .filter(|r| !expected_refs.contains(*r))
+                .collect();
+            if !missing_refs.is_empty() || !extra_refs.is_empty() {
+                let all: Vec<String> =
+                    actual_refs.iter().map(|(l, k, n, c)| format!("\n    {l}: @ref {k} {n} in {c}")).collect();
+                failures.push(format!(
+                    "{}:\n  missing references: {missing_refs:?}\n  unexpected references: {extra_refs:?}\n  everything extracted:{}",
+                    relative.display(),
+                    all.concat()
+                ));
             }
             if expected != actual {
                 let missing: Vec<_> = expected.difference(&actual).collect();

@@ -5,6 +5,7 @@ mod content_addressing;
 mod corpus;
 mod crash;
 mod doctor;
+mod graph;
 mod history;
 mod hooks;
 mod mcp;

@@ -1,6 +1,6 @@
 """A small Python module exercising the definitions the extractor knows."""
 
-import functools
+import functools  # @ref import functools
 
 MAX_GREETINGS = 3  # @def constant MAX_GREETINGS
 default_name = "world"  # @def variable default_name
@@ -22,14 +22,14 @@ class Greeter:  # @def class Greeter
         def shout(s):  # @def function Greeter.greet.shout
             return s.upper()
 
-        return shout(text) if loud else text
+        return shout(text) if loud else text  # @ref call shout in Greeter.greet
 
     class Inner:  # @def class Greeter.Inner
         pass
 
 
 def main():  # @def function main
-    print(Greeter(default_name).greet())
+    print(Greeter(default_name).greet())  # @ref call print in main @ref call Greeter in main @ref call greet in main @ref name default_name in main
 
 
 @functools.cache

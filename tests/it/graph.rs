@@ -1,0 +1,119 @@
+//! The symbol graph end to end on the `graph` fixture: references tied to their definitions
+//! through imports, callers and callees, imports and importers, related tests; the same blob
+//! resolving differently at two refs, each answer equal to a from-scratch index of that ref;
+//! an ambiguous call that says so.
+
+use serde_json::Value;
+
+use crate::support::{TempDir, cc, fixture};
+
+/// `(path, line, confidence)` of a `references` answer.
+fn uses(json: &Value) -> Vec<(String, u64, String)> {
+    json["results"]
+        .as_array()
+        .expect("references answers have results")
+        .iter()
+        .map(|r| {
+            (
+                r["path"].as_str().unwrap_or_default().to_owned(),
+                r["line"].as_u64().unwrap_or_default(),
+                r["confidence"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn definitions(json: &Value) -> Vec<String> {
+    json["definitions"]
+        .as_array()
+        .expect("references answers have definitions")
+        .iter()
+        .map(|d| format!("{}:{}", d["path"].as_str().unwrap_or_default(), d["line"]))
+        .collect()
+}
+
+#[test]
+fn references_follow_imports_and_say_when_a_name_is_ambiguous() {
+    let (_tmp, repo) = fixture("graph");
+    let run = cc(&repo, &["references", "run", "--ref", "main"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(definitions(&run.json), vec!["billing/engine.py:4", "legacy/engine.py:1"]);
+    let found = uses(&run.json);
+    let at = |path: &str, line: u64| found.iter().find(|u| u.0 == path && u.1 == line).map(|u| u.2.as_str());
+    assert_eq!(at("app.py", 6), Some("import"), "{found:?}");
+    assert_eq!(at("tests/test_engine.py", 5), Some("import"), "{found:?}");
+    assert_eq!(at("ambiguous.py", 2), Some("ambiguous"), "{found:?}");
+    let ambiguous = run.json["results"].as_array().unwrap().iter().find(|r| r["path"] == "ambiguous.py").unwrap();
+    assert_eq!(ambiguous["candidates"].as_array().map(Vec::len), Some(2));
+    assert_eq!(ambiguous["caller"]["qualified_name"], "guess");
+
+    // Qualified by its module file: only the billing engine's uses.
+    let legacy = cc(&repo, &["references", "legacy.engine.run", "--ref", "main"]);
+    assert_eq!(definitions(&legacy.json), vec!["legacy/engine.py:1"]);
+    let legacy_uses = uses(&legacy.json);
+    assert!(legacy_uses.iter().all(|u| u.0 == "ambiguous.py"), "{legacy_uses:?}");
+}
+
+#[test]
+fn the_same_blob_resolves_by_the_files_of_each_ref() {
+    let (_tmp, repo) = fixture("graph");
+    for (reference, definition) in [("main", "billing/engine.py:4"), ("package", "billing/engine/__init__.py:4")] {
+        let shared = cc(&repo, &["references", "billing.engine.run", "--ref", reference]);
+        assert_eq!(definitions(&shared.json), vec![definition.to_owned()], "at {reference}");
+        let found = uses(&shared.json);
+        assert!(found.contains(&("app.py".to_owned(), 6, "import".to_owned())), "at {reference}: {found:?}");
+        // A store that only ever saw this ref gives the same answer.
+        let fresh_store = TempDir::new("graph-fresh");
+        let store = fresh_store.path().to_string_lossy().into_owned();
+        let fresh = cc(&repo, &["--store", &store, "references", "billing.engine.run", "--ref", reference]);
+        assert_eq!(uses(&fresh.json), found, "at {reference}");
+        assert_eq!(definitions(&fresh.json), definitions(&shared.json), "at {reference}");
+    }
+}
+
+#[test]
+fn callers_callees_imports_and_tests() {
+    let (_tmp, repo) = fixture("graph");
+    let callers = cc(&repo, &["callers", "billing.engine.run", "--ref", "main", "--depth", "2"]);
+    let nodes: Vec<String> = callers.json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["qualified_name"].as_str().unwrap_or_default().to_owned())
+        .collect();
+    for name in ["run", "Checkout.submit", "test_run_sums_lines", "main"] {
+        assert!(nodes.contains(&name.to_owned()), "{name} in {nodes:?}");
+    }
+    let callees = cc(&repo, &["callees", "billing.engine.run", "--ref", "main"]);
+    let called: Vec<&str> = callees.json["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["depth"] == 1)
+        .map(|n| n["qualified_name"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(called, vec!["price", "rate_for"]);
+    let submit = cc(&repo, &["callees", "Checkout.submit", "--ref", "main"]);
+    let edges = submit.json["edges"].as_array().unwrap();
+    let confirm = submit.json["nodes"].as_array().unwrap().iter().find(|n| n["name"] == "confirm").unwrap();
+    let to_confirm = edges.iter().find(|e| e["to"] == confirm["id"]).expect("submit calls confirm");
+    assert_eq!(to_confirm["confidence"], "resolved");
+
+    let imports = cc(&repo, &["imports", "billing/engine.py", "--ref", "main"]);
+    assert_eq!(imports.json["imports"][0]["module"], "billing.rates");
+    assert_eq!(imports.json["imports"][0]["resolved"][0], "billing/rates.py");
+    let importers = cc(&repo, &["importers", "billing/engine.py", "--ref", "main"]);
+    let paths: Vec<&str> =
+        importers.json["importers"].as_array().unwrap().iter().map(|i| i["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, vec!["app.py", "tests/test_engine.py"]);
+
+    let tests = cc(&repo, &["tests-for", "billing.engine.run", "--ref", "main"]);
+    assert_eq!(tests.json["tests"][0]["path"], "tests/test_engine.py");
+    assert_eq!(tests.json["tests"][0]["symbols"][0], "test_run_sums_lines");
+    let by_file = cc(&repo, &["tests-for", "billing/engine.py", "--ref", "main"]);
+    assert_eq!(by_file.json["target"], "file");
+    assert_eq!(by_file.json["tests"][0]["path"], "tests/test_engine.py");
+
+    let dot = crate::support::cc_text(&repo, &["graph", "run", "--ref", "main", "--format", "dot"]);
+    assert!(dot.stdout.starts_with("digraph calls {"), "{}", dot.stdout);
+}
