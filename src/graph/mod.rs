@@ -356,12 +356,19 @@ impl<'s> ViewGraph<'s> {
                 .iter()
                 .copied()
                 .filter(|&i| {
-                    let parent = enclosing_type(&candidates[i].symbol.qualified_name, candidates[i].file.lang);
-                    last_segment(parent) == Some(last) || file_stem(&candidates[i].file.path) == last
+                    let c = &candidates[i];
+                    let parent = enclosing_type(&c.symbol.qualified_name, c.file.lang);
+                    last_segment(parent) == Some(last)
+                        || file_stem(&c.file.path) == last
+                        || imports::file_name(imports::dir_of(&c.file.path)) == last
                 })
                 .collect();
             if !narrowed.is_empty() {
                 pool = narrowed;
+            } else if names_a_type_or_module(qualifier, &self.imports_of(&u.file)?) {
+                // `Vec::new`, `os.path.join`, `fmt.Println`: a member of something the view
+                // does not define.
+                return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
             }
         }
         let pick = |pool: &[usize], confidence: Confidence| -> Option<Resolution> {
@@ -403,6 +410,25 @@ impl<'s> ViewGraph<'s> {
 fn last_segment(qualifier: &str) -> Option<&str> {
     let last = qualifier.rsplit(['.', ':', '>', '\\']).next()?.trim();
     (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(last)
+}
+
+/// Whether a qualifier names a type or a module rather than a value: a path (`a::b`), a
+/// capitalized segment (`Vec`, `System.out`), or an imported module's name (`os`, `fmt`).
+fn names_a_type_or_module(qualifier: &str, imports: &[(String, u32)]) -> bool {
+    if qualifier.contains("::") || qualifier.contains('\\') {
+        return true;
+    }
+    let segments: Vec<&str> = qualifier.split(['.', ':', '>', '-']).filter(|s| !s.is_empty()).collect();
+    if segments.iter().any(|s| s.chars().next().is_some_and(char::is_uppercase)) {
+        return true;
+    }
+    let Some(first) = segments.first() else {
+        return false;
+    };
+    imports.iter().any(|(spec, _)| {
+        let parts: Vec<&str> = spec.split(['/', '.', ':', '\\']).filter(|s| !s.is_empty()).collect();
+        parts.first() == Some(first) || parts.last() == Some(first)
+    })
 }
 
 /// The qualified name of what encloses a symbol (`Greeter` of `Greeter.greet`).

@@ -22,6 +22,11 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 EXPECTED_TOOLS = {
+    "find_references",
+    "get_call_graph",
+    "get_file_context",
+    "get_related_tests",
+    "explain_symbol",
     "search_code",
     "locate_symbol",
     "get_code_context",
@@ -131,6 +136,35 @@ async def exercise_tools(session, repo):
 
     health = await session.call_tool("health_check", {})
     check(structured(health).get("status") in ("ready", "indexing"), f"health_check: {structured(health)}")
+
+    # The symbol graph.
+    refs_of = await session.call_tool("find_references", {"name": "Cart::total_cents"})
+    defs = structured(refs_of).get("definitions", [])
+    check([d.get("path") for d in defs] == ["src/cart.rs"], f"find_references definitions: {defs}")
+    check("results" in structured(refs_of), f"find_references: {structured(refs_of)}")
+    down = await session.call_tool("get_call_graph", {"name": "Cart::new", "direction": "down"})
+    nodes = structured(down).get("nodes", [])
+    check(nodes and nodes[0].get("qualified_name") == "Cart::new", f"get_call_graph roots: {nodes[:1]}")
+    check("new" in structured(down).get("external", []), f"get_call_graph: Vec::new is external: {structured(down)}")
+    try:
+        await session.call_tool("get_call_graph", {"name": "Cart::new", "direction": "sideways"})
+        failures.append("get_call_graph: an unknown direction is a protocol error")
+    except MCPError:
+        pass
+    file_context = await session.call_tool("get_file_context", {"path": "src/cart.rs"})
+    outline_names = [s.get("name") for s in structured(file_context).get("outline", [])]
+    check("Cart" in outline_names, f"get_file_context outline: {outline_names}")
+    check(isinstance(structured(file_context).get("importers"), list), "get_file_context importers")
+    explained = await session.call_tool("explain_symbol", {"name": "Cart::total_cents"})
+    check(
+        structured(explained).get("definition", {}).get("path") == "src/cart.rs"
+        and "callers" in structured(explained),
+        f"explain_symbol: {structured(explained)}",
+    )
+    tests_of = await session.call_tool("get_related_tests", {"target": "src/cart.rs"})
+    check(structured(tests_of).get("target") == "file", f"get_related_tests: {structured(tests_of)}")
+    escape = await session.call_tool("get_file_context", {"path": "../../etc/passwd"})
+    check(escape.is_error, "get_file_context refuses a path outside the workspace")
 
     # A branch as the scope.
     at_ref = await session.call_tool("locate_symbol", {"name": "apply_coupon", "ref": "feature"})
