@@ -169,9 +169,24 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
         };
         found.push((tier, symbol, path, language.name));
     }
+    // Tests, vendored and generated code rank after the code itself when names tie.
+    let mut generated = std::collections::HashMap::new();
+    for f in &found {
+        if !generated.contains_key(&f.1.record) {
+            let status = store.record_status(f.1.record)?;
+            generated.insert(f.1.record, status.as_deref() == Some("generated") || is_generated_path(&f.2));
+        }
+    }
     found.sort_by(|a, b| {
         let key = |f: &(u8, crate::store::SymbolRow, String, &str)| {
-            (f.0, f.1.role == Role::Declaration, path_penalty(&f.2), f.2.clone(), f.1.name_line)
+            let below = path_penalty(&f.2).max(u8::from(crate::graph::is_test_path(&f.2)));
+            (
+                f.0,
+                f.1.role == Role::Declaration,
+                below.max(u8::from(generated[&f.1.record])),
+                f.2.clone(),
+                f.1.name_line,
+            )
         };
         key(a).cmp(&key(b))
     });
@@ -233,6 +248,21 @@ pub(crate) fn path_penalty(path: &str) -> u8 {
     u8::from(path.split('/').any(|segment| DOWN.contains(&segment)))
 }
 
+/// Generated code by its file name: protobuf, gRPC and other generators' conventions.
+pub(crate) fn is_generated_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".pb.go")
+        || name.ends_with("_pb2.py")
+        || name.ends_with("_pb2_grpc.py")
+        || name.ends_with(".pb.h")
+        || name.ends_with(".pb.cc")
+        || name.ends_with(".g.dart")
+        || name.ends_with(".freezed.dart")
+        || name.contains("_generated.")
+        || name.contains(".generated.")
+        || name.ends_with("_gen.go")
+}
+
 fn suggest(store: &crate::store::Store, bitmap: &roaring::RoaringBitmap, name: &str) -> Result<Vec<String>, Error> {
     let prefix: String = name.chars().take(4).collect();
     if prefix.is_empty() {
@@ -272,5 +302,8 @@ mod tests {
         assert!(qualified_suffix("Greeter.greet", &segments("greeter.GREET")));
         assert_eq!(path_penalty("src/tests/a.rs"), 1);
         assert_eq!(path_penalty("src/contest/a.rs"), 0);
+        assert!(is_generated_path("api/v1/service.pb.go"));
+        assert!(is_generated_path("proto/x_pb2.py"));
+        assert!(!is_generated_path("src/generate.rs"));
     }
 }

@@ -100,6 +100,9 @@ pub struct Extraction {
     pub diagnostics: Vec<Diagnostic>,
     /// True when some of the file did not parse, so some symbols may be missing.
     pub partial: bool,
+    /// True when the content says it is generated (`@generated`, `DO NOT EDIT`); set by the
+    /// indexer, which reads the content's head.
+    pub generated: bool,
 }
 
 /// The key that, with the blob id and language, identifies a record: the extractor version
@@ -228,47 +231,26 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         report_syntax_errors(root, &mut out.diagnostics);
     }
 
-    let mut found: Vec<Found<'_>> = Vec::new();
-    let mut references: Vec<occurrences::FoundRef<'_>> = Vec::new();
-    let mut locals: Vec<Node<'_>> = Vec::new();
-    let mut not_references: Vec<usize> = Vec::new();
-    CURSOR.with_borrow_mut(|cursor| {
-        cursor.set_match_limit(4096);
-        let mut matches = cursor.matches(&compiled.query, root, source);
-        while let Some(m) = matches.next() {
-            let mut def: Option<(Node<'_>, &'static str, Option<Role>)> = None;
-            let mut name = None;
-            let mut reference = None;
-            let mut context: Option<String> = None;
-            for capture in m.captures() {
-                match compiled.captures[capture.index as usize] {
-                    Capture::Definition(kind) => def = Some((capture.node, kind, Some(Role::Definition))),
-                    Capture::Declaration(kind) => def = Some((capture.node, kind, Some(Role::Declaration))),
-                    Capture::Scope => def = Some((capture.node, "module", None)),
-                    Capture::Name => name = Some(capture.node),
-                    Capture::Context => {
-                        // Several contexts (`a::B::f`) join in capture order.
-                        let part = clean_name(node_text(capture.node, source));
-                        context = Some(match context {
-                            Some(before) if !before.is_empty() => {
-                                format!("{before}{}{part}", language.separator)
-                            }
-                            _ => part,
-                        });
-                    }
-                    Capture::Reference(kind) => reference = Some(kind),
-                    Capture::LocalDefinition => locals.push(capture.node),
-                    Capture::NotReference => not_references.push(capture.node.id()),
-                    Capture::Ignored => {}
-                }
+    // Items hidden in the token trees of item-position macros (`cfg_rt! { pub fn ... }`) are
+    // parsed as items of their own, in the file's coordinates, a few levels deep.
+    let mut trees = vec![tree];
+    if language.grammar == "rust" {
+        while trees.len() <= MAX_MACRO_DEPTH {
+            let ranges = macro_bodies(trees[trees.len() - 1].root_node());
+            if ranges.is_empty() {
+                break;
             }
-            if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
-                found.push(Found { node, name_node, kind, role, context, pattern: m.pattern_index });
-            } else if let (Some(kind), Some(name_node)) = (reference, name) {
-                references.push(occurrences::FoundRef { name_node, kind });
+            match parse_ranges(language, source, &ranges) {
+                Some(t) => trees.push(t),
+                None => break,
             }
         }
-    });
+    }
+    let mut m = Matches::default();
+    for t in &trees {
+        collect_matches(compiled, language, t.root_node(), source, &mut m);
+    }
+    let Matches { mut found, references, locals, not_references } = m;
 
     // One node captured by several patterns is one symbol: a definition wins over a declaration,
     // and the first pattern wins otherwise.
@@ -295,6 +277,121 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
     definition_names.extend(not_references);
     out.occurrences = occurrences::collect(source, references, &definition_names, &locals, &out.symbols);
     out
+}
+
+/// What the query matched, over one or more trees of the same source.
+#[derive(Default)]
+struct Matches<'t> {
+    found: Vec<Found<'t>>,
+    references: Vec<occurrences::FoundRef<'t>>,
+    locals: Vec<Node<'t>>,
+    not_references: Vec<usize>,
+}
+
+fn collect_matches<'t>(
+    compiled: &Compiled,
+    language: &'static Language,
+    root: Node<'t>,
+    source: &'t [u8],
+    into: &mut Matches<'t>,
+) {
+    CURSOR.with_borrow_mut(|cursor| {
+        cursor.set_match_limit(4096);
+        let mut matches = cursor.matches(&compiled.query, root, source);
+        while let Some(m) = matches.next() {
+            let mut def: Option<(Node<'t>, &'static str, Option<Role>)> = None;
+            let mut name = None;
+            let mut reference = None;
+            let mut context: Option<String> = None;
+            for capture in m.captures() {
+                match compiled.captures[capture.index as usize] {
+                    Capture::Definition(kind) => def = Some((capture.node, kind, Some(Role::Definition))),
+                    Capture::Declaration(kind) => def = Some((capture.node, kind, Some(Role::Declaration))),
+                    Capture::Scope => def = Some((capture.node, "module", None)),
+                    Capture::Name => name = Some(capture.node),
+                    Capture::Context => {
+                        // Several contexts (`a::B::f`) join in capture order.
+                        let part = clean_name(node_text(capture.node, source));
+                        context = Some(match context {
+                            Some(before) if !before.is_empty() => {
+                                format!("{before}{}{part}", language.separator)
+                            }
+                            _ => part,
+                        });
+                    }
+                    Capture::Reference(kind) => reference = Some(kind),
+                    Capture::LocalDefinition => into.locals.push(capture.node),
+                    Capture::NotReference => into.not_references.push(capture.node.id()),
+                    Capture::Ignored => {}
+                }
+            }
+            if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
+                into.found.push(Found { node, name_node, kind, role, context, pattern: m.pattern_index });
+            } else if let (Some(kind), Some(name_node)) = (reference, name) {
+                into.references.push(occurrences::FoundRef { name_node, kind });
+            }
+        }
+    });
+}
+
+/// How many levels of macros inside macros are opened.
+const MAX_MACRO_DEPTH: usize = 3;
+
+/// The insides of the token trees of macro invocations in item position (at the top of a file,
+/// a module, an impl or a trait), where items hide.
+fn macro_bodies(root: Node<'_>) -> Vec<tree_sitter::Range> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            match child.kind() {
+                "macro_invocation" => {
+                    let mut inner = child.walk();
+                    let body = child.children(&mut inner).find(|c| c.kind() == "token_tree");
+                    if let Some(body) = body
+                        && body.end_byte() > body.start_byte() + 2
+                    {
+                        let first = body.child(0);
+                        let last = body.child(body.child_count().saturating_sub(1));
+                        if let (Some(open), Some(close)) = (first, last) {
+                            out.push(tree_sitter::Range {
+                                start_byte: open.end_byte(),
+                                end_byte: close.start_byte(),
+                                start_point: open.end_position(),
+                                end_point: close.start_position(),
+                            });
+                        }
+                    }
+                }
+                "declaration_list" | "mod_item" | "impl_item" | "trait_item" => stack.push(child),
+                _ => {}
+            }
+        }
+    }
+    out.retain(|r| r.end_byte > r.start_byte);
+    out.sort_by_key(|r| r.start_byte);
+    out
+}
+
+/// Parses only `ranges` of `source`; errors there are not the file's (a macro body need not
+/// be items), so nothing is reported.
+fn parse_ranges(
+    language: &'static Language,
+    source: &[u8],
+    ranges: &[tree_sitter::Range],
+) -> Option<tree_sitter::Tree> {
+    PARSERS.with_borrow_mut(|parsers| {
+        let parser = parsers.get_mut(language.grammar)?;
+        parser.set_included_ranges(ranges).ok()?;
+        let tree = parser.parse(source, None);
+        // Back to whole files for the next parse.
+        let _ = parser.set_included_ranges(&[]);
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
+    })
 }
 
 fn parse(language: &'static Language, source: &[u8], out: &mut Extraction) -> Option<tree_sitter::Tree> {

@@ -80,3 +80,19 @@ fn references_sit_in_their_symbol_and_skip_local_names() {
         assert!(!got.iter().any(|g| g.contains(&format!(" {local} in"))), "`{local}` is local: {got:#?}");
     }
 }
+
+#[test]
+fn items_inside_item_position_macros_are_symbols() {
+    let source = b"cfg_rt! {\n    /// Runs it.\n    pub fn spawn_blocking<F>(f: F) {\n        run(f)\n    }\n}\n\nimpl Handle {\n    cfg_rt! {\n        pub fn enter(&self) {}\n    }\n}\n\nmacro_rules! cfg_rt {\n    ($($item:item)*) => { $($item)* }\n}\n\nfn plain() { println!(\"{}\", 1); }\n";
+    let extraction = extract(rust(), source);
+    let got: Vec<(String, u32)> = extraction.symbols.iter().map(|s| (s.qualified_name.clone(), s.name_line)).collect();
+    assert!(got.contains(&("spawn_blocking".to_owned(), 3)), "{got:?}");
+    assert!(got.contains(&("Handle::enter".to_owned(), 10)), "{got:?}");
+    assert!(got.contains(&("plain".to_owned(), 18)), "{got:?}");
+    let spawn = extraction.symbols.iter().find(|s| s.name == "spawn_blocking").unwrap();
+    assert_eq!(spawn.doc.as_deref(), Some("Runs it."));
+    assert!(!extraction.partial, "{:?}", extraction.diagnostics);
+    let calls: Vec<(&str, u32)> =
+        extraction.occurrences.iter().filter(|o| o.kind == RefKind::Call).map(|o| (o.name.as_str(), o.line)).collect();
+    assert!(calls.contains(&("run", 4)), "{calls:?}");
+}

@@ -222,10 +222,10 @@ fn make_record(
     if looks_minified(data, lines) {
         return skipped(size, "minified", lines);
     }
-    if looks_generated(data) {
-        return skipped(size, "generated", lines);
-    }
-    let extraction = extract::extract(language, data);
+    // Generated code is parsed (people do look up generated clients) and marked, so its
+    // definitions rank below hand-written ones.
+    let mut extraction = extract::extract(language, data);
+    extraction.generated = looks_generated(data);
     NewRecord { blob_id, size, lang: lang.to_owned(), extractor, skip_reason: None, line_count: lines, extraction }
 }
 

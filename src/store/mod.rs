@@ -455,6 +455,15 @@ impl Store {
             .optional()?)
     }
 
+    /// The status of a record: `ok`, `partial`, `generated` or `skipped`.
+    pub fn record_status(&self, record_id: i64) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT status FROM records WHERE id = ?1")?
+            .query_row([record_id], |r| r.get(0))
+            .optional()?)
+    }
+
     /// The symbols of a record, in extraction order.
     pub fn symbols_of(&self, record_id: i64) -> Result<Vec<SymbolRow>, StoreError> {
         let mut stmt = self
@@ -954,6 +963,8 @@ impl Batch<'_> {
             "skipped"
         } else if record.extraction.partial {
             "partial"
+        } else if record.extraction.generated {
+            "generated"
         } else {
             "ok"
         };

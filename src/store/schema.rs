@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS records (
     blob        INTEGER NOT NULL REFERENCES blobs(id),
     lang        TEXT NOT NULL,            -- '' for text in no known language
     extractor   TEXT NOT NULL,
-    status      TEXT NOT NULL,            -- ok | partial | skipped
+    status      TEXT NOT NULL,            -- ok | partial | generated | skipped
     skip_reason TEXT,                     -- binary | too_large | minified | generated | missing | ...
     line_count  INTEGER NOT NULL DEFAULT 0,
     symbol_count INTEGER NOT NULL DEFAULT 0,
