@@ -1,7 +1,8 @@
 //! A randomized history (seeded, reproducible): branches with edits, renames, mode changes,
 //! deletions, merges, rebases, resets, a linked worktree and dirty files. After each step a
 //! sync, then for every branch and both worktrees: regex search equals `git grep`, and the
-//! symbols equal those of a from-scratch index of the same ref. `CODECOMPASS_SEED=N` replays
+//! symbols and the references of a few names equal those of a from-scratch index of the same
+//! ref. `CODECOMPASS_SEED=N` replays
 //! another history.
 
 use std::collections::BTreeSet;
@@ -9,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use codecompass::engine::{Engine, EngineOptions, Freshness};
+use codecompass::engine::{Engine, EngineOptions, Freshness, GraphRequest};
 use codecompass::indexer::IndexOptions;
 use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use codecompass::view::Scope;
@@ -57,10 +58,12 @@ fn source(rng: &mut Rng, python: bool) -> String {
     let mut text = String::new();
     for _ in 0..1 + rng.below(4) {
         let n = rng.below(60);
+        // Each function calls another, so references have something to resolve.
+        let m = rng.below(60);
         if python {
-            text.push_str(&format!("def f_{n}(x):\n    return x + {n}\n\n"));
+            text.push_str(&format!("def f_{n}(x):\n    return f_{m}(x) + {n}\n\n"));
         } else {
-            text.push_str(&format!("pub fn f_{n}(x: u32) -> u32 {{\n    x + {n}\n}}\n\n"));
+            text.push_str(&format!("pub fn f_{n}(x: u32) -> u32 {{\n    f_{m}(x) + {n}\n}}\n\n"));
         }
     }
     text
@@ -113,10 +116,26 @@ fn ours(engine: &Engine, scope: &Scope) -> BTreeSet<(String, u64)> {
     response.output.results.iter().map(|r| (r.path.clone(), u64::from(r.line_start))).collect()
 }
 
+/// The references of `name` at `scope`: where, how sure, and which definitions were candidates.
+fn references(engine: &Engine, scope: &Scope, name: &str) -> Vec<(String, u32, String, Vec<String>)> {
+    let request = GraphRequest {
+        name: name.to_owned(),
+        lang: None,
+        path: None,
+        scope: scope.clone(),
+        limit: 10_000,
+        depth: 1,
+        freshness: Freshness::BestEffort,
+    };
+    let response = engine.references(&request).expect("references runs");
+    response.results.into_iter().map(|r| (r.path, r.line, r.confidence.to_owned(), r.candidates)).collect()
+}
+
 #[test]
 fn randomized_history_agrees_with_git_grep_and_fresh_indexes() {
     let seed: u64 = std::env::var("CODECOMPASS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0xC0DE_C0DE);
     let mut rng = Rng(seed);
+    let mut compared_references = 0;
     let tmp = TempDir::new("history");
     let repo = tmp.path().join("repo");
     std::fs::create_dir_all(&repo).unwrap();
@@ -233,13 +252,23 @@ fn randomized_history_agrees_with_git_grep_and_fresh_indexes() {
             let scope = Scope::Ref(b.to_owned());
             assert_eq!(ours(&engine, &scope), grep(&repo, Some(b)), "regex at {b} after {log:#?}");
             fresh.index(std::slice::from_ref(&scope), IndexOptions { force: true, reparse: true }).unwrap();
+            let symbols = engine.all_symbols(&scope, Freshness::BestEffort).unwrap();
             assert_eq!(
-                engine.all_symbols(&scope, Freshness::BestEffort).unwrap(),
+                symbols,
                 fresh.all_symbols(&scope, Freshness::BestEffort).unwrap(),
                 "symbols at {b} after {log:#?}"
             );
+            // A few names defined at this ref, spread over the list.
+            let names: BTreeSet<&str> =
+                symbols.iter().step_by(symbols.len() / 4 + 1).map(|s| s.qualified_name.as_str()).collect();
+            for name in names {
+                let found = references(&engine, &scope, name);
+                compared_references += found.len();
+                assert_eq!(found, references(&fresh, &scope, name), "references of {name} at {b} after {log:#?}");
+            }
         }
         assert_eq!(ours(&engine, &Scope::Worktree), grep(&repo, None), "main worktree after {log:#?}");
         assert_eq!(ours(&linked_engine, &Scope::Worktree), grep(&linked, None), "linked worktree after {log:#?}");
     }
+    assert!(compared_references > 0, "the history made no references to compare");
 }
