@@ -51,13 +51,15 @@ pub const KINDS: &[&str] = &[
     "output",
     "provider",
     "block",
+    // Makefiles.
+    "target",
 ];
 
 /// Whether definitions nested in a symbol of `kind` are qualified by it and have it as their
 /// parent. A C `typedef struct list {..} list_t` holds `struct list`, but `list` is not
 /// `list_t::list`: aliases, variables and other leaves pass their children through.
 pub fn is_container_kind(kind: &str) -> bool {
-    !matches!(kind, "type" | "variable" | "constant" | "field" | "property" | "macro" | "keyframes")
+    !matches!(kind, "type" | "variable" | "constant" | "field" | "property" | "macro" | "keyframes" | "target")
 }
 
 /// How a language marks a symbol as visible outside its scope.
@@ -423,6 +425,17 @@ pub static LANGUAGES: &[Language] = &[
         visibility: VisibilityRule::None,
         doc_style: DocStyle::Preceding,
     },
+    Language {
+        name: "make",
+        grammar: "make",
+        extensions: &["mk", "mak", "make"],
+        filenames: &["Makefile", "makefile", "GNUmakefile", "Kbuild", "Makefile.am", "Makefile.in"],
+        interpreters: &["make"],
+        query: query!("make"),
+        separator: ".",
+        visibility: VisibilityRule::None,
+        doc_style: DocStyle::Preceding,
+    },
 ];
 
 /// The language called `name`, case-insensitively, accepting common aliases
@@ -443,6 +456,7 @@ pub fn by_name(name: &str) -> Option<&'static Language> {
         "kt" => "kotlin",
         "rb" => "ruby",
         "md" => "markdown",
+        "makefile" | "mk" => "make",
         other => other,
     };
     LANGUAGES.iter().find(|l| l.name == canonical)
@@ -517,7 +531,7 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), LANGUAGES.len());
-        assert_eq!(LANGUAGES.len(), 28, "the 28 parsers of deps.md");
+        assert_eq!(LANGUAGES.len(), 29, "the 28 parsers of deps.md and Makefiles");
         for language in LANGUAGES {
             assert!(codecompass_grammars::language(language.grammar).is_some(), "no grammar for {}", language.name);
             assert_eq!(by_name(language.name).map(|l| l.name), Some(language.name));

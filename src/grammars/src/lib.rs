@@ -1,6 +1,6 @@
 //! The tree-sitter grammars CodeCompass links, by name.
 //!
-//! This crate exists only to keep the 28 grammars' C code (hundreds of megabytes of parse
+//! This crate exists only to keep the grammars' C code (hundreds of megabytes of parse
 //! tables) out of the main crate's rebuilds: it changes when a grammar is added or upgraded,
 //! and never otherwise. The language table and the query files that give each grammar its
 //! meaning live in the main crate (`src/lang/`), so editing a query never recompiles C.
@@ -41,6 +41,7 @@ pub const NAMES: &[&str] = &[
     "markdown",
     "markdown_inline",
     "lua",
+    "make",
 ];
 
 /// The grammar called `name` (one of [`NAMES`]), or `None` for a name this crate lacks.
@@ -75,6 +76,7 @@ pub fn language(name: &str) -> Option<Language> {
         "markdown" => tree_sitter_md::LANGUAGE.into(),
         "markdown_inline" => tree_sitter_md::INLINE_LANGUAGE.into(),
         "lua" => tree_sitter_lua::LANGUAGE.into(),
+        "make" => tree_sitter_make::LANGUAGE.into(),
         _ => return None,
     };
     Some(language)
