@@ -131,12 +131,12 @@ pub(super) fn imports(engine: &Engine, request: &FileRequest) -> Result<ImportsR
     let index = PathIndex::new(paths.iter().map(String::as_str));
     let imports = graph
         .imports_of(&file)?
-        .into_iter()
+        .iter()
         .take(request.limit)
         .map(|(module, line)| Import {
-            resolved: index.resolve(file.lang, &file.path, &module).into_iter().map(str::to_owned).collect(),
-            module,
-            line,
+            resolved: index.resolve(file.lang, &file.path, module).into_iter().map(str::to_owned).collect(),
+            module: module.clone(),
+            line: *line,
         })
         .collect();
     store.touch_view(resolved.view.id);

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 /// One way an import may name a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Pattern {
+pub enum Pattern {
     /// This repository path.
     Exact(String),
     /// A path ending in these whole segments.
@@ -69,7 +69,7 @@ const JS_EXTENSIONS: &[&str] = &[
 ];
 
 /// The patterns of an import `spec` written in `importer`, a file of language `lang`.
-fn patterns(lang: &str, importer: &str, spec: &str) -> Vec<Pattern> {
+pub fn patterns(lang: &str, importer: &str, spec: &str) -> Vec<Pattern> {
     let dir = dir_of(importer);
     let mut out = Vec::new();
     match lang {
@@ -228,7 +228,8 @@ fn ends_with_segments(path: &str, suffix: &str) -> bool {
 }
 
 impl Pattern {
-    fn matches(&self, target: &str) -> bool {
+    /// Whether the repository path `target` is a file this pattern names.
+    pub fn matches(&self, target: &str) -> bool {
         match self {
             Pattern::Exact(p) => target == p,
             Pattern::Suffix(p) => ends_with_segments(target, p),

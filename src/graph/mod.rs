@@ -119,6 +119,8 @@ pub struct ViewGraph<'s> {
     occurrences: RefCell<HashMap<i64, Rc<Vec<Occurrence>>>>,
     symbols: RefCell<HashMap<i64, Rc<Vec<SymbolRow>>>>,
     definitions: RefCell<HashMap<String, Rc<Vec<Def>>>>,
+    imports: RefCell<HashMap<i64, Rc<Vec<(String, u32)>>>>,
+    import_patterns: RefCell<HashMap<u32, Rc<Vec<imports::Pattern>>>>,
 }
 
 impl<'s> ViewGraph<'s> {
@@ -133,6 +135,8 @@ impl<'s> ViewGraph<'s> {
             occurrences: RefCell::default(),
             symbols: RefCell::default(),
             definitions: RefCell::default(),
+            imports: RefCell::default(),
+            import_patterns: RefCell::default(),
         }
     }
 
@@ -289,13 +293,35 @@ impl<'s> ViewGraph<'s> {
     }
 
     /// The import specifiers of a file, with their lines.
-    pub fn imports_of(&self, file: &File) -> Result<Vec<(String, u32)>, StoreError> {
-        Ok(self
-            .occurrences(file.record)?
-            .iter()
-            .filter(|o| o.kind == RefKind::Import)
-            .map(|o| (o.name.clone(), o.line))
-            .collect())
+    pub fn imports_of(&self, file: &File) -> Result<Rc<Vec<(String, u32)>>, StoreError> {
+        if let Some(i) = self.imports.borrow().get(&file.record) {
+            return Ok(i.clone());
+        }
+        let list: Rc<Vec<(String, u32)>> = Rc::new(
+            self.occurrences(file.record)?
+                .iter()
+                .filter(|o| o.kind == RefKind::Import)
+                .map(|o| (o.name.clone(), o.line))
+                .collect(),
+        );
+        self.imports.borrow_mut().insert(file.record, list.clone());
+        Ok(list)
+    }
+
+    /// Every path pattern a file's imports name (an import's meaning depends on the importing
+    /// file's path, so this is per file version, not per record).
+    fn import_patterns(&self, file: &File) -> Result<Rc<Vec<imports::Pattern>>, StoreError> {
+        if let Some(p) = self.import_patterns.borrow().get(&file.fv) {
+            return Ok(p.clone());
+        }
+        let patterns: Rc<Vec<imports::Pattern>> = Rc::new(
+            self.imports_of(file)?
+                .iter()
+                .flat_map(|(spec, _)| imports::patterns(file.lang, &file.path, spec))
+                .collect(),
+        );
+        self.import_patterns.borrow_mut().insert(file.fv, patterns.clone());
+        Ok(patterns)
     }
 
     /// The files of the view whose imports may name `target`, with the importing line.
@@ -312,9 +338,9 @@ impl<'s> ViewGraph<'s> {
                 if file.fv == target.fv || family(file.lang) != family(target.lang) {
                     continue;
                 }
-                for (spec, line) in self.imports_of(&file)? {
-                    if imports::resolves_to(file.lang, &file.path, &spec, &target.path) {
-                        out.push((file.clone(), spec, line));
+                for (spec, line) in self.imports_of(&file)?.iter() {
+                    if imports::resolves_to(file.lang, &file.path, spec, &target.path) {
+                        out.push((file.clone(), spec.clone(), *line));
                         break;
                     }
                 }
@@ -382,16 +408,9 @@ impl<'s> ViewGraph<'s> {
         if let Some(r) = pick(&same_file, Confidence::Resolved) {
             return Ok(r);
         }
-        let imports = self.imports_of(&u.file)?;
-        let imported: Vec<usize> = pool
-            .iter()
-            .copied()
-            .filter(|&i| {
-                imports
-                    .iter()
-                    .any(|(spec, _)| imports::resolves_to(u.file.lang, &u.file.path, spec, &candidates[i].file.path))
-            })
-            .collect();
+        let patterns = self.import_patterns(&u.file)?;
+        let imported: Vec<usize> =
+            pool.iter().copied().filter(|&i| patterns.iter().any(|p| p.matches(&candidates[i].file.path))).collect();
         if let Some(r) = pick(&imported, Confidence::Import) {
             return Ok(r);
         }
