@@ -516,6 +516,9 @@ impl Builder<'_, '_> {
         };
         let mut added = Vec::new();
         for u in self.graph.uses(&target.symbol.name)? {
+            if self.truncated {
+                break;
+            }
             if u.occurrence.kind != RefKind::Call {
                 continue;
             }

@@ -120,6 +120,7 @@ pub struct ViewGraph<'s> {
     symbols: RefCell<HashMap<i64, Rc<Vec<SymbolRow>>>>,
     definitions: RefCell<HashMap<String, Rc<Vec<Def>>>>,
     imports: RefCell<HashMap<i64, Rc<Vec<(String, u32)>>>>,
+    symbol_cache: RefCell<HashMap<(i64, u32), Option<SymbolRow>>>,
     import_patterns: RefCell<HashMap<u32, Rc<Vec<imports::Pattern>>>>,
 }
 
@@ -136,6 +137,7 @@ impl<'s> ViewGraph<'s> {
             symbols: RefCell::default(),
             definitions: RefCell::default(),
             imports: RefCell::default(),
+            symbol_cache: RefCell::default(),
             import_patterns: RefCell::default(),
         }
     }
@@ -235,7 +237,16 @@ impl<'s> ViewGraph<'s> {
         let Some(ord) = u.occurrence.caller else {
             return Ok(None);
         };
-        Ok(self.symbols(u.file.record)?.get(ord as usize).cloned())
+        if let Some(symbols) = self.symbols.borrow().get(&u.file.record) {
+            return Ok(symbols.get(ord as usize).cloned());
+        }
+        let key = (u.file.record, ord);
+        if let Some(s) = self.symbol_cache.borrow().get(&key) {
+            return Ok(s.clone());
+        }
+        let symbol = self.store.symbol_at(u.file.record, ord)?;
+        self.symbol_cache.borrow_mut().insert(key, symbol.clone());
+        Ok(symbol)
     }
 
     /// The definitions (not declarations) named `name` in the view, exactly; declarations
@@ -275,8 +286,9 @@ impl<'s> ViewGraph<'s> {
             if files.is_empty() {
                 continue;
             }
-            let occurrences = self.occurrences(record)?;
-            for o in occurrences.iter().filter(|o| o.name == name && o.kind != RefKind::Import) {
+            // Damaged data reads as no references; `doctor` reports it.
+            let occurrences = self.store.occurrences_named(record, name)?.unwrap_or_default();
+            for o in occurrences.iter().filter(|o| o.kind != RefKind::Import) {
                 for file in &files {
                     out.push(Use { file: file.clone(), occurrence: o.clone() });
                 }
@@ -298,11 +310,7 @@ impl<'s> ViewGraph<'s> {
             return Ok(i.clone());
         }
         let list: Rc<Vec<(String, u32)>> = Rc::new(
-            self.occurrences(file.record)?
-                .iter()
-                .filter(|o| o.kind == RefKind::Import)
-                .map(|o| (o.name.clone(), o.line))
-                .collect(),
+            self.store.imports_of(file.record)?.unwrap_or_default().into_iter().map(|o| (o.name, o.line)).collect(),
         );
         self.imports.borrow_mut().insert(file.record, list.clone());
         Ok(list)

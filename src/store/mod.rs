@@ -165,6 +165,8 @@ impl Store {
         conn.pragma_update(None, "temp_store", "MEMORY")?;
         conn.pragma_update(None, "cache_size", -65536)?;
         conn.pragma_update(None, "mmap_size", 67_108_864i64)?;
+        // Graph queries cycle through more statements than the default cache of 16 holds.
+        conn.set_prepared_statement_cache_capacity(64);
         let has_additions: bool = conn.query_row(
             "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('occurrences', 'occurrence_names')",
             [],

@@ -126,6 +126,20 @@ pub fn encode(occurrences: &[Occurrence]) -> Vec<u8> {
 
 /// Unpacks what [`encode`] packed. `None` for damaged data.
 pub fn decode(data: &[u8]) -> Option<Vec<Occurrence>> {
+    decode_where(data, |_, _| true)
+}
+
+/// Unpacks only the references whose name is `name` (and allocates nothing for the others).
+pub fn decode_named(data: &[u8], name: &str) -> Option<Vec<Occurrence>> {
+    decode_where(data, |s, _| s == name)
+}
+
+/// Unpacks only the imports.
+pub fn decode_imports(data: &[u8]) -> Option<Vec<Occurrence>> {
+    decode_where(data, |_, kind| kind == RefKind::Import)
+}
+
+fn decode_where(data: &[u8], wanted: impl Fn(&str, RefKind) -> bool) -> Option<Vec<Occurrence>> {
     let (&format, rest) = data.split_first()?;
     let unpacked;
     let body: &[u8] = match format {
@@ -143,24 +157,25 @@ pub fn decode(data: &[u8]) -> Option<Vec<Occurrence>> {
     };
     let mut at = 0;
     let count = get_varint(body, &mut at)? as usize;
-    let mut strings = Vec::with_capacity(count.min(1 << 16));
+    let mut strings: Vec<&str> = Vec::with_capacity(count.min(1 << 16));
     for _ in 0..count {
         let len = get_varint(body, &mut at)? as usize;
         let bytes = body.get(at..at.checked_add(len)?)?;
-        strings.push(std::str::from_utf8(bytes).ok()?.to_owned());
+        strings.push(std::str::from_utf8(bytes).ok()?);
         at += len;
     }
+    let keep: Vec<[bool; 4]> = strings
+        .iter()
+        .map(|s| [RefKind::Import, RefKind::Call, RefKind::Type, RefKind::Name].map(|k| wanted(s, k)))
+        .collect();
     let count = get_varint(body, &mut at)? as usize;
-    let mut out = Vec::with_capacity(count.min(1 << 20));
+    let mut out = Vec::new();
     let mut line = 0u32;
     for _ in 0..count {
         let kind = RefKind::from_code(*body.get(at)?)?;
         at += 1;
-        let name = strings.get(get_varint(body, &mut at)? as usize)?.clone();
-        let qualifier = match get_varint(body, &mut at)? {
-            0 => String::new(),
-            q => strings.get(q as usize - 1)?.clone(),
-        };
+        let name = get_varint(body, &mut at)? as usize;
+        let qualifier = get_varint(body, &mut at)? as usize;
         let step = get_varint(body, &mut at)?;
         line = if step & 1 == 0 { line.checked_add(u32::try_from(step >> 1).ok()?)? } else { (step >> 1) as u32 };
         let column = u32::try_from(get_varint(body, &mut at)?).ok()?;
@@ -168,7 +183,14 @@ pub fn decode(data: &[u8]) -> Option<Vec<Occurrence>> {
             0 => None,
             c => Some(u32::try_from(c - 1).ok()?),
         };
-        out.push(Occurrence { kind, name, qualifier, line, column, caller });
+        if !keep.get(name)?[kind.code() as usize] {
+            continue;
+        }
+        let qualifier = match qualifier {
+            0 => String::new(),
+            q => (*strings.get(q - 1)?).to_owned(),
+        };
+        out.push(Occurrence { kind, name: strings[name].to_owned(), qualifier, line, column, caller });
     }
     Some(out)
 }
@@ -232,6 +254,32 @@ impl Store {
         Ok(rows)
     }
 
+    /// The references of a record to `name`, in position order (see [`Store::occurrences_of`]).
+    pub fn occurrences_named(&self, record_id: i64, name: &str) -> Result<Option<Vec<Occurrence>>, StoreError> {
+        self.occurrences_where(record_id, |d| decode_named(d, name))
+    }
+
+    /// The imports of a record, in position order (see [`Store::occurrences_of`]).
+    pub fn imports_of(&self, record_id: i64) -> Result<Option<Vec<Occurrence>>, StoreError> {
+        self.occurrences_where(record_id, decode_imports)
+    }
+
+    fn occurrences_where(
+        &self,
+        record_id: i64,
+        decode: impl FnOnce(&[u8]) -> Option<Vec<Occurrence>>,
+    ) -> Result<Option<Vec<Occurrence>>, StoreError> {
+        let data: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached("SELECT data FROM occurrences WHERE record = ?1")?
+            .query_row([record_id], |r| r.get(0))
+            .optional()?;
+        Ok(match data {
+            None => Some(Vec::new()),
+            Some(d) => decode(&d),
+        })
+    }
+
     /// The references of a record, in position order; empty when it has none, `None` when
     /// the stored data is damaged.
     pub fn occurrences_of(&self, record_id: i64) -> Result<Option<Vec<Occurrence>>, StoreError> {
@@ -268,7 +316,9 @@ mod tests {
             (0..500).map(|i| occ(RefKind::Name, &format!("n{}", i % 37), "obj", i / 3 + 1, Some(i % 5))).collect();
         let packed = encode(&large);
         assert_eq!(packed[0], ZSTD, "a large record is compressed");
-        assert_eq!(decode(&packed), Some(large));
+        assert_eq!(decode(&packed), Some(large.clone()));
+        let named: Vec<Occurrence> = large.iter().filter(|o| o.name == "n3").cloned().collect();
+        assert_eq!(decode_named(&packed, "n3"), Some(named));
         assert_eq!(decode(&[]), None);
         assert_eq!(decode(&[RAW, 0xff]), None);
         assert_eq!(decode(&[9, 0, 0]), None);
