@@ -199,13 +199,18 @@ impl<'s> ViewGraph<'s> {
             return Ok(f.clone());
         }
         let mut files = Vec::new();
-        for fv in self.store.file_versions_of_record(record)? {
-            if self.bitmap.contains(fv)
-                && let Some(file) = self.file(fv)?
-                && file.record == record
-            {
-                files.push(file);
+        for (info, extractor) in self.store.file_versions_of_record(record)? {
+            if !self.bitmap.contains(info.id) || info.skip.is_some() {
+                continue;
             }
+            let Some(language) = lang::by_name(&info.lang) else { continue };
+            if extractor != self.current_key(language.name) {
+                continue;
+            }
+            let file =
+                Rc::new(File { fv: info.id, path: info.path_str(), lang: language.name, blob: info.blob_id, record });
+            self.files.borrow_mut().insert(info.id, Some(file.clone()));
+            files.push(file);
         }
         self.record_files.borrow_mut().insert(record, files.clone());
         Ok(files)
@@ -286,9 +291,19 @@ impl<'s> ViewGraph<'s> {
             if files.is_empty() {
                 continue;
             }
-            // Damaged data reads as no references; `doctor` reports it.
-            let occurrences = self.store.occurrences_named(record, name)?.unwrap_or_default();
-            for o in occurrences.iter().filter(|o| o.kind != RefKind::Import) {
+            // Damaged data reads as no references; `doctor` reports it. The imports come in the
+            // same read: resolving these uses needs them.
+            let (imports, occurrences): (Vec<Occurrence>, Vec<Occurrence>) = self
+                .store
+                .occurrences_named_and_imports(record, name)?
+                .unwrap_or_default()
+                .into_iter()
+                .partition(|o| o.kind == RefKind::Import);
+            if !self.imports.borrow().contains_key(&record) {
+                let list = imports.into_iter().map(|o| (o.name, o.line)).collect();
+                self.imports.borrow_mut().insert(record, Rc::new(list));
+            }
+            for o in occurrences.iter().filter(|o| o.name == name) {
                 for file in &files {
                     out.push(Use { file: file.clone(), occurrence: o.clone() });
                 }

@@ -729,7 +729,7 @@ pub struct FileInfo {
 }
 
 impl FileInfo {
-    fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileInfo> {
+    pub(crate) fn from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileInfo> {
         let oid: Vec<u8> = r.get(2)?;
         Ok(FileInfo {
             id: r.get(0)?,

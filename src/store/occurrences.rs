@@ -6,7 +6,7 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{Batch, Store, StoreError};
+use super::{Batch, FileInfo, Store, StoreError};
 use crate::extract::{Occurrence, RefKind};
 
 /// Compress a packed record above this size.
@@ -244,14 +244,29 @@ impl Store {
         Ok(rows)
     }
 
-    /// The file versions holding the blob of `record` as its language.
-    pub fn file_versions_of_record(&self, record: i64) -> Result<Vec<u32>, StoreError> {
+    /// The file versions holding the blob of `record` as its language, with the record's
+    /// extractor key.
+    pub fn file_versions_of_record(&self, record: i64) -> Result<Vec<(FileInfo, String)>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT fv.id FROM records r JOIN file_versions fv ON fv.blob = r.blob AND fv.lang = r.lang
+            "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size, r.extractor FROM records r
+             JOIN file_versions fv ON fv.blob = r.blob AND fv.lang = r.lang
+             JOIN blobs b ON b.id = r.blob
              WHERE r.id = ?1",
         )?;
-        let rows = stmt.query_map([record], |r| r.get(0))?.collect::<Result<Vec<u32>, _>>()?;
+        let rows = stmt
+            .query_map([record], |r| Ok((FileInfo::from_row(r)?, r.get::<_, String>(7)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
+    }
+
+    /// The references of a record to `name` and its imports, from one read (see
+    /// [`Store::occurrences_of`]).
+    pub fn occurrences_named_and_imports(
+        &self,
+        record_id: i64,
+        name: &str,
+    ) -> Result<Option<Vec<Occurrence>>, StoreError> {
+        self.occurrences_where(record_id, |d| decode_where(d, |s, kind| s == name || kind == RefKind::Import))
     }
 
     /// The references of a record to `name`, in position order (see [`Store::occurrences_of`]).
