@@ -270,6 +270,20 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
         }
     };
 
+    // The references of records (the symbol graph): every stored record decodes.
+    if state == StoreState::Compatible
+        && let Ok(store) = crate::store::Store::open(dir, false)
+        && let Ok((_, damaged)) = store.check_occurrences()
+        && damaged > 0
+    {
+        problems.push(problem(
+            "error",
+            "references_damaged",
+            format!("the stored references of {damaged} files do not decode, so references and call graphs miss them"),
+            "git codecompass index --force",
+        ));
+    }
+
     // Views and their freshness.
     let views = status.as_ref().map(|s| s.refs.clone()).unwrap_or_default();
     for v in views.iter().filter(|v| v.freshness_status != "fresh") {

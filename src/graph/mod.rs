@@ -221,7 +221,7 @@ impl<'s> ViewGraph<'s> {
         if let Some(o) = self.occurrences.borrow().get(&record) {
             return Ok(o.clone());
         }
-        // Damaged data reads as no references; `doctor` reports it.
+        // Damaged data reads as no references; `doctor` reports it and `index --force` repairs it.
         let list = Rc::new(self.store.occurrences_of(record)?.unwrap_or_default());
         self.occurrences.borrow_mut().insert(record, list.clone());
         Ok(list)
@@ -291,7 +291,7 @@ impl<'s> ViewGraph<'s> {
             if files.is_empty() {
                 continue;
             }
-            // Damaged data reads as no references; `doctor` reports it. The imports come in the
+            // Damaged data reads as no references; `doctor` reports it and `index --force` repairs it. The imports come in the
             // same read: resolving these uses needs them.
             let (imports, occurrences): (Vec<Occurrence>, Vec<Occurrence>) = self
                 .store

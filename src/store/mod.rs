@@ -1000,6 +1000,13 @@ impl Batch<'_> {
                 now()
             ])?;
         if inserted == 0 {
+            // The record exists (a concurrent or interrupted run, or a forced re-parse): its
+            // references are repaired from this extraction when they are damaged or missing.
+            let id: i64 = self
+                .tx
+                .prepare_cached("SELECT id FROM records WHERE blob = ?1 AND lang = ?2 AND extractor = ?3")?
+                .query_row(params![blob_row, record.lang, record.extractor], |r| r.get(0))?;
+            self.repair_occurrences(id, &record.extraction.occurrences)?;
             return Ok(0);
         }
         let record_id = self.tx.last_insert_rowid();

@@ -228,6 +228,27 @@ impl Batch<'_> {
     }
 }
 
+impl Batch<'_> {
+    /// Rewrites the references of an existing record when what is stored does not decode or
+    /// is missing.
+    pub(super) fn repair_occurrences(&self, record_id: i64, occurrences: &[Occurrence]) -> Result<(), StoreError> {
+        let data: Option<Vec<u8>> = self
+            .tx
+            .prepare_cached("SELECT data FROM occurrences WHERE record = ?1")?
+            .query_row([record_id], |r| r.get(0))
+            .optional()?;
+        let intact = match &data {
+            Some(d) => decode(d).is_some(),
+            None => occurrences.is_empty(),
+        };
+        if !intact {
+            delete(&self.tx, record_id)?;
+            self.insert_occurrences(record_id, occurrences)?;
+        }
+        Ok(())
+    }
+}
+
 /// Deletes the references of `record_id` (gc).
 pub fn delete(conn: &Connection, record_id: i64) -> Result<(), StoreError> {
     conn.prepare_cached("DELETE FROM occurrences WHERE record = ?1")?.execute([record_id])?;
@@ -236,6 +257,21 @@ pub fn delete(conn: &Connection, record_id: i64) -> Result<(), StoreError> {
 }
 
 impl Store {
+    /// How many records' references are stored, and how many of them do not decode.
+    pub fn check_occurrences(&self) -> Result<(u64, u64), StoreError> {
+        let mut stmt = self.conn.prepare("SELECT data FROM occurrences")?;
+        let mut rows = stmt.query([])?;
+        let (mut total, mut damaged) = (0, 0);
+        while let Some(row) = rows.next()? {
+            total += 1;
+            let data: Vec<u8> = row.get(0)?;
+            if decode(&data).is_none() {
+                damaged += 1;
+            }
+        }
+        Ok((total, damaged))
+    }
+
     /// The records whose references include the lookup key `key` ([`name_key`],
     /// [`import_key`]).
     pub fn records_using(&self, key: i64) -> Result<Vec<i64>, StoreError> {

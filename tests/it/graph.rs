@@ -148,3 +148,36 @@ fn generated_code_is_parsed_and_ranks_below_hand_written_code_like_tests() {
     let outline = cc(&repo, &["outline", "src/lib.rs"]);
     assert_eq!(outline.json["symbols"][0]["name"], "spawn_blocking");
 }
+
+#[test]
+fn damaged_references_are_reported_by_doctor_and_repaired_by_its_fix() {
+    let (_tmp, repo) = fixture("graph");
+    let before = uses(&cc(&repo, &["references", "billing.engine.run"]).json);
+    assert!(before.iter().any(|u| u.0 == "app.py"), "{before:?}");
+    let db = repo.join(".git/codecompass/store.sqlite");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let damaged = conn.execute("UPDATE occurrences SET data = x'01ff00'", []).unwrap();
+    assert!(damaged > 0);
+    drop(conn);
+    let doctor = cc(&repo, &["doctor"]);
+    let problem = doctor.json["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["code"] == "references_damaged")
+        .unwrap_or_else(|| panic!("no references_damaged: {}", doctor.stdout))
+        .clone();
+    assert_eq!(problem["fix"], "git codecompass index --force");
+    // Damaged data reads as no references, never as a crash.
+    let during = cc(&repo, &["references", "billing.engine.run"]);
+    assert!(during.code == 0 || during.code == 1, "{}", during.stderr);
+    let fixed = cc(&repo, &["index", "--force"]);
+    assert_eq!(fixed.code, 0, "{}", fixed.stderr);
+    let doctor = cc(&repo, &["doctor"]);
+    assert!(
+        !doctor.json["problems"].as_array().unwrap().iter().any(|p| p["code"] == "references_damaged"),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(uses(&cc(&repo, &["references", "billing.engine.run"]).json), before);
+}
