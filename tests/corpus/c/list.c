@@ -1,5 +1,6 @@
 /* A small C file exercising the definitions the extractor knows. */
-#include <stdlib.h>
+#include <stdlib.h> /* @ref import stdlib.h */
+#include "list.h" /* @ref import list.h */
 
 #define LIST_MAX 64 /* @def macro LIST_MAX */
 #define LIST_EMPTY(l) ((l)->len == 0) /* @def macro LIST_EMPTY */
@@ -30,7 +31,7 @@ int list_push(list_t *l, int value); /* @decl function list_push */
 /* Appends value to the list. */
 int list_push(list_t *l, int value) /* @def function list_push */
 {
-    struct node *n = malloc(sizeof *n);
+    struct node *n = malloc(sizeof *n); /* @ref call malloc in list_push @ref type node in list_push */
     n->value = value;
     n->next = l->head;
     l->head = n;
@@ -42,3 +43,17 @@ list_first(list_t *l) /* @def function list_first */
 {
     return l->head;
 }
+
+typedef void *(alloc_fn)(size_t n); /* @def type alloc_fn */
+
+static int (twice)(int x) /* @def function twice */
+{
+    return list_push(NULL, x) + compare(x, counter); /* @ref call list_push in twice @ref call compare in twice @ref name counter in twice */
+}
+
+void (*on_signal(int sig, void (*handler)(int)))(int) /* @def function on_signal */
+{
+    return handler;
+}
+
+static const struct ops list_ops = { .first = list_first }; /* @def variable list_ops @ref name list_first in list_ops */
