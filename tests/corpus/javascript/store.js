@@ -1,5 +1,5 @@
 // A small ES module exercising the definitions the extractor knows.
-import { EventEmitter } from "node:events";
+import { EventEmitter } from "node:events";  // @ref import node:events @ref name EventEmitter
 
 export const MAX_ITEMS = 100; // @def constant MAX_ITEMS
 const DEFAULTS = { ttl: 60 }, PREFIX = "store:"; // @def constant DEFAULTS @def constant PREFIX
@@ -13,7 +13,7 @@ var legacyMode = false; // @def variable legacyMode
 
 /** Builds a cache key. */
 export function makeKey(name) { // @def function makeKey
-  return PREFIX + name;
+  return PREFIX + name;  // @ref name PREFIX in makeKey
 }
 
 function* ids(start = 0) { // @def function ids
@@ -57,7 +57,7 @@ export class Store extends EventEmitter { // @def class Store
   }
 
   async get(key) { // @def method Store.get
-    return this.items.get(makeKey(key));
+    return this.items.get(makeKey(key));  // @ref call get in Store.get @ref call makeKey in Store.get
   }
 
   put(key, value) { // @def method Store.put

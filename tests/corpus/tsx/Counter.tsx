@@ -1,5 +1,5 @@
 // A React component file exercising the definitions the extractor knows.
-import React, { useState } from "react";
+import React, { useState } from "react";  // @ref import react @ref name useState
 
 export interface CounterProps { // @def interface CounterProps
   initial?: number; // @def property CounterProps.initial
@@ -12,7 +12,7 @@ type Theme = "light" | "dark"; // @def type Theme
 const STEP = 1; // @def constant STEP
 
 export function Counter({ initial = 0, label }: CounterProps) { // @def function Counter
-  const [count, setCount] = useState(initial);
+  const [count, setCount] = useState(initial);  // @ref call useState in Counter
   const increment = () => setCount(count + STEP);
   return (
     <button className="counter" onClick={increment}>

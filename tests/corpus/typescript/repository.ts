@@ -1,5 +1,5 @@
 // A small TypeScript module exercising the definitions the extractor knows.
-import { EventEmitter } from "events";
+import { EventEmitter } from "events";  // @ref import events @ref name EventEmitter
 
 export const DEFAULT_PAGE_SIZE = 20; // @def constant DEFAULT_PAGE_SIZE
 let connectionCount: number = 0; // @def variable connectionCount
@@ -44,8 +44,8 @@ export abstract class BaseRepository<T extends Entity> implements Repository<T> 
 
   abstract validate(item: T): boolean; // @decl method BaseRepository.validate
 
-  find(id: Id): T | undefined { // @def method BaseRepository.find
-    return this.items.get(id);
+  find(id: Id): T | undefined { // @def method BaseRepository.find @ref type Id in BaseRepository.find
+    return this.items.get(id);  // @ref call get in BaseRepository.find
   }
 
   async save(item: T): Promise<void> { // @def method BaseRepository.save

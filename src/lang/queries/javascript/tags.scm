@@ -63,7 +63,35 @@
   (#eq? @_exports "exports")
   (#eq? @_module "module"))
 
-; References, for the call graph.
+; References, for the symbol graph: calls and instantiations, imports (`import ... from "x"`,
+; `export ... from "x"`, `require("x")`, `import("x")`), the names an import brings in, and every
+; other name read (identifiers and member names). Parameters and local bindings are local to
+; their function; an import's alias and an object literal's keys are no references.
 (call_expression function: (identifier) @name) @reference.call
-(call_expression function: (member_expression property: (property_identifier) @name)) @reference.call
+(call_expression function: (member_expression property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 (new_expression constructor: (identifier) @name) @reference.class
+(new_expression constructor: (member_expression property: (property_identifier) @name)) @reference.class
+(import_statement source: (string) @name) @reference.import
+(export_statement source: (string) @name) @reference.import
+((call_expression function: (identifier) @_require arguments: (arguments . (string) @name)) @reference.import
+  (#eq? @_require "require"))
+(call_expression function: (import) arguments: (arguments . (string) @name)) @reference.import
+(import_specifier name: (identifier) @name) @reference.name
+(import_specifier alias: (identifier) @reference.none)
+(namespace_import (identifier) @reference.none)
+(import_clause (identifier) @reference.none)
+(pair key: [(property_identifier) (private_property_identifier)] @reference.none)
+((identifier) @name @reference.name
+  (#not-any-of? @name "undefined" "arguments" "require" "module" "exports"))
+(member_expression property: [(property_identifier) (private_property_identifier)] @name) @reference.name
+(shorthand_property_identifier) @name @reference.name
+(formal_parameters [(identifier) @local.definition
+                     (assignment_pattern left: (identifier) @local.definition)
+                     (rest_pattern (identifier) @local.definition)
+                     (object_pattern (shorthand_property_identifier_pattern) @local.definition)])
+(variable_declarator name: (identifier) @local.definition)
+(variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @local.definition))
+(variable_declarator name: (array_pattern (identifier) @local.definition))
+(for_in_statement left: (identifier) @local.definition)
+(catch_clause parameter: (identifier) @local.definition)
+(arrow_function parameter: (identifier) @local.definition)
