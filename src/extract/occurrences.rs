@@ -97,7 +97,8 @@ pub(super) fn collect(
     local_definitions: &[Node<'_>],
     symbols: &[Symbol],
 ) -> Vec<Occurrence> {
-    found.retain(|f| !definition_names.contains(&f.name_node.id()));
+    // `mod x;` names a definition and imports a file: imports keep their node.
+    found.retain(|f| f.kind == RefKind::Import || !definition_names.contains(&f.name_node.id()));
     found.sort_by_key(|f| (f.name_node.start_byte(), f.name_node.end_byte(), f.kind));
     found.dedup_by(|later, earlier| later.name_node.id() == earlier.name_node.id());
 

@@ -1,6 +1,7 @@
 //! A small Rust module exercising the definitions the extractor knows.
 
-use std::fmt;
+use std::fmt; // @ref import std::fmt
+mod util; // @def module util @ref import util in util
 
 /// The largest side any shape may have.
 pub const MAX_SIDE: f64 = 1.0e6; // @def constant MAX_SIDE
@@ -29,7 +30,7 @@ pub type Pair = (Point, Point); // @def type Pair
 pub trait Area { // @def trait Area
     fn area(&self) -> f64; // @decl method Area::area
     fn describe(&self) -> String { // @def method Area::describe
-        format!("{}", self.area())
+        format!("{}", self.area()) // @ref call format in Area::describe
     }
 }
 
@@ -44,7 +45,7 @@ impl Area for Shape {
 
 impl<T> fmt::Display for Wrapper<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result { // @def method Wrapper::fmt
-        write!(f, "wrapper")
+        write!(f, "wrapper") // @ref call write in Wrapper::fmt
     }
 }
 
@@ -63,5 +64,5 @@ macro_rules! square { // @def macro square
 }
 
 fn main() { // @def function main
-    let _ = square!(2.0);
+    let _ = square!(2.0); // @ref call square in main
 }

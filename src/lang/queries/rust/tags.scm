@@ -25,8 +25,35 @@
                   (generic_type type: (type_identifier) @name)
                   (scoped_type_identifier name: (type_identifier) @name)]) @scope
 
-; References, for the call graph.
+; References, for the symbol graph: calls (functions, methods, paths, macros), `use` paths and
+; `mod x;` as imports, the names a `use` brings in, type names, paths and names passed as
+; arguments, and field reads. Parameters, `let` and closure bindings are local.
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
 (call_expression function: (scoped_identifier name: (identifier) @name)) @reference.call
-(macro_invocation macro: (identifier) @name) @reference.call
+(call_expression function: (generic_function function: [(identifier) @name
+                                                          (scoped_identifier name: (identifier) @name)
+                                                          (field_expression field: (field_identifier) @name)])) @reference.call
+(macro_invocation macro: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.call
+(struct_expression name: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)]) @reference.class
+(use_declaration argument: [(scoped_identifier) (identifier)] @name) @reference.import
+(use_declaration argument: (use_as_clause path: (_) @name)) @reference.import
+(use_declaration argument: (scoped_use_list path: (_) @name)) @reference.import
+(use_declaration argument: (use_wildcard (_) @name)) @reference.import
+(mod_item name: (identifier) @name !body) @reference.import
+(use_declaration argument: (scoped_identifier name: (identifier) @name)) @reference.name
+(use_list [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.name
+(use_as_clause alias: (identifier) @reference.none)
+(type_identifier) @name @reference.type
+(arguments [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.name
+(scoped_identifier name: (identifier) @name) @reference.name
+(field_expression field: (field_identifier) @name) @reference.name
+(parameter pattern: [(identifier) @local.definition
+                     (mut_pattern (identifier) @local.definition)
+                     (reference_pattern (identifier) @local.definition)])
+(let_declaration pattern: [(identifier) @local.definition
+                           (mut_pattern (identifier) @local.definition)
+                           (tuple_pattern (identifier) @local.definition)])
+(closure_parameters [(identifier) @local.definition (parameter pattern: (identifier) @local.definition)])
+(for_expression pattern: (identifier) @local.definition)
+(type_parameter name: (type_identifier) @local.definition)
