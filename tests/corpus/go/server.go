@@ -2,8 +2,8 @@
 package server
 
 import (
-	"errors"
-	"fmt"
+	"errors" // @ref import errors
+	"fmt" // @ref import fmt
 	"sync"
 )
 
@@ -94,10 +94,10 @@ func New(addr string) *Server { // @def function New
 
 // Run starts serving.
 func (s *Server) Run() error { // @def method Server.Run
-	s.Lock()
+	s.Lock() // @ref call Lock in Server.Run
 	defer s.Unlock()
 	if s.state == StateRunning {
-		return errors.New("already running")
+		return errors.New("already running") // @ref call New in Server.Run
 	}
 	s.state = StateRunning
 	return nil
@@ -110,12 +110,12 @@ func (s *Server) Stop(force bool) { // @def method Server.Stop
 
 // String describes the server.
 func (s Server) String() string { // @def method Server.String
-	return fmt.Sprintf("server %s", s.addr)
+	return fmt.Sprintf("server %s", s.addr) // @ref call Sprintf in Server.String
 }
 
 // Push adds an item.
 func (s *Stack[T]) Push(item T) { // @def method Stack.Push
-	s.items = append(s.items, item)
+	s.items = append(s.items, item) // @ref call append in Stack.Push
 }
 
 // Pop removes the top item.

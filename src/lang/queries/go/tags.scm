@@ -51,9 +51,25 @@
 (source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable) (#not-eq? @name "_"))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)) (#not-eq? @name "_"))
 
-; References, for the call graph.
+; References, for the symbol graph: calls, imports (the package path), composite literals, type
+; names, names passed as arguments and selector reads (`pkg.Name`, `x.field`). Parameters,
+; receivers, `:=` and `var` bindings inside functions, and range variables are local.
 (call_expression
   function: [(identifier) @name
              (parenthesized_expression (identifier) @name)
              (selector_expression field: (field_identifier) @name)
-             (parenthesized_expression (selector_expression field: (field_identifier) @name))]) @reference.call
+             (parenthesized_expression (selector_expression field: (field_identifier) @name))
+             (generic_type type: (type_identifier) @name)]) @reference.call
+(composite_literal type: [(type_identifier) @name (qualified_type name: (type_identifier) @name)]) @reference.class
+(import_spec path: (interpreted_string_literal) @name) @reference.import
+(import_spec name: (package_identifier) @reference.none)
+(type_identifier) @name @reference.type
+(argument_list (identifier) @name) @reference.name
+(selector_expression field: (field_identifier) @name) @reference.name
+(keyed_element . (literal_element (identifier) @reference.none))
+(parameter_declaration name: (identifier) @local.definition)
+(variadic_parameter_declaration name: (identifier) @local.definition)
+(short_var_declaration left: (expression_list (identifier) @local.definition))
+(var_spec name: (identifier) @local.definition)
+(range_clause left: (expression_list (identifier) @local.definition))
+(type_parameter_declaration name: (identifier) @local.definition)
