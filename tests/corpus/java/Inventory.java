@@ -1,6 +1,6 @@
 package com.example.inventory;
 
-import java.util.ArrayList;
+import java.util.ArrayList; // @ref import java.util.ArrayList
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +22,14 @@ public class Inventory implements Auditable { // @def class Inventory
 
     public Inventory(List<Item> initial) { // @def constructor Inventory.Inventory
         for (Item item : initial) {
-            add(item);
+            add(item); // @ref call add in Inventory.Inventory
         }
     }
 
     /** Adds an item, replacing one with the same SKU. */
     public void add(Item item) { // @def method Inventory.add
         int before = items.size();
-        items.put(item.sku(), item);
+        items.put(item.sku(), item); // @ref call put in Inventory.add @ref call sku in Inventory.add
         writes++;
     }
 
@@ -50,7 +50,7 @@ public class Inventory implements Auditable { // @def class Inventory
                 System.out.println("audited");
             }
         };
-        log.run();
+        log.run(); // @ref call run in Inventory.audit
         return "reads=" + reads + " writes=" + writes;
     }
 
