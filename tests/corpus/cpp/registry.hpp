@@ -23,7 +23,7 @@ class Registry { // @def class reg::Registry
 public:
     Registry() = default; // @def constructor reg::Registry::Registry
     Registry(const Registry &) = delete; // @def constructor reg::Registry::Registry
-    ~Registry() { clear(); } // @def method reg::Registry::~Registry
+    ~Registry() { clear(); } // @def method reg::Registry::~Registry @ref call clear in reg::Registry::~Registry
 
     template <typename F>
     void for_each(F f) const { // @def method reg::Registry::for_each
@@ -50,7 +50,7 @@ V *Registry<K, V>::find(const K &key) { // @def method reg::Registry::find
 
 template <typename K, typename V>
 void Registry<K, V>::clear() { // @def method reg::Registry::clear
-    entries_.clear();
+    entries_.clear(); // @ref call clear in reg::Registry::clear
 }
 
 struct Entry { // @def struct reg::Entry

@@ -1,5 +1,5 @@
 // A small C++ file exercising the definitions the extractor knows.
-#include <cmath>
+#include <cmath> // @ref import cmath
 #include <memory>
 #include <string>
 #include <vector>

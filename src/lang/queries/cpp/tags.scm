@@ -497,9 +497,26 @@
   (#not-eq? @_storage "extern")
   (#not-match? @_qualifier "^(const|constexpr|constinit)$"))
 
-; --- References, for the call graph ----------------------------------------------------------------
+; --- References, for the symbol graph -------------------------------------------------------------
+; Calls (plain, qualified, member, template), instantiations, includes, type names, and names
+; passed as arguments or given as initializer values. Parameters and locals are local. As in C,
+; no catch-all identifier capture.
 
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (qualified_identifier name: (identifier) @name)) @reference.call
 (call_expression function: (field_expression field: (field_identifier) @name)) @reference.call
+(call_expression function: (template_function name: (identifier) @name)) @reference.call
+(call_expression function: (qualified_identifier name: (template_function name: (identifier) @name))) @reference.call
 (new_expression type: (type_identifier) @name) @reference.class
+(preproc_include path: [(string_literal) (system_lib_string)] @name) @reference.import
+(type_identifier) @name @reference.type
+(argument_list (identifier) @name) @reference.name
+(init_declarator value: (identifier) @name) @reference.name
+(parameter_declaration declarator: [(identifier) @local.definition
+                                    (pointer_declarator declarator: (identifier) @local.definition)
+                                    (reference_declarator (identifier) @local.definition)])
+(compound_statement (declaration declarator: [(identifier) @local.definition
+                                              (init_declarator declarator: (identifier) @local.definition)
+                                              (init_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))
+                                              (init_declarator declarator: (reference_declarator (identifier) @local.definition))]))
+(template_parameter_list (type_parameter_declaration (type_identifier) @local.definition))
