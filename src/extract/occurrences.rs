@@ -202,7 +202,11 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
 
 /// An import's module or path as written: quotes and angle brackets removed, no whitespace.
 fn import_text(raw: &str) -> String {
-    let trimmed = raw.trim();
+    // A grammar without a node for the path alone gives the whole statement (Scala).
+    let mut trimmed = raw.trim().trim_end_matches(';').trim();
+    for keyword in ["import ", "using ", "use ", "static "] {
+        trimmed = trimmed.strip_prefix(keyword).map_or(trimmed, str::trim_start);
+    }
     let unquoted = trimmed
         .strip_prefix('<')
         .and_then(|t| t.strip_suffix('>'))

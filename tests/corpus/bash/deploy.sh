@@ -2,6 +2,7 @@
 # Deploys the application to a set of hosts.
 
 set -euo pipefail
+source ./lib/common.sh # @ref call source @ref import ./lib/common.sh
 
 export DEPLOY_ENV="${DEPLOY_ENV:-staging}" # @def variable DEPLOY_ENV
 export PATH="$HOME/.local/bin:$PATH" # @def variable PATH
@@ -18,7 +19,7 @@ log() { # @def function log
 }
 
 function die { # @def function die
-  log ERROR "$@"
+  log ERROR "$@"  # @ref call log in die
   exit 1
 }
 
@@ -27,7 +28,7 @@ function retry() { # @def function retry
   until "$@"; do
     attempt=$((attempt + 1))
     if ((attempt >= MAX_RETRIES)); then
-      die "giving up on: $*"
+      die "giving up on: $*"  # @ref call die in retry
     fi
     sleep "$attempt"
   done

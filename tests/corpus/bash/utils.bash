@@ -19,7 +19,7 @@ function util::confirm() { # @def function util::confirm
 }
 
 git-current-branch() { # @def function git-current-branch
-  git rev-parse --abbrev-ref HEAD
+  git rev-parse --abbrev-ref HEAD  # @ref call git in git-current-branch
 }
 
 if [[ -n ${ZSH_VERSION:-} ]]; then

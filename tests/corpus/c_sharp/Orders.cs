@@ -1,5 +1,5 @@
 // A small C# file exercising the definitions the extractor knows.
-using System;
+using System;  // @ref import System
 using System.Collections.Generic;
 using System.Linq;
 
@@ -47,7 +47,7 @@ namespace Shop.Orders // @def module Shop.Orders
         public Order() { } // @def constructor Shop.Orders.Order.Order
         public Order(IEnumerable<LineItem> items) : this() // @def constructor Shop.Orders.Order.Order
         {
-            _items.AddRange(items);
+            _items.AddRange(items);  // @ref call AddRange in Shop.Orders.Order.Order
         }
 
         public void Add(LineItem item) // @def method Shop.Orders.Order.Add

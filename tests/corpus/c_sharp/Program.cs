@@ -10,7 +10,7 @@ internal static class Program // @def class Shop.Cli.Program
     public static int Main(string[] args) // @def method Shop.Cli.Program.Main
     {
         var count = args.Length;
-        Console.WriteLine($"{Banner}: {count}");
+        Console.WriteLine($"{Banner}: {count}");  // @ref call WriteLine in Shop.Cli.Program.Main
         return 0;
     }
 }

@@ -1,6 +1,6 @@
 library geometry;
 
-import 'dart:math' as math;
+import 'dart:math' as math;  // @ref import dart:math
 
 const double epsilon = 1e-9; // @def constant epsilon
 final origin = Point(0, 0); // @def constant origin
@@ -14,7 +14,7 @@ typedef bool Predicate(Point p); // @def type Predicate
 double distance(Point a, Point b) { // @def function distance
   final dx = a.x - b.x;
   final dy = a.y - b.y;
-  return math.sqrt(dx * dx + dy * dy);
+  return math.sqrt(dx * dx + dy * dy);  // @ref call sqrt in distance
 }
 
 int get instanceCount => _instances; // @def function instanceCount

@@ -1,6 +1,6 @@
 package org.example.library
 
-import groovy.transform.CompileStatic
+import groovy.transform.CompileStatic  // @ref import groovy.transform.CompileStatic
 
 /**
  * Kinds of media a library lends.
@@ -48,7 +48,7 @@ class Item implements Lendable, Timestamped { // @def class org.example.library.
 
     void lend() { // @def method org.example.library.Item.lend
         if (lent) {
-            throw new IllegalStateException("${title} is already lent")
+            throw new IllegalStateException("${title} is already lent")  // @ref call IllegalStateException in org.example.library.Item.lend
         }
         lent = true
     }

@@ -1,7 +1,7 @@
 // A small Kotlin file exercising the definitions the extractor knows.
 package com.example.library
 
-import java.time.LocalDate
+import java.time.LocalDate  // @ref import java.time.LocalDate
 
 const val MAX_LOANS = 5 // @def constant MAX_LOANS
 val defaultShelf = Shelf("A1") // @def variable defaultShelf
@@ -24,7 +24,7 @@ data class Book(val isbn: String, val title: String, private var copies: Int = 1
     constructor(isbn: String) : this(isbn, "untitled") // @def constructor Book.constructor
 
     init {
-        require(copies >= 0)
+        require(copies >= 0)  // @ref call require in Book
     }
 
     override fun borrow(member: Member): Loan { // @def method Book.borrow

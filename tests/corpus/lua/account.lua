@@ -1,6 +1,6 @@
 -- A bank account module in the classic table-as-class style.
 
-local json = require("json")
+local json = require("json")  -- @ref call require @ref import json
 
 local MAX_BALANCE = 1e9 -- @def constant MAX_BALANCE
 local currency <const> = "EUR" -- @def constant currency
@@ -21,7 +21,7 @@ function Account:deposit(amount) -- @def method Account.deposit
   local function check(v) -- @def function Account.deposit.check
     assert(v > 0, "amount must be positive")
   end
-  check(amount)
+  check(amount)  -- @ref call check in Account.deposit
   self.balance = math.min(self.balance + amount, MAX_BALANCE)
 end
 

@@ -4,7 +4,7 @@ declare(strict_types=1);
 
 namespace App\Billing; // @def module App\Billing
 
-use DateTimeImmutable;
+use DateTimeImmutable;  // @ref import DateTimeImmutable
 use InvalidArgumentException;
 
 const DEFAULT_CURRENCY = 'EUR'; // @def constant App\Billing\DEFAULT_CURRENCY
@@ -14,7 +14,7 @@ const DEFAULT_CURRENCY = 'EUR'; // @def constant App\Billing\DEFAULT_CURRENCY
  */
 function format_money(int $cents, string $currency = DEFAULT_CURRENCY): string // @def function App\Billing\format_money
 {
-    return sprintf('%.2f %s', $cents / 100, $currency);
+    return sprintf('%.2f %s', $cents / 100, $currency);  // @ref call sprintf in App\Billing\format_money
 }
 
 interface Payable // @def interface App\Billing\Payable

@@ -1,12 +1,12 @@
 # frozen_string_literal: true
 
-require "json"
+require "json"  # @ref call require @ref import json
 
 VERSION = "2.4.1" # @def constant VERSION
 
 # Helpers shared by the whole inventory.
 def log_event(message) # @def function log_event
-  warn "[inventory] #{message}"
+  warn "[inventory] #{message}" # @ref call warn in log_event
 end
 
 module Inventory # @def module Inventory

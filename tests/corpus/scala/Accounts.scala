@@ -1,7 +1,7 @@
 // A small Scala 3 file exercising the definitions the extractor knows.
 package com.example.accounts
 
-import scala.collection.mutable
+import scala.collection.mutable  // @ref import scala.collection.mutable
 
 type AccountId = String // @def type AccountId
 
@@ -30,7 +30,7 @@ class Account(val id: AccountId, owner: String) extends Balance { // @def class 
 
   def deposit(amount: Long): Unit = { // @def method Account.deposit
     def validate(a: Long): Boolean = a > 0 // @def function Account.deposit.validate
-    require(validate(amount))
+    require(validate(amount))  // @ref call require in Account.deposit @ref call validate in Account.deposit
     val tx = Transaction(java.util.UUID.randomUUID().toString, amount)
     history += tx
   }

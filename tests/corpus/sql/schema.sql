@@ -40,7 +40,7 @@ GROUP BY author_id;
 
 CREATE FUNCTION blog.slugify(title TEXT) RETURNS TEXT AS $$ -- @def function blog.slugify
 BEGIN
-    RETURN lower(regexp_replace(title, '[^a-zA-Z0-9]+', '-', 'g'));
+    RETURN lower(regexp_replace(title, '[^a-zA-Z0-9]+', '-', 'g'));  -- @ref call lower in blog.slugify @ref call regexp_replace in blog.slugify
 END;
 $$ LANGUAGE plpgsql;
 

@@ -1,5 +1,5 @@
 // A small Swift file exercising the definitions the extractor knows.
-import Foundation
+import Foundation  // @ref import Foundation
 
 let maxTracks = 500 // @def constant maxTracks
 var playCount = 0 // @def variable playCount
@@ -76,7 +76,7 @@ final class Playlist { // @def class Playlist
     func add(_ track: Track) { // @def method Playlist.add
         func check(_ t: Track) -> Bool { !t.title.isEmpty } // @def function Playlist.add.check
         guard tracks.count < maxTracks, check(track) else { return }
-        tracks.append(track)
+        tracks.append(track)  // @ref call append in Playlist.add
         delegate?.playlistDidChange(self)
     }
 

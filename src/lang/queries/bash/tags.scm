@@ -21,3 +21,7 @@
 
 ; References.
 (command name: (command_name (word) @name)) @reference.call
+
+; Imports, for the symbol graph: the module or path as written.
+((command name: (command_name (word) @_c) argument: [(word) (string) (raw_string)] @name) @reference.import
+  (#any-of? @_c "source" "."))

@@ -62,3 +62,6 @@
 (invocation_expression function: (identifier) @name) @reference.call
 (invocation_expression function: (member_access_expression name: (identifier) @name)) @reference.call
 (object_creation_expression type: (identifier) @name) @reference.class
+
+; Imports, for the symbol graph: the module or path as written.
+(using_directive [(identifier) (qualified_name)] @name) @reference.import

@@ -63,3 +63,7 @@
 ; References.
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (member_expression property: (identifier) @name)) @reference.call
+
+; Imports, for the symbol graph: the module or path as written.
+(library_import (import_specification uri: (configurable_uri (uri (string_literal) @name)))) @reference.import
+(import_specification alias: (identifier) @reference.none)

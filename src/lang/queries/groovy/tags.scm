@@ -50,3 +50,6 @@
 (method_invocation function: (identifier) @name) @reference.call
 (method_invocation function: (field_access field: (identifier) @name)) @reference.call
 (object_creation_expression type: (type_identifier) @name) @reference.class
+
+; Imports, for the symbol graph: the module or path as written.
+(import_declaration name: (qualified_name) @name) @reference.import

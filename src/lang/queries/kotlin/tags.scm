@@ -57,3 +57,6 @@
 (call_expression (simple_identifier) @name) @reference.call
 (call_expression (navigation_expression (navigation_suffix (simple_identifier) @name))) @reference.call
 (constructor_invocation (user_type (type_identifier) @name)) @reference.class
+
+; Imports, for the symbol graph: the module or path as written.
+(import_header (identifier) @name) @reference.import

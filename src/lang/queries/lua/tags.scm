@@ -92,3 +92,7 @@
 (function_call name: (identifier) @name) @reference.call
 (function_call name: (dot_index_expression field: (identifier) @name)) @reference.call
 (function_call name: (method_index_expression method: (identifier) @name)) @reference.call
+
+; Imports, for the symbol graph: the module or path as written.
+((function_call name: (identifier) @_r arguments: (arguments . (string) @name)) @reference.import
+  (#eq? @_r "require"))

@@ -51,3 +51,6 @@
 (member_call_expression name: (name) @name) @reference.call
 (scoped_call_expression name: (name) @name) @reference.call
 (object_creation_expression (name) @name) @reference.class
+
+; Imports, for the symbol graph: the module or path as written.
+(namespace_use_clause [(name) (qualified_name)] @name) @reference.import

@@ -36,3 +36,7 @@
 
 ; References.
 (call method: (identifier) @name) @reference.call
+
+; Imports, for the symbol graph: the module or path as written.
+((call method: (identifier) @_m arguments: (argument_list . (string) @name)) @reference.import
+  (#any-of? @_m "require" "require_relative" "load"))

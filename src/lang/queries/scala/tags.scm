@@ -68,3 +68,6 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (field_expression field: (identifier) @name)) @reference.call
 (instance_expression (type_identifier) @name) @reference.class
+
+; Imports, for the symbol graph: the module or path as written.
+(import_declaration) @name @reference.import

@@ -54,3 +54,6 @@
 ; References, for the call graph.
 (call_expression (simple_identifier) @name) @reference.call
 (call_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
+
+; Imports, for the symbol graph: the module or path as written.
+(import_declaration (identifier) @name) @reference.import
