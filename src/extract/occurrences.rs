@@ -181,6 +181,22 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
     }
     // Only member-like parents: a call's own function name has no qualifier.
     let kind = parent.kind();
+    // Tokens in a macro's arguments: `a.b(` or `A::b(` have no member node, only siblings.
+    if kind == "token_tree" {
+        let Some(separator) = name.prev_sibling() else {
+            return String::new();
+        };
+        if !matches!(separator.kind(), "." | "::" | "->") {
+            return String::new();
+        }
+        return match separator.prev_sibling() {
+            Some(owner) if matches!(owner.kind(), "identifier" | "self" | "super" | "crate") => {
+                super::node_text(owner, source).to_owned()
+            }
+            // A call's result or an index: a receiver of unknown type.
+            _ => "_".to_owned(),
+        };
+    }
     let member_like =
         ["member", "attribute", "field", "scoped", "qualified", "selector", "navigation", "access", "index"]
             .iter()

@@ -16,6 +16,10 @@ pub enum Pattern {
     Directory(String),
     /// Any file of a directory whose path is a suffix of this import path (Go packages).
     Package(String),
+    /// A Python module by its absolute dotted path: a path ending in these segments whose
+    /// directory above them is not itself a package (`json` is not `flask/json/__init__.py`
+    /// when `flask/__init__.py` exists). Checked against the view by [`Pattern::rooted_at`].
+    Rooted(String),
 }
 
 /// The directory of a repository path (`""` at the root).
@@ -86,9 +90,9 @@ pub fn patterns(lang: &str, importer: &str, spec: &str) -> Vec<Pattern> {
                 out.push(Pattern::Exact(format!("{stem}.py")));
                 out.push(Pattern::Exact(format!("{stem}{sep}__init__.py")));
             } else if !rest.is_empty() {
-                out.push(Pattern::Suffix(format!("{rest}.py")));
-                out.push(Pattern::Suffix(format!("{rest}/__init__.py")));
-                out.push(Pattern::Suffix(format!("{rest}.pyi")));
+                out.push(Pattern::Rooted(format!("{rest}.py")));
+                out.push(Pattern::Rooted(format!("{rest}/__init__.py")));
+                out.push(Pattern::Rooted(format!("{rest}.pyi")));
             }
         }
         "javascript" | "typescript" | "tsx" => {
@@ -137,6 +141,16 @@ pub fn patterns(lang: &str, importer: &str, spec: &str) -> Vec<Pattern> {
                     None => {
                         out.push(Pattern::Suffix(format!("src/{path}.rs")));
                         out.push(Pattern::Suffix(format!("src/{path}/mod.rs")));
+                        // Another crate of the workspace: `ignore::gitignore` is
+                        // `ignore/src/gitignore.rs` (or the crate's `lib.rs`).
+                        if segments.first() != Some(&"crate") && n >= 2 {
+                            let inner = rest[1..n].join("/");
+                            out.push(Pattern::Suffix(format!("{}/src/{inner}.rs", rest[0])));
+                            out.push(Pattern::Suffix(format!("{}/src/{inner}/mod.rs", rest[0])));
+                        }
+                        if segments.first() != Some(&"crate") && n == 1 {
+                            out.push(Pattern::Suffix(format!("{}/src/lib.rs", rest[0])));
+                        }
                     }
                 }
             }
@@ -201,7 +215,9 @@ pub fn patterns(lang: &str, importer: &str, spec: &str) -> Vec<Pattern> {
         }
     }
     out.retain(|p| match p {
-        Pattern::Exact(s) | Pattern::Suffix(s) | Pattern::Directory(s) | Pattern::Package(s) => !s.is_empty(),
+        Pattern::Exact(s) | Pattern::Suffix(s) | Pattern::Directory(s) | Pattern::Package(s) | Pattern::Rooted(s) => {
+            !s.is_empty()
+        }
     });
     out
 }
@@ -232,7 +248,7 @@ impl Pattern {
     pub fn matches(&self, target: &str) -> bool {
         match self {
             Pattern::Exact(p) => target == p,
-            Pattern::Suffix(p) => ends_with_segments(target, p),
+            Pattern::Suffix(p) | Pattern::Rooted(p) => ends_with_segments(target, p),
             Pattern::Directory(p) => ends_with_segments(dir_of(target), p),
             Pattern::Package(spec) => {
                 let dir = dir_of(target);
@@ -244,8 +260,20 @@ impl Pattern {
     /// The file name every match has, when there is one (for the name index).
     fn file_name(&self) -> Option<&str> {
         match self {
-            Pattern::Exact(p) | Pattern::Suffix(p) => Some(file_name(p)),
+            Pattern::Exact(p) | Pattern::Suffix(p) | Pattern::Rooted(p) => Some(file_name(p)),
             Pattern::Directory(_) | Pattern::Package(_) => None,
+        }
+    }
+}
+
+impl Pattern {
+    /// For a [`Pattern::Rooted`] match of `target`: the directory above the module (`src` of
+    /// `src/flask/app.py` for `flask.app`), which must not be a package. `None` for other
+    /// patterns, or a module at the top.
+    pub fn rooted_at<'t>(&self, target: &'t str) -> Option<&'t str> {
+        match self {
+            Pattern::Rooted(p) if target.len() > p.len() => Some(&target[..target.len() - p.len() - 1]),
+            _ => None,
         }
     }
 }
@@ -342,6 +370,7 @@ mod tests {
         assert!(resolves_to("rust", "src/engine/mod.rs", "crate::index::FullText", "src/index/mod.rs"));
         assert!(resolves_to("rust", "src/engine/mod.rs", "locate", "src/engine/locate.rs"));
         assert!(resolves_to("rust", "src/query/words.rs", "super::clues::Clues", "src/query/clues/mod.rs"));
+        assert!(resolves_to("rust", "tests/a.rs", "ignore::gitignore::Gitignore", "crates/ignore/src/gitignore.rs"));
         assert!(resolves_to("go", "cmd/main.go", "example.com/m/pkg/store", "pkg/store/db.go"));
         assert!(!resolves_to("go", "cmd/main.go", "example.com/m/pkg/store", "store.go"));
         assert!(resolves_to("c", "fs/ext4/inode.c", "ext4.h", "fs/ext4/ext4.h"));

@@ -373,6 +373,15 @@ impl<'s> ViewGraph<'s> {
         Ok(out)
     }
 
+    /// Whether a pattern's match of `path` starts at a source root: a Python module is not
+    /// found inside another package (`json` is not `flask/json`).
+    fn rooted(&self, pattern: &imports::Pattern, path: &str) -> Result<bool, StoreError> {
+        let Some(above) = pattern.rooted_at(path) else {
+            return Ok(true);
+        };
+        Ok(self.file_at(&format!("{above}/__init__.py"))?.is_none())
+    }
+
     /// Which of `candidates` the reference `u` means.
     pub fn resolve(&self, u: &Use, candidates: &[Def]) -> Result<Resolution, StoreError> {
         let family_of_use = family(u.file.lang);
@@ -412,11 +421,38 @@ impl<'s> ViewGraph<'s> {
                         || imports::file_name(imports::dir_of(&c.file.path)) == last
                 })
                 .collect();
-            if !narrowed.is_empty() {
+            let imports = self.imports_of(&u.file)?;
+            if !narrowed.is_empty() && names_an_imported_module(qualifier, &imports) {
+                // `json.load` after `import json`: only the module that import means.
+                let patterns = self.import_patterns(&u.file)?;
+                let mut imported = Vec::new();
+                for &i in &narrowed {
+                    let path = &candidates[i].file.path;
+                    for p in patterns.iter().filter(|p| p.matches(path)) {
+                        if self.rooted(p, path)? {
+                            imported.push(i);
+                            break;
+                        }
+                    }
+                }
+                if imported.is_empty() {
+                    return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+                }
+                pool = imported;
+            } else if !narrowed.is_empty() {
                 pool = narrowed;
-            } else if names_a_type_or_module(qualifier, &self.imports_of(&u.file)?) {
+            } else if names_a_type_or_module(qualifier, &imports) {
                 // `Vec::new`, `os.path.join`, `fmt.Println`: a member of something the view
                 // does not define.
+                return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+            }
+        }
+        // Where a method needs a receiver (`self.m()`, `x.m()`, `Type::m()`), a bare name never
+        // means one: `append(xs)` in Go is the builtin, not a method named `append`.
+        if qualifier.is_empty() && matches!(u.file.lang, "python" | "go" | "rust" | "javascript" | "typescript" | "tsx")
+        {
+            pool.retain(|&i| !matches!(candidates[i].symbol.kind.as_str(), "method" | "field" | "property"));
+            if pool.is_empty() {
                 return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
             }
         }
@@ -432,8 +468,16 @@ impl<'s> ViewGraph<'s> {
             return Ok(r);
         }
         let patterns = self.import_patterns(&u.file)?;
-        let imported: Vec<usize> =
-            pool.iter().copied().filter(|&i| patterns.iter().any(|p| p.matches(&candidates[i].file.path))).collect();
+        let mut imported = Vec::new();
+        for &i in &pool {
+            let path = &candidates[i].file.path;
+            for p in patterns.iter().filter(|p| p.matches(path)) {
+                if self.rooted(p, path)? {
+                    imported.push(i);
+                    break;
+                }
+            }
+        }
         if let Some(r) = pick(&imported, Confidence::Import) {
             return Ok(r);
         }
@@ -452,6 +496,18 @@ impl<'s> ViewGraph<'s> {
 fn last_segment(qualifier: &str) -> Option<&str> {
     let last = qualifier.rsplit(['.', ':', '>', '\\']).next()?.trim();
     (!last.is_empty() && last.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(last)
+}
+
+/// Whether a qualifier's first segment is the name an import binds (`os` of `import os.path`,
+/// `fmt` of `import "fmt"`).
+fn names_an_imported_module(qualifier: &str, imports: &[(String, u32)]) -> bool {
+    let Some(first) = qualifier.split(['.', ':', '>', '-']).find(|s| !s.is_empty()) else {
+        return false;
+    };
+    imports.iter().any(|(spec, _)| {
+        let parts: Vec<&str> = spec.split(['/', '.', ':', '\\']).filter(|s| !s.is_empty()).collect();
+        parts.first() == Some(&first) || parts.last() == Some(&first)
+    })
 }
 
 /// Whether a qualifier names a type or a module rather than a value: a path (`a::b`), a

@@ -5,6 +5,7 @@
 //! They take a path to a real repository and never copy anything from it.
 
 mod bench;
+mod bench_graph;
 mod bench_nl;
 mod measure;
 
@@ -13,8 +14,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search|refs|mcp|snapshot|nl> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp|snapshot|nl|graph> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
+       cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
        cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
@@ -31,6 +33,10 @@ usage: cargo xtask bench <index|search|refs|mcp|snapshot|nl> --repo PATH [--runs
                 is a question, the source files it changed the answer, asked at its parent;
                 top-1/5/10 and MRR of `search --files` beside a whole-file BM25 (default 100
                 tasks); --no-files ranks snippet results deduplicated by file instead
+  bench graph   precision and recall of `references` and `callers` against SCIP (Python and
+                TypeScript: scip-python / scip-typescript from npm, run in a temp dir, or
+                --scip FILE) or, for other languages, names defined once against `git grep -w`
+                lines whose syntax shows a use; in-process p50/p95 latency (default 200 names)
   bench queries how long each language's query takes to compile
 
   CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
@@ -49,6 +55,12 @@ pub struct BenchArgs {
     pub tasks: usize,
     /// `bench nl`: rank snippet results deduplicated by file instead of `search --files`.
     pub no_files: bool,
+    /// `bench graph`: a SCIP index to compare with.
+    pub scip: Option<PathBuf>,
+    /// `bench graph`: `scip` or `grep`.
+    pub oracle: Option<String>,
+    /// `bench graph`: how many symbols.
+    pub names: usize,
 }
 
 fn main() -> Result<()> {
@@ -67,6 +79,7 @@ fn main() -> Result<()> {
                 "refs" => bench::refs(&parsed),
                 "snapshot" => bench::snapshot(&parsed),
                 "nl" => bench_nl::nl(&parsed),
+                "graph" => bench_graph::graph(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }
@@ -83,6 +96,9 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
     let mut json = None;
     let mut tasks = 100;
     let mut no_files = false;
+    let mut scip = None;
+    let mut oracle = None;
+    let mut names = 200;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -93,10 +109,21 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
                 tasks = it.next().context("--tasks needs a number")?.parse().context("--tasks needs a number")?;
             }
             "--no-files" => no_files = true,
+            "--scip" => scip = Some(PathBuf::from(it.next().context("--scip needs a file")?)),
+            "--oracle" => {
+                let o = it.next().context("--oracle needs scip or grep")?;
+                if o != "scip" && o != "grep" {
+                    bail!("--oracle is scip or grep, not `{o}`");
+                }
+                oracle = Some(o.clone());
+            }
+            "--names" => {
+                names = it.next().context("--names needs a number")?.parse().context("--names needs a number")?;
+            }
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
     let repo = repo.context("--repo PATH is required")?;
     let repo = std::fs::canonicalize(&repo).with_context(|| format!("{} does not exist", repo.display()))?;
-    Ok(BenchArgs { repo, runs: runs.max(1), json, tasks: tasks.max(1), no_files })
+    Ok(BenchArgs { repo, runs: runs.max(1), json, tasks: tasks.max(1), no_files, scip, oracle, names: names.max(1) })
 }

@@ -30,7 +30,7 @@ pub type Pair = (Point, Point); // @def type Pair
 pub trait Area { // @def trait Area
     fn area(&self) -> f64; // @decl method Area::area
     fn describe(&self) -> String { // @def method Area::describe
-        format!("{}", self.area()) // @ref call format in Area::describe
+        format!("{}", self.area()) // @ref call format in Area::describe @ref call area in Area::describe
     }
 }
 

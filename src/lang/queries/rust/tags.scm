@@ -48,6 +48,11 @@
 (arguments [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.name
 (scoped_identifier name: (identifier) @name) @reference.name
 (field_expression field: (field_identifier) @name) @reference.name
+; Inside macro arguments (`assert_eq!(f(x), y)`, `format!("{}", self.name())`) there is no
+; syntax tree, only tokens: a name followed by a parenthesized token tree is a call, any other
+; name a use.
+(token_tree (identifier) @name . (token_tree . "(")) @reference.call
+(token_tree (identifier) @name) @reference.name
 (parameter pattern: [(identifier) @local.definition
                      (mut_pattern (identifier) @local.definition)
                      (reference_pattern (identifier) @local.definition)])
