@@ -358,7 +358,8 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
     }
     let mut lines = Lines::new(engine);
     let mut found: Vec<(Use, Confidence, Vec<usize>)> = Vec::new();
-    if !(targets.is_empty() && !all.is_empty()) && !(targets.is_empty() && qualified) {
+    // A name whose definitions the query's qualification or language excluded has no uses.
+    if !targets.is_empty() || (all.is_empty() && !qualified) {
         for u in graph.uses(&t.name)? {
             if t.lang.is_some_and(|l| u.file.lang != l) || !under(&u.file.path, request.path.as_deref()) {
                 continue;

@@ -172,9 +172,9 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
     // Tests, vendored and generated code rank after the code itself when names tie.
     let mut generated = std::collections::HashMap::new();
     for f in &found {
-        if !generated.contains_key(&f.1.record) {
+        if let std::collections::hash_map::Entry::Vacant(e) = generated.entry(f.1.record) {
             let status = store.record_status(f.1.record)?;
-            generated.insert(f.1.record, status.as_deref() == Some("generated") || is_generated_path(&f.2));
+            e.insert(status.as_deref() == Some("generated") || is_generated_path(&f.2));
         }
     }
     found.sort_by(|a, b| {

@@ -109,6 +109,9 @@ pub struct Resolution {
     pub targets: Vec<usize>,
 }
 
+/// A file's import specifiers with their lines.
+pub type Imports = Vec<(String, u32)>;
+
 /// One view's graph: lookups by name, cached for the life of one request.
 pub struct ViewGraph<'s> {
     store: &'s Store,
@@ -119,7 +122,7 @@ pub struct ViewGraph<'s> {
     occurrences: RefCell<HashMap<i64, Rc<Vec<Occurrence>>>>,
     symbols: RefCell<HashMap<i64, Rc<Vec<SymbolRow>>>>,
     definitions: RefCell<HashMap<String, Rc<Vec<Def>>>>,
-    imports: RefCell<HashMap<i64, Rc<Vec<(String, u32)>>>>,
+    imports: RefCell<HashMap<i64, Rc<Imports>>>,
     symbol_cache: RefCell<HashMap<(i64, u32), Option<SymbolRow>>>,
     import_patterns: RefCell<HashMap<u32, Rc<Vec<imports::Pattern>>>>,
 }
@@ -320,11 +323,11 @@ impl<'s> ViewGraph<'s> {
     }
 
     /// The import specifiers of a file, with their lines.
-    pub fn imports_of(&self, file: &File) -> Result<Rc<Vec<(String, u32)>>, StoreError> {
+    pub fn imports_of(&self, file: &File) -> Result<Rc<Imports>, StoreError> {
         if let Some(i) = self.imports.borrow().get(&file.record) {
             return Ok(i.clone());
         }
-        let list: Rc<Vec<(String, u32)>> = Rc::new(
+        let list: Rc<Imports> = Rc::new(
             self.store.imports_of(file.record)?.unwrap_or_default().into_iter().map(|o| (o.name, o.line)).collect(),
         );
         self.imports.borrow_mut().insert(file.record, list.clone());
