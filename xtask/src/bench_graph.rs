@@ -34,6 +34,9 @@ struct Case {
     truth: BTreeSet<Site>,
 }
 
+/// One symbol's recall, precision, query, and a few misses and extras.
+type Worst = (f64, f64, String, Vec<Site>, Vec<Site>);
+
 /// Precision and recall counts.
 #[derive(Default, Clone, Copy)]
 struct Score {
@@ -127,7 +130,7 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
     let mut callers = Score::default();
     let mut ref_times = Vec::new();
     let mut caller_times = Vec::new();
-    let mut worst: Vec<(f64, f64, String, Vec<Site>, Vec<Site>)> = Vec::new();
+    let mut worst: Vec<Worst> = Vec::new();
     for case in &cases {
         let request = GraphRequest {
             name: case.query.clone(),
