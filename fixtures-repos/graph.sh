@@ -7,7 +7,8 @@
 # it; `legacy/engine.py` defines another `run`, so only the import says which one is meant.
 # Tests import and call it. Then the branch `package` turns `billing/engine.py` into a package
 # (`billing/engine/__init__.py`) without touching `app.py`: the same `app.py` blob now resolves
-# to another file. `ambiguous.py` calls `run` with no import, so that call is ambiguous.
+# to another file. `ambiguous.py` imports everything from both engines and calls `run`, so that call is
+# ambiguous.
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -55,6 +56,10 @@ def main():
     print(Checkout().submit([]))
 PY
 write ambiguous.py <<'PY'
+from billing.engine import *
+from legacy.engine import *
+
+
 def guess(order):
     return run(order)
 PY

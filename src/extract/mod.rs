@@ -30,7 +30,7 @@ pub use occurrences::{Occurrence, RefKind};
 /// History:
 /// - 1: first version: definitions, declarations, scopes, signatures, docs, visibility.
 /// - 2: references (calls, types, imports, names) with the symbol each sits in.
-pub const EXTRACTOR_VERSION: u32 = 2;
+pub const EXTRACTOR_VERSION: u32 = 3;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -20,6 +20,9 @@ pub enum RefKind {
     Type,
     /// Any other use worth keeping: a function passed as a value, an attribute read.
     Name,
+    /// A name imported from a module (`a` of Python's `from m import a`); the qualifier is the
+    /// module as written.
+    ImportName,
 }
 
 impl RefKind {
@@ -30,6 +33,7 @@ impl RefKind {
             RefKind::Call => "call",
             RefKind::Type => "type",
             RefKind::Name => "name",
+            RefKind::ImportName => "import_name",
         }
     }
 
@@ -40,6 +44,7 @@ impl RefKind {
             "call" | "class" => RefKind::Call,
             "type" | "implementation" => RefKind::Type,
             "import" => RefKind::Import,
+            "import_name" => RefKind::ImportName,
             _ => RefKind::Name,
         }
     }
@@ -51,8 +56,18 @@ impl RefKind {
             1 => RefKind::Call,
             2 => RefKind::Type,
             3 => RefKind::Name,
+            4 => RefKind::ImportName,
             _ => return None,
         })
+    }
+
+    /// Which kind wins when two captures take the same name node: the lower.
+    fn strength(self) -> u8 {
+        match self {
+            RefKind::ImportName => 3,
+            RefKind::Name => 4,
+            other => other.code(),
+        }
     }
 
     /// The stored code of the kind.
@@ -99,7 +114,7 @@ pub(super) fn collect(
 ) -> Vec<Occurrence> {
     // `mod x;` names a definition and imports a file: imports keep their node.
     found.retain(|f| f.kind == RefKind::Import || !definition_names.contains(&f.name_node.id()));
-    found.sort_by_key(|f| (f.name_node.start_byte(), f.name_node.end_byte(), f.kind));
+    found.sort_by_key(|f| (f.name_node.start_byte(), f.name_node.end_byte(), f.kind.strength()));
     found.dedup_by(|later, earlier| later.name_node.id() == earlier.name_node.id());
 
     let callers = innermost(symbols, found.iter().map(|f| f.name_node.start_byte()));
@@ -134,7 +149,11 @@ pub(super) fn collect(
         let position = f.name_node.start_position();
         out.push(Occurrence {
             kind: f.kind,
-            qualifier: if f.kind == RefKind::Import { String::new() } else { qualifier(f.name_node, source) },
+            qualifier: match f.kind {
+                RefKind::Import => String::new(),
+                RefKind::ImportName => import_source(f.name_node, source),
+                _ => qualifier(f.name_node, source),
+            },
             name,
             line: position.row as u32 + 1,
             column: position.column as u32 + 1,
@@ -214,6 +233,21 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
     } else {
         collapsed
     }
+}
+
+/// The module an imported name comes from, as written: `.sansio.app` of
+/// `from .sansio.app import App`.
+fn import_source(name: Node<'_>, source: &[u8]) -> String {
+    let mut node = name;
+    for _ in 0..4 {
+        let Some(parent) = node.parent() else { break };
+        if let Some(module) = parent.child_by_field_name("module_name").or_else(|| parent.child_by_field_name("source"))
+        {
+            return import_text(node_text(module, source));
+        }
+        node = parent;
+    }
+    String::new()
 }
 
 /// An import's module or path as written: quotes and angle brackets removed, no whitespace.

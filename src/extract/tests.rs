@@ -66,7 +66,7 @@ fn references_sit_in_their_symbol_and_skip_local_names() {
     for want in [
         "1:8 import os.path in ",
         "2:6 import .util in ",
-        "2:19 name helper in ",
+        "2:19 import_name .util.helper in ",
         "7:18 call helper in run",
         "8:20 call os.path.join in run",
         "10:9 name Base in A",

@@ -8,6 +8,7 @@
 //! elsewhere), so every answer is computed from the view it is asked of.
 
 pub mod imports;
+mod scope;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -125,6 +126,8 @@ pub struct ViewGraph<'s> {
     imports: RefCell<HashMap<i64, Rc<Imports>>>,
     symbol_cache: RefCell<HashMap<(i64, u32), Option<SymbolRow>>>,
     import_patterns: RefCell<HashMap<u32, Rc<Vec<imports::Pattern>>>>,
+    import_name_sites: RefCell<HashMap<String, Rc<scope::ImportNameSites>>>,
+    exporters: RefCell<HashMap<scope::ExportKey, Rc<Vec<String>>>>,
 }
 
 impl<'s> ViewGraph<'s> {
@@ -142,6 +145,8 @@ impl<'s> ViewGraph<'s> {
             imports: RefCell::default(),
             symbol_cache: RefCell::default(),
             import_patterns: RefCell::default(),
+            import_name_sites: RefCell::default(),
+            exporters: RefCell::default(),
         }
     }
 
@@ -390,8 +395,14 @@ impl<'s> ViewGraph<'s> {
         let family_of_use = family(u.file.lang);
         let mut pool: Vec<usize> =
             (0..candidates.len()).filter(|&i| family(candidates[i].file.lang) == family_of_use).collect();
+        self.visible(u, candidates, &mut pool)?;
         if pool.is_empty() {
             return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+        }
+        if family_of_use == "python"
+            && let Some(decided) = self.resolve_python(u, candidates, &mut pool)?
+        {
+            return Ok(decided);
         }
         // A qualifier that names a type or module (`Index::find`, `Greeter.greet`, `util.run`)
         // narrows the candidates to that type's or module's members, when any match.
@@ -419,9 +430,11 @@ impl<'s> ViewGraph<'s> {
                 .filter(|&i| {
                     let c = &candidates[i];
                     let parent = enclosing_type(&c.symbol.qualified_name, c.file.lang);
+                    // Python's modules were matched by their imports above.
                     last_segment(parent) == Some(last)
-                        || file_stem(&c.file.path) == last
-                        || imports::file_name(imports::dir_of(&c.file.path)) == last
+                        || (family_of_use != "python"
+                            && (file_stem(&c.file.path) == last
+                                || imports::file_name(imports::dir_of(&c.file.path)) == last))
                 })
                 .collect();
             let imports = self.imports_of(&u.file)?;

@@ -164,9 +164,11 @@ fn decode_where(data: &[u8], wanted: impl Fn(&str, RefKind) -> bool) -> Option<V
         strings.push(std::str::from_utf8(bytes).ok()?);
         at += len;
     }
-    let keep: Vec<[bool; 4]> = strings
+    let keep: Vec<[bool; 5]> = strings
         .iter()
-        .map(|s| [RefKind::Import, RefKind::Call, RefKind::Type, RefKind::Name].map(|k| wanted(s, k)))
+        .map(|s| {
+            [RefKind::Import, RefKind::Call, RefKind::Type, RefKind::Name, RefKind::ImportName].map(|k| wanted(s, k))
+        })
         .collect();
     let count = get_varint(body, &mut at)? as usize;
     let mut out = Vec::new();

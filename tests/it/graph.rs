@@ -42,7 +42,7 @@ fn references_follow_imports_and_say_when_a_name_is_ambiguous() {
     let at = |path: &str, line: u64| found.iter().find(|u| u.0 == path && u.1 == line).map(|u| u.2.as_str());
     assert_eq!(at("app.py", 6), Some("import"), "{found:?}");
     assert_eq!(at("tests/test_engine.py", 5), Some("import"), "{found:?}");
-    assert_eq!(at("ambiguous.py", 2), Some("ambiguous"), "{found:?}");
+    assert_eq!(at("ambiguous.py", 6), Some("ambiguous"), "{found:?}");
     let ambiguous = run.json["results"].as_array().unwrap().iter().find(|r| r["path"] == "ambiguous.py").unwrap();
     assert_eq!(ambiguous["candidates"].as_array().map(Vec::len), Some(2));
     assert_eq!(ambiguous["caller"]["qualified_name"], "guess");
@@ -105,7 +105,7 @@ fn callers_callees_imports_and_tests() {
     let importers = cc(&repo, &["importers", "billing/engine.py", "--ref", "main"]);
     let paths: Vec<&str> =
         importers.json["importers"].as_array().unwrap().iter().map(|i| i["path"].as_str().unwrap()).collect();
-    assert_eq!(paths, vec!["app.py", "tests/test_engine.py"]);
+    assert_eq!(paths, vec!["ambiguous.py", "app.py", "tests/test_engine.py"]);
 
     let tests = cc(&repo, &["tests-for", "billing.engine.run", "--ref", "main"]);
     assert_eq!(tests.json["tests"][0]["path"], "tests/test_engine.py");

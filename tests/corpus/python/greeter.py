@@ -35,3 +35,5 @@ def main():  # @def function main
 @functools.cache
 def _helper():  # @def function _helper
     return None
+from os.path import join as join_path  # @ref import os.path @ref import_name join
+from os import *  # @ref import os @ref import_name *

@@ -25,7 +25,8 @@
 (import_statement name: [(dotted_name) @name (aliased_import name: (dotted_name) @name)]) @reference.import
 (import_from_statement module_name: [(dotted_name) (relative_import)] @name) @reference.import
 (import_from_statement name: [(dotted_name (identifier) @name)
-                              (aliased_import name: (dotted_name (identifier) @name))]) @reference.name
+                              (aliased_import name: (dotted_name (identifier) @name))]) @reference.import_name
+(import_from_statement (wildcard_import) @name) @reference.import_name
 (import_from_statement module_name: [(dotted_name (identifier) @name @reference.none)
                                      (relative_import (dotted_name (identifier) @name @reference.none))])
 (import_statement name: [(dotted_name (identifier) @name @reference.none)
