@@ -83,7 +83,9 @@ pub struct Occurrence {
     pub kind: RefKind,
     /// The name as written (for an import, the module or path as written, quotes removed).
     pub name: String,
-    /// What was written before the name (`self`, `os.path`, `crate::index`), empty when none.
+    /// What was written before the name (`self`, `os.path`, `crate::index`), empty when none;
+    /// for an import, the name it binds when it renames the module (`import json as _json`);
+    /// for an imported name, the module it comes from.
     pub qualifier: String,
     /// Line of the name.
     pub line: u32,
@@ -150,7 +152,7 @@ pub(super) fn collect(
         out.push(Occurrence {
             kind: f.kind,
             qualifier: match f.kind {
-                RefKind::Import => String::new(),
+                RefKind::Import => import_alias(f.name_node, source),
                 RefKind::ImportName => import_source(f.name_node, source),
                 _ => qualifier(f.name_node, source),
             },
@@ -233,6 +235,16 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
     } else {
         collapsed
     }
+}
+
+/// The name an import binds instead of the module's own (`_json` of `import json as _json`),
+/// empty when none.
+fn import_alias(module: Node<'_>, source: &[u8]) -> String {
+    module
+        .parent()
+        .filter(|p| p.kind() == "aliased_import")
+        .and_then(|p| p.child_by_field_name("alias"))
+        .map_or_else(String::new, |alias| node_text(alias, source).to_owned())
 }
 
 /// The module an imported name comes from, as written: `.sansio.app` of

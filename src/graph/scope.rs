@@ -23,6 +23,63 @@ const TYPE_KINDS: &[&str] = &["class", "struct", "interface", "trait", "enum", "
 /// `flask/app.py`'s `Flask`), at most this many files.
 const MAX_EXPORTERS: usize = 64;
 
+/// Methods of Python's builtin types and of the standard library's most used ones (files,
+/// context variables, threads): a receiver of unknown type calling one may be any of those.
+const BUILTIN_METHODS: &[&str] = &[
+    "add",
+    "append",
+    "clear",
+    "close",
+    "copy",
+    "count",
+    "decode",
+    "difference",
+    "discard",
+    "encode",
+    "endswith",
+    "extend",
+    "find",
+    "flush",
+    "format",
+    "fromkeys",
+    "get",
+    "index",
+    "insert",
+    "intersection",
+    "items",
+    "join",
+    "keys",
+    "lower",
+    "lstrip",
+    "partition",
+    "pop",
+    "popitem",
+    "read",
+    "readline",
+    "readlines",
+    "remove",
+    "replace",
+    "reset",
+    "reverse",
+    "rsplit",
+    "rstrip",
+    "run",
+    "seek",
+    "set",
+    "setdefault",
+    "sort",
+    "split",
+    "splitlines",
+    "start",
+    "startswith",
+    "strip",
+    "union",
+    "update",
+    "upper",
+    "values",
+    "write",
+];
+
 /// Where a name is imported by name: each importing file and the module as written.
 pub(super) type ImportNameSites = Vec<(Rc<File>, String)>;
 
@@ -143,6 +200,18 @@ impl ViewGraph<'_> {
         if members.is_empty() {
             return Ok(nothing());
         }
+        let head = qualifier.split('.').next().unwrap_or(qualifier);
+        // `self.m` is the enclosing class's (the generic tiers look); `self.app.m`, `x.m` are
+        // a value's; `Flask.m` a class's.
+        let a_value = !matches!(qualifier, "self" | "cls") && !head.starts_with(char::is_uppercase);
+        if a_value {
+            // A receiver of unknown type: a member unique in the view, unless builtin types
+            // have one of that name too (`d.get()` is as likely a `dict`'s).
+            if members.len() == 1 && !BUILTIN_METHODS.contains(&name) {
+                return Ok(Some(Resolution { confidence: Confidence::UniqueName, targets: members }));
+            }
+            return Ok(Some(Resolution { confidence: Confidence::Ambiguous, targets: members }));
+        }
         *pool = members;
         Ok(None)
     }
@@ -237,13 +306,19 @@ impl ViewGraph<'_> {
             return Ok(None);
         }
         let head = qualifier.split('.').next().unwrap_or(qualifier);
+        let rest = qualifier[head.len()..].trim_start_matches('.');
         let imports = self.imports_of(file)?;
         if imports.iter().any(|(spec, _)| !spec.starts_with('.') && spec.split('.').next() == Some(head)) {
             return Ok(Some(Module { spec: qualifier.to_owned(), certain: true }));
         }
+        // `import json as _json`: the import's qualifier is the name it binds.
+        let renamed = self.occurrences(file.record)?;
+        if let Some(import) = renamed.iter().find(|o| o.kind == RefKind::Import && o.qualifier == head) {
+            let spec = if rest.is_empty() { import.name.clone() } else { format!("{}.{rest}", import.name) };
+            return Ok(Some(Module { spec, certain: true }));
+        }
         // `from pkg import mod` binds `mod`, which may be a module or anything `pkg` defines.
         if let Some(from) = self.imported_names_in(file, head)?.into_iter().next() {
-            let rest = qualifier[head.len()..].trim_start_matches('.');
             let mut spec = if from.ends_with('.') { format!("{from}{head}") } else { format!("{from}.{head}") };
             if !rest.is_empty() {
                 spec = format!("{spec}.{rest}");

@@ -181,3 +181,42 @@ fn damaged_references_are_reported_by_doctor_and_repaired_by_its_fix() {
     );
     assert_eq!(uses(&cc(&repo, &["references", "billing.engine.run"]).json), before);
 }
+
+#[test]
+fn python_names_follow_its_scoping_rules() {
+    let (_tmp, repo) = fixture("python-scopes");
+    let at = |found: &[(String, u64, String)], path: &str, line: u64| {
+        found.iter().find(|u| u.0 == path && u.1 == line).map(|u| u.2.clone())
+    };
+
+    // Re-exported by the package: `from shop import Cart` means shop/cart.py's class.
+    let cart = cc(&repo, &["references", "Cart"]);
+    assert_eq!(definitions(&cart.json), vec!["shop/cart.py:1"]);
+    let found = uses(&cart.json);
+    assert_eq!(at(&found, "app.py", 3).as_deref(), Some("import"), "{found:?}");
+    assert_eq!(at(&found, "app.py", 12).as_deref(), Some("import"), "{found:?}");
+    assert_eq!(at(&found, "shop/__init__.py", 1).as_deref(), Some("import"), "{found:?}");
+    // Not imported: no reference.
+    assert_eq!(at(&found, "orphan.py", 2), None, "{found:?}");
+
+    // A module's function through the module's name or its alias; the method on a value.
+    let function = uses(&cc(&repo, &["references", "shop.codec.dumps"]).json);
+    let lines: Vec<(&str, u64)> = function.iter().map(|u| (u.0.as_str(), u.1)).collect();
+    assert_eq!(lines, vec![("app.py", 7), ("app.py", 8)], "{function:?}");
+    let method = uses(&cc(&repo, &["references", "Codec.dumps"]).json);
+    let lines: Vec<(&str, u64, &str)> = method.iter().map(|u| (u.0.as_str(), u.1, u.2.as_str())).collect();
+    assert_eq!(lines, vec![("app.py", 9, "unique_name")], "{method:?}");
+
+    // A builtin type's method name on a value of unknown type is ambiguous; a unique one is not.
+    let get = uses(&cc(&repo, &["references", "Cart.get"]).json);
+    assert_eq!(at(&get, "app.py", 10).as_deref(), Some("ambiguous"), "{get:?}");
+    let checkout = uses(&cc(&repo, &["references", "Cart.checkout"]).json);
+    assert_eq!(at(&checkout, "app.py", 11).as_deref(), Some("unique_name"), "{checkout:?}");
+
+    // A function's local helper is its own.
+    let check = cc(&repo, &["references", "check"]);
+    assert_eq!(definitions(&check.json).len(), 2);
+    let found = uses(&check.json);
+    let lines: Vec<(&str, u64, &str)> = found.iter().map(|u| (u.0.as_str(), u.1, u.2.as_str())).collect();
+    assert_eq!(lines, vec![("tests/test_one.py", 5, "resolved"), ("tests/test_two.py", 5, "resolved")], "{found:?}");
+}
