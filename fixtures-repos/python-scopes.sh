@@ -8,7 +8,7 @@
 # after `import shop.codec`, and `_codec.dumps` after `import shop.codec as _codec`, mean the
 # function; `codec.dumps` on a value means the method. Two tests each define a local helper
 # `check`; neither is the other's. `cart.get()` on a value of unknown type may be a `dict`'s, so
-# it is ambiguous, while `cart.checkout()` names the only method so named. `orphan.py` uses
+# it is not claimed, while `cart.checkout()` names the only method so named. `orphan.py` uses
 # `Cart` without importing it: in Python that is no reference at all.
 
 . "$(dirname "$0")/lib.sh"

@@ -29,8 +29,10 @@ pub use occurrences::{Occurrence, RefKind};
 ///
 /// History:
 /// - 1: first version: definitions, declarations, scopes, signatures, docs, visibility.
-/// - 2: references (calls, types, imports, names) with the symbol each sits in.
-pub const EXTRACTOR_VERSION: u32 = 3;
+/// - 2: references (calls, types, imports, names) with the symbol each sits in. Python's
+///   imported names (`from m import a`) and renamed imports came later with a change of
+///   Python's query alone, which re-extracts Python files and nothing else.
+pub const EXTRACTOR_VERSION: u32 = 2;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);

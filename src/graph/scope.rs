@@ -205,12 +205,13 @@ impl ViewGraph<'_> {
         // a value's; `Flask.m` a class's.
         let a_value = !matches!(qualifier, "self" | "cls") && !head.starts_with(char::is_uppercase);
         if a_value {
-            // A receiver of unknown type: a member unique in the view, unless builtin types
-            // have one of that name too (`d.get()` is as likely a `dict`'s).
-            if members.len() == 1 && !BUILTIN_METHODS.contains(&name) {
-                return Ok(Some(Resolution { confidence: Confidence::UniqueName, targets: members }));
+            // A receiver of unknown type: a member unique in the view, ambiguous among several;
+            // none when builtin types have a method of that name too (`d.get()` is as likely a
+            // `dict`'s, and listing every `.get()` as maybe this one helps nobody).
+            if BUILTIN_METHODS.contains(&name) {
+                return Ok(nothing());
             }
-            return Ok(Some(Resolution { confidence: Confidence::Ambiguous, targets: members }));
+            return Ok(pick(members, Confidence::UniqueName));
         }
         *pool = members;
         Ok(None)
