@@ -13,7 +13,7 @@ mod occurrences;
 mod signature;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -474,6 +474,8 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
     let mut stack: Vec<(usize, usize)> = Vec::new(); // (found index, end byte)
     let mut qualified: Vec<String> = Vec::with_capacity(found.len());
     let mut symbol_index: Vec<Option<u32>> = Vec::with_capacity(found.len());
+    // Fields seen per owner: the first definition of each is the one kept.
+    let mut fields: HashSet<(Option<u32>, String)> = HashSet::new();
     for (i, f) in found.iter().enumerate() {
         let start = f.node.start_byte();
         let end = f.node.end_byte();
@@ -487,16 +489,38 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
         // Two names on one node (`const a = 1, b = 2`) are siblings, not nested.
         let outer = |k: usize| found[k].node.id() != f.node.id();
         let enclosing = stack.iter().rev().map(|&(j, _)| j).find(|&j| outer(j));
-        let parent = stack.iter().rev().filter(|&&(k, _)| outer(k)).find_map(|&(k, _)| symbol_index[k]);
+        let mut parent = stack.iter().rev().filter(|&&(k, _)| outer(k)).find_map(|&(k, _)| symbol_index[k]);
         let name = clean_name(node_text(f.name_node, source));
+        // A field assigned in a method (Python's `self.x = ...`) belongs to the method's type,
+        // once; outside any type it is no definition.
+        let mut member_of: Option<u32> = None;
+        if f.kind == "field" {
+            let function_like = |k: &str| matches!(k, "function" | "method" | "constructor");
+            let mut owner = parent;
+            while let Some(p) = owner.filter(|&p| function_like(out.symbols[p as usize].kind)) {
+                owner = out.symbols[p as usize].parent;
+            }
+            if owner != parent {
+                if owner.is_none() || !fields.insert((owner, name.clone())) {
+                    qualified.push(String::new());
+                    symbol_index.push(None);
+                    continue;
+                }
+                parent = owner;
+                member_of = owner;
+            } else {
+                fields.insert((parent, name.clone()));
+            }
+        }
         let own = match &f.context {
             Some(context) if !context.is_empty() => {
                 format!("{context}{}{name}", language.separator)
             }
             _ => name.clone(),
         };
-        let qualified_name = match enclosing {
-            Some(j) if !qualified[j].is_empty() => {
+        let qualified_name = match (member_of, enclosing) {
+            (Some(owner), _) => format!("{}{}{own}", out.symbols[owner as usize].qualified_name, language.separator),
+            (None, Some(j)) if !qualified[j].is_empty() => {
                 format!("{}{}{own}", qualified[j], language.separator)
             }
             _ => own,

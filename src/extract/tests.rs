@@ -96,3 +96,27 @@ fn items_inside_item_position_macros_are_symbols() {
         extraction.occurrences.iter().filter(|o| o.kind == RefKind::Call).map(|o| (o.name.as_str(), o.line)).collect();
     assert!(calls.contains(&("run", 4)), "{calls:?}");
 }
+
+#[test]
+fn python_instance_attributes_are_fields_of_their_class_once() {
+    let source = b"class A:\n    limit = 1\n\n    def __init__(self):\n        self.x = 1\n        self.limit = 2\n\n    def m(self):\n        if self.x:\n            self.x = 2\n            self.y: int = 3\n\ndef f(self):\n    self.z = 1\n";
+    let extraction = extract(python(), source);
+    let fields: Vec<(String, u32, Option<String>)> = extraction
+        .symbols
+        .iter()
+        .filter(|s| s.kind == "field")
+        .map(|s| {
+            let parent = s.parent.map(|p| extraction.symbols[p as usize].qualified_name.clone());
+            (s.qualified_name.clone(), s.line_start, parent)
+        })
+        .collect();
+    let a = Some("A".to_owned());
+    assert_eq!(
+        fields,
+        vec![("A.limit".to_owned(), 2, a.clone()), ("A.x".to_owned(), 5, a.clone()), ("A.y".to_owned(), 11, a)]
+    );
+    // Later assignments are not references to the field either; reads are.
+    let got = refs(&extraction);
+    assert!(got.iter().any(|g| g == "9:17 name self.x in A.m"), "{got:#?}");
+    assert!(!got.iter().any(|g| g.starts_with("10:")), "{got:#?}");
+}

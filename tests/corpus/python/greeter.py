@@ -12,7 +12,7 @@ class Greeter:  # @def class Greeter
     greeting = "Hello"  # @def field Greeter.greeting
 
     def __init__(self, name):  # @def method Greeter.__init__
-        self.name = name
+        self.name = name  # @def field Greeter.name
 
     @functools.lru_cache
     def greet(self, loud=False):  # @def method Greeter.greet

@@ -80,8 +80,22 @@ pub(super) fn run_scip_indexer(checkout: &Path, language: &str, tmp: &Path) -> R
             "include": ["**/*"],
             "exclude": ["**/node_modules"],
         });
-        if checkout.join("tsconfig.json").exists() {
-            config["extends"] = json!("./tsconfig.json");
+        if let Ok(text) = std::fs::read_to_string(checkout.join("tsconfig.json")) {
+            // A tsconfig extending a package that is not installed (`@sindresorhus/tsconfig`)
+            // stops the indexer: then only its own compiler options are kept.
+            let project: Option<Value> = serde_json::from_str(&text).ok();
+            let base = project.as_ref().and_then(|p| p["extends"].as_str()).unwrap_or(".");
+            let missing = !base.starts_with('.') && !checkout.join("node_modules").join(base).exists();
+            match project {
+                Some(project) if missing => {
+                    if let Some(options) = project["compilerOptions"].as_object() {
+                        for (k, v) in options {
+                            config["compilerOptions"].as_object_mut().map(|o| o.entry(k).or_insert(v.clone()));
+                        }
+                    }
+                }
+                _ => config["extends"] = json!("./tsconfig.json"),
+            }
         }
         let name = "tsconfig.codecompass-bench.json";
         std::fs::write(checkout.join(name), config.to_string())?;
@@ -89,9 +103,11 @@ pub(super) fn run_scip_indexer(checkout: &Path, language: &str, tmp: &Path) -> R
         format!("({name} {config}) {binary} index --no-progress-bar {name}")
     };
     let started = Instant::now();
-    let status = command.stdout(Stdio::null()).status().context("running the SCIP indexer")?;
-    if !status.success() || !output.exists() {
-        bail!("{binary} failed");
+    let run = command.output().context("running the SCIP indexer")?;
+    if !run.status.success() || !output.exists() {
+        let said = format!("{}{}", String::from_utf8_lossy(&run.stdout), String::from_utf8_lossy(&run.stderr));
+        let tail: Vec<&str> = said.lines().rev().take(20).collect();
+        bail!("{binary} failed:\n{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
     }
     let note = format!(
         "{package} {version}: `{shown} --output <tmp>/index.scip` in the checkout, {}",

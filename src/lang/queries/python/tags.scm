@@ -17,6 +17,9 @@
 ; Class attributes.
 (class_definition
   body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
+; Instance attributes: the first `self.x = ...` of a class's methods is the class's field `x`.
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name) @definition.field)
+  (#eq? @_self "self"))
 
 ; References, for the symbol graph: calls, imports (the module as written), type annotations,
 ; and every other name read; names bound in a function (parameters, assignments, loop targets)
