@@ -78,7 +78,7 @@ pub struct Reference {
     pub line: u32,
     /// Column of the name (1-based, in bytes).
     pub column: u32,
-    /// `call`, `type` or `name`.
+    /// `call`, `type`, `name`, or `import_name` (a name a Python `from m import` brings in).
     pub kind: &'static str,
     /// The line's text.
     pub text: String,
@@ -92,6 +92,9 @@ pub struct Reference {
     /// For `ambiguous`: every definition it could mean, as `path:line`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<String>,
+    /// Otherwise the definition it means, as `path:line` (of several a name has).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub definition: Option<String>,
 }
 
 /// The answer of `references`.
@@ -370,9 +373,7 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
             }
             let resolution = graph.resolve(&u, &all)?;
             if resolution.targets.iter().any(|i| targets.contains(i)) {
-                let candidates =
-                    if resolution.confidence == Confidence::Ambiguous { resolution.targets } else { Vec::new() };
-                found.push((u, resolution.confidence, candidates));
+                found.push((u, resolution.confidence, resolution.targets));
             }
         }
     }
@@ -386,7 +387,9 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
     let total = found.len();
     let files = found.iter().map(|f| f.0.file.fv).collect::<HashSet<_>>().len();
     let mut results = Vec::new();
-    for (u, confidence, candidates) in found.into_iter().take(request.limit) {
+    for (u, confidence, targets) in found.into_iter().take(request.limit) {
+        let at = |i: usize| format!("{}:{}", all[i].file.path, all[i].symbol.name_line);
+        let ambiguous = confidence == Confidence::Ambiguous;
         let caller = graph.caller_of(&u)?.map(|s| Caller {
             name: s.name,
             qualified_name: s.qualified_name,
@@ -401,10 +404,8 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
             text: lines.line(&t.store, u.file.fv, u.occurrence.line),
             caller,
             confidence: if all.is_empty() { "unresolved" } else { confidence.as_str() },
-            candidates: candidates
-                .iter()
-                .map(|&i| format!("{}:{}", all[i].file.path, all[i].symbol.name_line))
-                .collect(),
+            candidates: if ambiguous { targets.iter().map(|&i| at(i)).collect() } else { Vec::new() },
+            definition: if ambiguous { None } else { targets.first().map(|&i| at(i)) },
         });
     }
     let mut definitions: Vec<usize> = targets.into_iter().collect();

@@ -655,6 +655,8 @@ fn evaluate(engine: &Engine, case: &Case) -> Result<Outcome> {
         // An ambiguous use of a name with several definitions counts only where it could
         // mean this one.
         .filter(|r| r.candidates.is_empty() || r.candidates.iter().any(|c| own.as_ref() == Some(c)))
+        // A use resolved to another of the name's definitions is not this one's.
+        .filter(|r| r.definition.is_none() || r.definition == own)
         .map(|r| ((r.path, r.line), (r.confidence, r.kind, r.text)))
         .collect();
 
