@@ -30,8 +30,9 @@ pub use occurrences::{Occurrence, RefKind};
 /// History:
 /// - 1: first version: definitions, declarations, scopes, signatures, docs, visibility.
 /// - 2: references (calls, types, imports, names) with the symbol each sits in. Python's
-///   imported names (`from m import a`) and renamed imports came later with a change of
-///   Python's query alone, which re-extracts Python files and nothing else.
+///   imported names (`from m import a`), renamed imports, instance attributes and (with a
+///   note in Python's query) later assignments to an instance attribute as its uses came
+///   later with changes of Python's query alone, which re-extract Python files and nothing else.
 pub const EXTRACTOR_VERSION: u32 = 2;
 
 /// A parse taking longer than this is cut off and reported as partial.
@@ -273,9 +274,12 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         same
     });
 
-    resolve(language, source, &found, &mut out);
+    let uses = resolve(language, source, &found, &mut out);
     let mut definition_names: std::collections::HashSet<usize> =
         found.iter().filter(|f| f.role.is_some()).map(|f| f.name_node.id()).collect();
+    for id in uses {
+        definition_names.remove(&id);
+    }
     definition_names.extend(not_references);
     out.occurrences = occurrences::collect(source, references, &definition_names, &locals, &out.symbols);
     out
@@ -468,7 +472,10 @@ fn report_syntax_errors(root: Node<'_>, diagnostics: &mut Vec<Diagnostic>) {
 }
 
 /// Turns query matches into symbols: nesting, qualified names, signatures, docs, visibility.
-fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out: &mut Extraction) {
+/// Returns the name nodes of field assignments that are no definition, which are uses.
+fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out: &mut Extraction) -> Vec<usize> {
+    // Name nodes of field assignments that define nothing: uses of the field.
+    let mut uses = Vec::new();
     // `found` is sorted by start, outermost first, so a stack of open ranges gives each entry
     // its innermost enclosing entry.
     let mut stack: Vec<(usize, usize)> = Vec::new(); // (found index, end byte)
@@ -502,6 +509,7 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
             }
             if owner != parent {
                 if owner.is_none() || !fields.insert((owner, name.clone())) {
+                    uses.push(f.name_node.id());
                     qualified.push(String::new());
                     symbol_index.push(None);
                     continue;
@@ -538,7 +546,12 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
             symbol_index.push(None);
             continue;
         }
-        let signature = signature::of(f.node, source, MAX_SIGNATURE_CHARS);
+        // An attribute defined by assigning it (`self.app = app`) reads as the assignment.
+        let head = match f.node.parent() {
+            Some(p) if f.kind == "field" && p.child_by_field_name("left").is_some_and(|l| l.id() == f.node.id()) => p,
+            _ => f.node,
+        };
+        let signature = signature::of(head, source, MAX_SIGNATURE_CHARS);
         let visibility = visibility(language, f.node, &name, &signature, source);
         let doc = doc::of(language, f.node, source);
         let stable_id = stable_id(language.name, f.kind, &qualified_name, &signature);
@@ -560,6 +573,7 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
             stable_id,
         });
     }
+    uses
 }
 
 /// The last line a node covers, not counting a trailing newline that ends it.

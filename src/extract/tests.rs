@@ -98,7 +98,7 @@ fn items_inside_item_position_macros_are_symbols() {
 }
 
 #[test]
-fn python_instance_attributes_are_fields_of_their_class_once() {
+fn python_instance_attributes_are_fields_of_their_class_once_and_later_assignments_uses() {
     let source = b"class A:\n    limit = 1\n\n    def __init__(self):\n        self.x = 1\n        self.limit = 2\n\n    def m(self):\n        if self.x:\n            self.x = 2\n            self.y: int = 3\n\ndef f(self):\n    self.z = 1\n";
     let extraction = extract(python(), source);
     let fields: Vec<(String, u32, Option<String>)> = extraction
@@ -115,8 +115,15 @@ fn python_instance_attributes_are_fields_of_their_class_once() {
         fields,
         vec![("A.limit".to_owned(), 2, a.clone()), ("A.x".to_owned(), 5, a.clone()), ("A.y".to_owned(), 11, a)]
     );
-    // Later assignments are not references to the field either; reads are.
+    // Reads are references, and so are later assignments (and one outside any class).
     let got = refs(&extraction);
-    assert!(got.iter().any(|g| g == "9:17 name self.x in A.m"), "{got:#?}");
-    assert!(!got.iter().any(|g| g.starts_with("10:")), "{got:#?}");
+    for expected in [
+        "9:17 name self.x in A.m",
+        "10:18 name self.x in A.m",
+        "6:14 name self.limit in A.__init__",
+        "14:10 name self.z in f",
+    ] {
+        assert!(got.iter().any(|g| g == expected), "{expected}: {got:#?}");
+    }
+    assert!(!got.iter().any(|g| g.starts_with("5:")), "{got:#?}");
 }

@@ -8,6 +8,7 @@
 //! elsewhere), so every answer is computed from the view it is asked of.
 
 pub mod imports;
+mod receivers;
 mod scope;
 
 use std::cell::RefCell;
@@ -128,6 +129,8 @@ pub struct ViewGraph<'s> {
     import_patterns: RefCell<HashMap<u32, Rc<Vec<imports::Pattern>>>>,
     import_name_sites: RefCell<HashMap<String, Rc<scope::ImportNameSites>>>,
     exporters: RefCell<HashMap<scope::ExportKey, Rc<Vec<String>>>>,
+    receivers: RefCell<HashMap<receivers::ReceiverKey, Option<receivers::Lineage>>>,
+    lineages: RefCell<HashMap<(u32, u32), receivers::Lineage>>,
 }
 
 impl<'s> ViewGraph<'s> {
@@ -147,6 +150,8 @@ impl<'s> ViewGraph<'s> {
             import_patterns: RefCell::default(),
             import_name_sites: RefCell::default(),
             exporters: RefCell::default(),
+            receivers: RefCell::default(),
+            lineages: RefCell::default(),
         }
     }
 

@@ -190,6 +190,14 @@ impl ViewGraph<'_> {
                 return Ok(pick(targets, Confidence::Import));
             }
         }
+        // A receiver whose class the code says: the member of that class or of its bases.
+        if let Some(lineage) = self.receiver_lineage(u, qualifier)? {
+            return Ok(match self.member_of_lineage(&lineage, name, candidates, pool)? {
+                Some(i) if candidates[i].file.fv == u.file.fv => pick(vec![i], Confidence::Resolved),
+                Some(i) => pick(vec![i], Confidence::Import),
+                None => nothing(),
+            });
+        }
         // A value or a class before the dot: the name is a member.
         let mut members = Vec::with_capacity(pool.len());
         for &i in pool.iter() {

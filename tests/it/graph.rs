@@ -220,3 +220,29 @@ fn python_names_follow_its_scoping_rules() {
     let lines: Vec<(&str, u64, &str)> = found.iter().map(|u| (u.0.as_str(), u.1, u.2.as_str())).collect();
     assert_eq!(lines, vec![("tests/test_one.py", 5, "resolved"), ("tests/test_two.py", 5, "resolved")], "{found:?}");
 }
+
+#[test]
+fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
+    let (_tmp, repo) = fixture("python-receivers");
+    let lines = |name: &str| -> Vec<(String, u64, String)> { uses(&cc(&repo, &["references", name]).json) };
+    let both = |found: &[(String, u64, String)]| -> Vec<String> {
+        found.iter().map(|(path, line, confidence)| format!("{path}:{line} {confidence}")).collect()
+    };
+
+    // `self.store` was assigned from a parameter annotated `DiskStore`.
+    assert_eq!(both(&lines("DiskStore.save")), ["app.py:10 import", "main.py:2 ambiguous"]);
+    // `super()` is the bases; an untyped receiver stays ambiguous.
+    assert_eq!(both(&lines("store.base.Store.save")), ["main.py:2 ambiguous", "store/disk.py:11 import"]);
+    // A parameter's annotation.
+    assert_eq!(both(&lines("MemoryStore.save")), ["app.py:13 import", "main.py:2 ambiguous"]);
+    // An inherited method through `self`; the other class's method of that name is not it.
+    assert_eq!(both(&lines("Store.close")), ["store/disk.py:10 import"]);
+    assert!(lines("MemoryStore.close").is_empty());
+    // `super().__init__()` is the base's constructor only.
+    assert_eq!(both(&lines("Store.__init__")), ["store/disk.py:6 import"]);
+    assert!(lines("MemoryStore.__init__").is_empty());
+    // A module variable constructed from a class.
+    assert_eq!(both(&lines("App.run")), ["app.py:17 resolved"]);
+    // A later assignment to an instance attribute is a use of it.
+    assert_eq!(both(&lines("Store.items")), ["store/base.py:8 resolved", "store/base.py:11 resolved"]);
+}

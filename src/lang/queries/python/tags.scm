@@ -17,7 +17,8 @@
 ; Class attributes.
 (class_definition
   body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
-; Instance attributes: the first `self.x = ...` of a class's methods is the class's field `x`.
+; Instance attributes: the first `self.x = ...` of a class's methods is the class's field `x`;
+; a later one is a use of it (a reference), as is one outside any class.
 ((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @name) @definition.field)
   (#eq? @_self "self"))
 

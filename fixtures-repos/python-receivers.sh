@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The `python-receivers` repository: members looked up in the class the code says a receiver
+# has, and in its bases.
+# Usage: python-receivers.sh DIR
+#
+# The story: `Store` (store/base.py) declares `name` and defines `save` and `close`;
+# `DiskStore(Store)` overrides `save`, which calls the inherited `self.close()` and
+# `super().save()`, and assigns the declared `self.name`. `MemoryStore` has a `save` and a
+# `close` of its own. `App` keeps the `DiskStore` its constructor is given (`store:
+# DiskStore`), so `self.store.save()` is `DiskStore.save`; `flush(other: MemoryStore)` calls
+# `MemoryStore.save`; the module's `app = App(...)` makes `app.run()` `App.run`. `main.py`'s
+# untyped `store.save()` may be any of the three: ambiguous.
+
+. "$(dirname "$0")/lib.sh"
+new_repo "$1"
+
+write store/__init__.py <<'PY'
+PY
+write store/base.py <<'PY'
+class Store:
+    name: str
+
+    def __init__(self):
+        self.items = []
+
+    def save(self):
+        return len(self.items)
+
+    def close(self):
+        self.items = []
+PY
+write store/disk.py <<'PY'
+from .base import Store
+
+
+class DiskStore(Store):
+    def __init__(self, path):
+        super().__init__()
+        self.name = path
+
+    def save(self):
+        self.close()
+        return super().save()
+PY
+write store/memory.py <<'PY'
+class MemoryStore:
+    def __init__(self):
+        self.saved = 0
+
+    def save(self):
+        self.saved += 1
+
+    def close(self):
+        self.saved = 0
+PY
+write app.py <<'PY'
+from store.disk import DiskStore
+from store.memory import MemoryStore
+
+
+class App:
+    def __init__(self, store: DiskStore):
+        self.store = store
+
+    def run(self):
+        return self.store.save()
+
+    def flush(self, other: MemoryStore):
+        other.save()
+
+
+app = App(DiskStore("data"))
+app.run()
+PY
+write main.py <<'PY'
+def handle(store):
+    return store.save()
+PY
+commit "A store hierarchy, an app that keeps one, and an untyped handler"

@@ -1,0 +1,415 @@
+//! The class of a Python receiver, where the code says it: `self` and `cls` are the enclosing
+//! class, `super()` its bases, a parameter or a module variable has the class its annotation or
+//! its constructor call names, and `a.b` the class of `a`'s attribute `b` (its annotation, the
+//! class it is constructed from, or the annotation of the parameter it is assigned from). A
+//! member is then looked up in that class and its bases, nearest first, as Python does.
+//!
+//! No inference beyond that: a value of any other origin has no known class, and the generic
+//! rules of [`super::scope`] apply to it.
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::{Def, File, Use, ViewGraph};
+use crate::extract::RefKind;
+use crate::store::{StoreError, SymbolRow};
+
+/// Classes followed up a hierarchy, at most.
+const MAX_CLASSES: usize = 16;
+/// Attributes followed along a receiver (`self.app.json`), at most.
+const MAX_CHAIN: usize = 4;
+
+/// The classes a member is looked up in, nearest first.
+pub(super) type Lineage = Rc<Vec<Def>>;
+
+/// A cache key for a receiver: the file version, the symbol the use sits in, the receiver.
+pub(super) type ReceiverKey = (u32, Option<u32>, String);
+
+impl ViewGraph<'_> {
+    /// The classes `qualifier` (the receiver of a member use `u`) is an instance of, with its
+    /// bases, nearest first; `None` when the code does not say.
+    pub(super) fn receiver_lineage(&self, u: &Use, qualifier: &str) -> Result<Option<Lineage>, StoreError> {
+        let key = (u.file.fv, u.occurrence.caller, qualifier.to_owned());
+        if let Some(l) = self.receivers.borrow().get(&key) {
+            return Ok(l.clone());
+        }
+        let lineage = self.compute_lineage(u, qualifier)?;
+        self.receivers.borrow_mut().insert(key, lineage.clone());
+        Ok(lineage)
+    }
+
+    fn compute_lineage(&self, u: &Use, qualifier: &str) -> Result<Option<Lineage>, StoreError> {
+        let mut segments = qualifier.split('.');
+        let head = segments.next().unwrap_or_default();
+        let rest: Vec<&str> = segments.collect();
+        if rest.len() > MAX_CHAIN || !rest.iter().all(|s| is_identifier(s)) {
+            return Ok(None);
+        }
+        let symbols = self.symbols(u.file.record)?;
+        let enclosing: Vec<&SymbolRow> = ancestors(&symbols, u.occurrence.caller).collect();
+        let class = enclosing.iter().find(|s| s.kind == "class");
+        let mut lineage = match head {
+            "self" | "cls" => match class {
+                Some(c) => self.lineage(&Def { file: u.file.clone(), symbol: (*c).clone() })?,
+                None => return Ok(None),
+            },
+            "super()" => match class {
+                Some(c) => {
+                    let all = self.lineage(&Def { file: u.file.clone(), symbol: (*c).clone() })?;
+                    Rc::new(all.iter().skip(1).cloned().collect())
+                }
+                None => return Ok(None),
+            },
+            name if is_identifier(name) => {
+                // A parameter of an enclosing function hides the module's names.
+                let parameter = enclosing
+                    .iter()
+                    .filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor"))
+                    .find_map(|s| parameter(&s.signature, name));
+                let class = match parameter {
+                    Some(Some(annotation)) => self.class_named(&u.file, &annotation)?,
+                    Some(None) => None,
+                    None => self.class_of_module_name(&u.file, name)?,
+                };
+                match class {
+                    Some(c) => self.lineage(&c)?,
+                    None => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        for attribute in rest {
+            let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
+            let Some(class) = self.class_of_member(&member)? else { return Ok(None) };
+            lineage = self.lineage(&class)?;
+        }
+        Ok(Some(lineage))
+    }
+
+    /// A class and its bases in the view, depth first, left to right (Python's order for the
+    /// hierarchies people write), each once.
+    fn lineage(&self, class: &Def) -> Result<Lineage, StoreError> {
+        let key = class.key();
+        if let Some(l) = self.lineages.borrow().get(&key) {
+            return Ok(l.clone());
+        }
+        let mut out = Vec::new();
+        let mut seen = HashSet::new();
+        self.walk_bases(class.clone(), &mut out, &mut seen)?;
+        let out = Rc::new(out);
+        self.lineages.borrow_mut().insert(key, out.clone());
+        Ok(out)
+    }
+
+    fn walk_bases(&self, class: Def, out: &mut Vec<Def>, seen: &mut HashSet<(u32, u32)>) -> Result<(), StoreError> {
+        if out.len() >= MAX_CLASSES || !seen.insert(class.key()) {
+            return Ok(());
+        }
+        let bases = base_names(&class.symbol.signature);
+        let file = class.file.clone();
+        out.push(class);
+        for base in bases {
+            if let Some(b) = self.class_named(&file, &base)? {
+                self.walk_bases(b, out, seen)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The member `name` of the nearest class of `lineage` defining it; an attribute declared
+    /// in a base (`name: str` in the class body) is the base's even where a subclass assigns it.
+    pub(super) fn member(&self, lineage: &[Def], name: &str) -> Result<Option<Def>, StoreError> {
+        let found = self.members_in(lineage, name)?;
+        let Some(nearest) = found.first() else { return Ok(None) };
+        if nearest.1.symbol.kind == "field" {
+            return Ok(found.into_iter().filter(|(_, d)| d.symbol.kind == "field").last().map(|(_, d)| d));
+        }
+        Ok(Some(nearest.1.clone()))
+    }
+
+    /// The definitions named `name` directly in a class of `lineage`, with the class's position.
+    fn members_in(&self, lineage: &[Def], name: &str) -> Result<Vec<(usize, Def)>, StoreError> {
+        let mut found = Vec::new();
+        for d in self.definitions(name)?.iter() {
+            let Some(parent) = d.symbol.parent else { continue };
+            if let Some(at) = lineage.iter().position(|c| c.file.fv == d.file.fv && c.symbol.ord == parent) {
+                found.push((at, d.clone()));
+            }
+        }
+        found.sort_by_key(|(at, d)| (*at, d.symbol.ord));
+        Ok(found)
+    }
+
+    /// Of the candidates of a member use, the one a receiver of class `lineage` means (see
+    /// [`Self::member`]), as an index into `candidates`.
+    pub(super) fn member_of_lineage(
+        &self,
+        lineage: &[Def],
+        name: &str,
+        candidates: &[Def],
+        pool: &[usize],
+    ) -> Result<Option<usize>, StoreError> {
+        let Some(member) = self.member(lineage, name)? else { return Ok(None) };
+        Ok(pool.iter().copied().find(|&i| candidates[i].key() == member.key()))
+    }
+
+    /// The class an attribute or a property holds, as its definition says.
+    fn class_of_member(&self, member: &Def) -> Result<Option<Def>, StoreError> {
+        let signature = member.symbol.signature.as_str();
+        let written = match member.symbol.kind.as_str() {
+            "field" => field_annotation(signature, &member.symbol.name).or_else(|| constructed(signature)),
+            "method" | "function" => return_annotation(signature),
+            _ => None,
+        };
+        if let Some(annotation) = written {
+            return self.class_named(&member.file, &annotation);
+        }
+        // `self.app = app` in a method whose parameter `app` is annotated.
+        let Some(source) = assigned_name(signature, &member.symbol.name) else { return Ok(None) };
+        let symbols = self.symbols(member.file.record)?;
+        let line = member.symbol.line_start;
+        let method = symbols
+            .iter()
+            .filter(|s| matches!(s.kind.as_str(), "method" | "constructor" | "function"))
+            .filter(|s| s.line_start <= line && line <= s.line_end)
+            .max_by_key(|s| s.line_start);
+        match method.and_then(|m| parameter_annotation(&m.signature, &source)) {
+            Some(annotation) => self.class_named(&member.file, &annotation),
+            None => Ok(None),
+        }
+    }
+
+    /// The class a module-level variable of `file`, or a class name itself, stands for:
+    /// `app = Flask(__name__)`, `app: Flask = ...`, `Flask`.
+    fn class_of_module_name(&self, file: &Rc<File>, name: &str) -> Result<Option<Def>, StoreError> {
+        let symbols = self.symbols(file.record)?;
+        if let Some(v) = symbols
+            .iter()
+            .find(|s| s.parent.is_none() && s.name == name && matches!(s.kind.as_str(), "variable" | "constant"))
+        {
+            let written = field_annotation(&v.signature, name).or_else(|| constructed(&v.signature));
+            return match written {
+                Some(annotation) => self.class_named(file, &annotation),
+                None => Ok(None),
+            };
+        }
+        if name.starts_with(char::is_uppercase) {
+            return self.class_named(file, name);
+        }
+        Ok(None)
+    }
+
+    /// The class a (possibly dotted) name written in `file` means: the file's own, one it
+    /// imports by that name, else the only class of that name in the view.
+    fn class_named(&self, file: &Rc<File>, written: &str) -> Result<Option<Def>, StoreError> {
+        let name = written.rsplit('.').next().unwrap_or(written);
+        let classes: Vec<Def> = self
+            .definitions(name)?
+            .iter()
+            .filter(|d| d.symbol.kind == "class" && d.file.lang == "python")
+            .cloned()
+            .collect();
+        if classes.is_empty() {
+            return Ok(None);
+        }
+        if let Some(own) = classes.iter().find(|d| d.file.fv == file.fv && d.symbol.parent.is_none()) {
+            return Ok(Some(own.clone()));
+        }
+        let probe = Use {
+            file: file.clone(),
+            occurrence: crate::extract::Occurrence {
+                kind: RefKind::Type,
+                name: name.to_owned(),
+                qualifier: written[..written.len() - name.len()].trim_end_matches('.').to_owned(),
+                line: 0,
+                column: 0,
+                caller: None,
+            },
+        };
+        let mut pool: Vec<usize> = (0..classes.len()).collect();
+        if let Some(decided) = self.resolve_python(&probe, &classes, &mut pool)?
+            && decided.targets.len() == 1
+        {
+            return Ok(Some(classes[decided.targets[0]].clone()));
+        }
+        Ok((classes.len() == 1).then(|| classes[0].clone()))
+    }
+}
+
+/// The symbol at `ord` and its enclosing symbols, innermost first.
+fn ancestors(symbols: &[SymbolRow], ord: Option<u32>) -> impl Iterator<Item = &SymbolRow> {
+    let mut next = ord;
+    std::iter::from_fn(move || {
+        let s = symbols.get(next? as usize)?;
+        next = s.parent.filter(|&p| (p as usize) < symbols.len() && Some(p) != next);
+        Some(s)
+    })
+    .take(32)
+}
+
+fn is_identifier(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_') && !s.starts_with(char::is_numeric)
+}
+
+/// Splits `s` at `separator` where no bracket or string is open.
+fn split_top(s: &str, separator: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, c) if c == separator && depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The text between the first `(` of `s` and its closing `)`, and what follows it.
+fn parenthesised(s: &str) -> Option<(&str, &str)> {
+    let open = s.find('(')?;
+    let mut depth = 0i32;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((&s[open + 1..open + i], &s[open + i + 1..]));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The class an annotation names: `Flask`, `sansio.App`, `"Flask"`, `App | None`,
+/// `t.Optional[App]`, `type[App]`; `None` for anything else (a union, a generic container).
+fn annotation_class(annotation: &str) -> Option<String> {
+    let a = annotation.trim().trim_matches(['"', '\'']).trim();
+    let parts: Vec<&str> = split_top(a, '|').into_iter().map(str::trim).filter(|p| *p != "None").collect();
+    let [one] = parts.as_slice() else { return None };
+    if let Some((inner, after)) = one.split_once('[').map(|(head, rest)| (rest.strip_suffix(']'), head)) {
+        let wrapper = after.rsplit('.').next().unwrap_or(after);
+        return match (wrapper, inner) {
+            ("Optional" | "type" | "Type" | "ClassVar" | "Final", Some(inner)) => annotation_class(inner),
+            _ => None,
+        };
+    }
+    let dotted = one.split('.').all(is_identifier);
+    (dotted && one.rsplit('.').next().is_some_and(|n| n.starts_with(char::is_uppercase))).then(|| one.to_string())
+}
+
+/// Parameter `name` of a function's signature, when it has one, with the class its annotation
+/// names.
+fn parameter(signature: &str, name: &str) -> Option<Option<String>> {
+    let (params, _) = parenthesised(signature)?;
+    for param in split_top(params, ',') {
+        let param = param.trim().trim_start_matches('*');
+        let declared = split_top(param, '=')[0];
+        let (n, annotation) = declared.split_once(':').unwrap_or((declared, ""));
+        if n.trim() == name {
+            return Some(annotation_class(annotation));
+        }
+    }
+    None
+}
+
+/// The class the annotation of parameter `name` names.
+fn parameter_annotation(signature: &str, name: &str) -> Option<String> {
+    parameter(signature, name).flatten()
+}
+
+/// The class after `->` in a function's signature.
+fn return_annotation(signature: &str) -> Option<String> {
+    let (_, after) = parenthesised(signature)?;
+    let annotation = after.trim().strip_prefix("->")?.trim().trim_end_matches(':');
+    annotation_class(annotation)
+}
+
+/// The annotation of an attribute or variable: `name: App = ...`, `self.name: App`.
+fn field_annotation(signature: &str, name: &str) -> Option<String> {
+    let s = signature.trim().strip_prefix("self.").unwrap_or(signature.trim());
+    let rest = s.strip_prefix(name)?.trim_start().strip_prefix(':')?;
+    annotation_class(split_top(rest, '=')[0])
+}
+
+/// The class called on the right of an assignment: `Flask` of `app = Flask(__name__)`.
+fn constructed(signature: &str) -> Option<String> {
+    let right = split_top(signature, '=').get(1)?.trim();
+    let (callee, _) = right.split_once('(')?;
+    annotation_class(callee)
+}
+
+/// The plain name assigned to an attribute: `app` of `self.app = app`.
+fn assigned_name(signature: &str, name: &str) -> Option<String> {
+    let s = signature.trim().strip_prefix("self.").unwrap_or(signature.trim());
+    let right = s.strip_prefix(name)?.trim_start().strip_prefix('=')?.trim();
+    is_identifier(right).then(|| right.to_owned())
+}
+
+/// The bases a class's signature names: `A`, `m.B` of `class C(A, m.B, metaclass=M)`.
+fn base_names(signature: &str) -> Vec<String> {
+    let Some((bases, _)) = parenthesised(signature) else { return Vec::new() };
+    split_top(bases, ',')
+        .into_iter()
+        .map(str::trim)
+        .filter(|b| !b.contains('=') && !b.starts_with('*'))
+        .map(|b| b.split('[').next().unwrap_or(b).trim())
+        .filter(|b| !b.is_empty() && b.split('.').all(is_identifier))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_name_one_class_or_none() {
+        assert_eq!(annotation_class("Flask").as_deref(), Some("Flask"));
+        assert_eq!(annotation_class(" App | None ").as_deref(), Some("App"));
+        assert_eq!(annotation_class("\"Flask\"").as_deref(), Some("Flask"));
+        assert_eq!(annotation_class("t.Optional[sansio.App]").as_deref(), Some("sansio.App"));
+        assert_eq!(annotation_class("type[Config]").as_deref(), Some("Config"));
+        assert_eq!(annotation_class("dict[str, App]"), None);
+        assert_eq!(annotation_class("App | Blueprint"), None);
+        assert_eq!(annotation_class("str"), None);
+    }
+
+    #[test]
+    fn signatures_give_parameters_returns_fields_and_bases() {
+        let sig =
+            "def register(self, app: App, options: dict[str, t.Any], *, ctx: \"AppContext\" = None) -> Response | None";
+        assert_eq!(parameter_annotation(sig, "app").as_deref(), Some("App"));
+        assert_eq!(parameter_annotation(sig, "options"), None);
+        assert_eq!(parameter_annotation(sig, "ctx").as_deref(), Some("AppContext"));
+        assert_eq!(parameter(sig, "self"), Some(None));
+        assert_eq!(parameter(sig, "request"), None);
+        assert_eq!(return_annotation(sig).as_deref(), Some("Response"));
+        assert_eq!(return_annotation("def json(self) -> JSONProvider:").as_deref(), Some("JSONProvider"));
+        assert_eq!(
+            field_annotation("self.json: JSONProvider = self.json_provider_class(self)", "json").as_deref(),
+            Some("JSONProvider")
+        );
+        assert_eq!(field_annotation("name: str", "name"), None);
+        assert_eq!(constructed("self.config = Config(root_path)").as_deref(), Some("Config"));
+        assert_eq!(constructed("app = flask.Flask(__name__)").as_deref(), Some("flask.Flask"));
+        assert_eq!(constructed("x = make()"), None);
+        assert_eq!(assigned_name("self.app = app", "app").as_deref(), Some("app"));
+        assert_eq!(assigned_name("self.app = app or None", "app"), None);
+        assert_eq!(base_names("class Blueprint(Scaffold, t.Generic[T], metaclass=Meta)"), ["Scaffold", "t.Generic"]);
+        assert!(base_names("class Plain").is_empty());
+    }
+}
