@@ -23,6 +23,10 @@ use crate::lang;
 use crate::store::occurrences::{import_key, name_key};
 use crate::store::{Store, StoreError, SymbolRow};
 
+/// Lines between two imports of a module's leading block, at most (a statement importing many
+/// names spans several lines).
+const IMPORT_BLOCK_GAP: u32 = 40;
+
 /// How sure a resolution is, best first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -501,6 +505,30 @@ impl<'s> ViewGraph<'s> {
         }
         if let Some(r) = pick(&imported, Confidence::Import) {
             return Ok(r);
+        }
+        // An ES module sees its own names and those it imports, not a sibling file's (types
+        // excepted: a `.d.ts` declares them for every file). A script without imports shares
+        // the page's globals. A name imported from a package (`import {create} from
+        // "zustand"` in zustand's own tests) may be the view's: the tiers below look.
+        if qualifier.is_empty() && family_of_use == "js" && u.occurrence.kind != RefKind::Type {
+            let imports = self.imports_of(&u.file)?;
+            if u.file.lang != "javascript" || !imports.is_empty() {
+                let name = u.occurrence.name.as_str();
+                // Imports come first in a module: a name on their lines is imported by name
+                // (a dynamic `import()` far below is no part of that block).
+                let mut lines: Vec<u32> = imports.iter().map(|(_, line)| *line).collect();
+                lines.sort_unstable();
+                let last_import = lines.iter().skip(1).fold(lines.first().copied().unwrap_or(0), |end, &line| {
+                    if line <= end + IMPORT_BLOCK_GAP { line } else { end }
+                });
+                let imported = self
+                    .occurrences(u.file.record)?
+                    .iter()
+                    .any(|o| o.kind != RefKind::Import && o.name == name && o.line <= last_import);
+                if !imported {
+                    return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+                }
+            }
         }
         let dir = imports::dir_of(&u.file.path);
         let same_dir: Vec<usize> =

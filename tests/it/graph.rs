@@ -246,3 +246,24 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     // A later assignment to an instance attribute is a use of it.
     assert_eq!(both(&lines("Store.items")), ["store/base.py:8 resolved", "store/base.py:11 resolved"]);
 }
+
+#[test]
+fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
+    let (_tmp, repo) = fixture("ts-modules");
+    let lines = |name: &str| -> Vec<String> {
+        uses(&cc(&repo, &["references", name]).json).into_iter().map(|(p, l, c)| format!("{p}:{l} {c}")).collect()
+    };
+    // `test/base.ts` has a `server` of its own, in a callback; the sibling's is not it.
+    assert_eq!(lines("server"), ["test/browser.ts:4 resolved"]);
+    assert_eq!(
+        lines("helper"),
+        [
+            "test/base.ts:1 import",
+            "test/base.ts:5 import",
+            "test/package.ts:2 unique_name",
+            "test/package.ts:5 unique_name"
+        ]
+    );
+    // A type a declaration file gives every file needs no import.
+    assert_eq!(lines("Options"), ["test/base.ts:5 unique_name"]);
+}

@@ -76,7 +76,6 @@ pub(super) fn run_scip_indexer(checkout: &Path, language: &str, tmp: &Path) -> R
         // project's own tsconfig often leaves out), with the project's compiler options.
         let mut config = json!({
             "compilerOptions": {"allowJs": true, "noEmit": true},
-            "files": [],
             "include": ["**/*"],
             "exclude": ["**/node_modules"],
         });
@@ -94,7 +93,11 @@ pub(super) fn run_scip_indexer(checkout: &Path, language: &str, tmp: &Path) -> R
                         }
                     }
                 }
-                _ => config["extends"] = json!("./tsconfig.json"),
+                _ => {
+                    // The project's own `files` list would narrow what is indexed.
+                    config["extends"] = json!("./tsconfig.json");
+                    config["files"] = json!([]);
+                }
             }
         }
         let name = "tsconfig.codecompass-bench.json";

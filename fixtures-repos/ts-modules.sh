@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The `ts-modules` repository: an ES module sees its own names and what it imports.
+# Usage: ts-modules.sh DIR
+#
+# The story: `test/browser.ts` exports a module-level `server`; `test/base.ts`, beside it,
+# makes a `server` of its own inside a test callback and never imports the other: its uses
+# are not the sibling's. It imports `helper` from `src/util.ts`, which resolves through the
+# import, and names the type `Options` that `types/global.d.ts` declares for every file.
+# `test/package.ts` imports `helper` by the package's own name, as a package's tests do: the
+# view's only `helper` is meant.
+
+. "$(dirname "$0")/lib.sh"
+new_repo "$1"
+
+write src/util.ts <<'TS'
+export function helper(x: number): number {
+  return x + 1;
+}
+TS
+write types/global.d.ts <<'TS'
+interface Options {
+  retries: number;
+}
+TS
+write test/browser.ts <<'TS'
+export const server = {url: "http://localhost"};
+
+export function start(): string {
+  return server.url;
+}
+TS
+write test/base.ts <<'TS'
+import {helper} from "../src/util";
+
+test("base url", async () => {
+  const server = await makeServer();
+  const options: Options = {retries: helper(1)};
+  return [server.url, options];
+});
+TS
+write test/package.ts <<'TS'
+import {
+  helper,
+} from "tsmod";
+
+export const two = helper(1);
+TS
+write package.json <<'JSON'
+{"name": "tsmod", "version": "1.0.0"}
+JSON
+commit "A helper, a global type, and two tests with a server each"
