@@ -460,6 +460,11 @@ impl Engine {
                 let Some(view) = store.view(&view::tree_view_key(resolved.target.tree_id))? else {
                     return Ok(None);
                 };
+                // Built under another size limit or extractor: its records are not the ones
+                // asked for; the indexer re-derives it.
+                if view.fingerprint.as_deref() != Some(indexer::derivation(self.ws.max_file_size()).as_str()) {
+                    return Ok(None);
+                }
                 let recorded = store.ref_row(&resolved.name)?;
                 if recorded.is_none_or(|r| r.commit != Some(resolved.target.commit_id)) {
                     // The view exists but the name is not recorded against this commit: let

@@ -117,9 +117,11 @@ fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static st
             let Some(repo) = ws.git() else {
                 return ("stale", None);
             };
+            let derivation = indexer::derivation(ws.max_file_size());
+            let derived = store.view_by_id(row.view).ok().flatten().is_some_and(|v| v.fingerprint == Some(derivation));
             match repo.local().resolve(&row.name) {
                 Ok(now) => {
-                    let fresh = Some(now.commit_id) == row.commit;
+                    let fresh = Some(now.commit_id) == row.commit && derived;
                     (if fresh { "fresh" } else { "stale" }, Some(now.commit_id.to_hex()))
                 }
                 Err(_) => ("stale", None),

@@ -213,7 +213,10 @@ impl<'a> Indexer<'a> {
     ) -> Result<ViewReport, IndexError> {
         let key = view::tree_view_key(tree_id);
         let existing = self.store.view(&key)?;
-        if let (Some(existing), false) = (&existing, self.options.force) {
+        let derivation = derivation(self.max_file_size);
+        if let (Some(existing), false) = (&existing, self.options.force)
+            && existing.fingerprint.as_deref() == Some(derivation.as_str())
+        {
             return Ok(ViewReport {
                 view_key: key,
                 commit: Some(commit_id),
@@ -251,7 +254,7 @@ impl<'a> Indexer<'a> {
             }
             None => self.full_plan(repo, tree_id)?,
         };
-        let mut report = self.build(Some(repo), plan, &key, "tree", Some(tree_id), None)?;
+        let mut report = self.build(Some(repo), plan, &key, "tree", Some(tree_id), Some(&derivation))?;
         report.commit = Some(commit_id);
         report.tree = Some(tree_id);
         Ok(report)
@@ -264,7 +267,15 @@ impl<'a> Indexer<'a> {
         repo: &LocalRepo,
         commit_id: ObjectId,
     ) -> Result<Option<(String, ObjectId)>, IndexError> {
-        let views = self.store.tree_views()?;
+        // A view of another derivation lists records of other keys: nothing to derive from.
+        let derivation = derivation(self.max_file_size);
+        let views: Vec<(String, ObjectId)> = self
+            .store
+            .tree_views()?
+            .into_iter()
+            .filter(|(_, _, d)| d.as_deref() == Some(derivation.as_str()))
+            .map(|(k, t, _)| (k, t))
+            .collect();
         if views.is_empty() {
             return Ok(None);
         }
@@ -501,7 +512,7 @@ impl<'a> Indexer<'a> {
             hasher.update(&e.path);
             hasher.update(&e.blob_id.0);
         }
-        hasher.update(self.extractor_for("").as_bytes());
+        hasher.update(derivation(self.max_file_size).as_bytes());
         let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
         let key = "live".to_owned();
         if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
@@ -861,6 +872,20 @@ pub fn record_key(lang: &str, max_file_size: u64) -> String {
     format!("{base}|max={max_file_size}")
 }
 
+/// What besides the blobs shapes a view: the size limit and every language's extractor key
+/// (extractor version and query). A view built under another derivation would answer from
+/// records that are not there (after `codecompass.maxFileSize` changed, or a new version
+/// changed a query), so it is re-derived before it answers as fresh.
+pub fn derivation(max_file_size: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(record_key("", max_file_size).as_bytes());
+    for language in lang::LANGUAGES {
+        hasher.update(b"\n");
+        hasher.update(record_key(language.name, max_file_size).as_bytes());
+    }
+    format!("d1-{}", &hasher.finalize().to_hex()[..16])
+}
+
 /// What a working tree holds now, against `HEAD`, and its fingerprint: the worktree view is
 /// current exactly when its stored fingerprint equals this one.
 pub struct WorktreeState {
@@ -884,7 +909,7 @@ pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
     hasher.update(head.map(|h| h.tree_id.0).unwrap_or_default().as_slice());
     hasher.update(&(disk_rules.len() as u64).to_le_bytes());
     hasher.update(&disk_rules);
-    hasher.update(format!("{TEXT_EXTRACTOR}|max={}", ws.max_file_size()).as_bytes());
+    hasher.update(derivation(ws.max_file_size()).as_bytes());
     for change in &changes {
         hasher.update(&(change.path.len() as u64).to_le_bytes());
         hasher.update(&change.path);

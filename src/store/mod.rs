@@ -325,14 +325,15 @@ impl Store {
             .optional()?)
     }
 
-    /// Every tree view's key and tree id, most recently updated first.
-    pub fn tree_views(&self) -> Result<Vec<(String, ObjectId)>, StoreError> {
-        let mut stmt =
-            self.conn.prepare("SELECT key, tree FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC")?;
+    /// Every tree view's key, tree id and derivation, most recently updated first.
+    pub fn tree_views(&self) -> Result<Vec<(String, ObjectId, Option<String>)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT key, tree, fingerprint FROM views WHERE kind = 'tree' ORDER BY updated_at DESC, id DESC",
+        )?;
         let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)))?
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?, r.get::<_, Option<String>>(2)?)))?
             .filter_map(|r| r.ok())
-            .filter_map(|(k, t)| Some((k, ObjectId::from_bytes(&t)?)))
+            .filter_map(|(k, t, d)| Some((k, ObjectId::from_bytes(&t)?, d)))
             .collect();
         Ok(rows)
     }
@@ -602,7 +603,8 @@ pub struct ViewRow {
     pub bitmap: roaring::RoaringBitmap,
     /// How many file versions.
     pub files: i64,
-    /// A worktree view's uncommitted-change fingerprint.
+    /// A worktree or live view's fingerprint (its changes and derivation); a tree view's
+    /// derivation (`indexer::derivation`).
     pub fingerprint: Option<String>,
     /// When first built.
     pub created_at: i64,

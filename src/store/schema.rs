@@ -103,7 +103,7 @@ CREATE TABLE IF NOT EXISTS views (
     scan_bitmap  BLOB,                    -- the file versions exact search must scan
     files        INTEGER NOT NULL,
     symbols      INTEGER NOT NULL DEFAULT 0,
-    fingerprint  TEXT,                    -- worktree: what the uncommitted changes were
+    fingerprint  TEXT,                    -- worktree: what the uncommitted changes were; tree: its derivation
     created_at   INTEGER NOT NULL,
     updated_at   INTEGER NOT NULL,
     last_used_at INTEGER NOT NULL

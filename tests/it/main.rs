@@ -4,6 +4,7 @@ mod branches;
 mod content_addressing;
 mod corpus;
 mod crash;
+mod derivation;
 mod doctor;
 mod graph;
 mod history;

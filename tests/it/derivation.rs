@@ -1,0 +1,66 @@
+//! Derived state carries its inputs: a view built under another size limit (or extractor) is
+//! never answered from as fresh; the next query or sync re-derives it, and its answers equal a
+//! from-scratch index under the new settings.
+
+use crate::support::{TempDir, cc, fixture, git, located};
+
+fn freshness(repo: &std::path::Path) -> Vec<(String, String)> {
+    let status = cc(repo, &["status"]);
+    status.json["refs"]
+        .as_array()
+        .expect("status lists refs")
+        .iter()
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap_or_default().to_owned(),
+                r["freshness_status"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn changing_the_size_limit_re_derives_every_view() {
+    let (_tmp, repo) = fixture("size-limit");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    assert_eq!(cc(&repo, &["index", "--ref", "other"]).code, 0);
+    // Over the default limit: not parsed.
+    assert_eq!(cc(&repo, &["locate", "big_first"]).code, 1);
+    assert_eq!(cc(&repo, &["outline", "big.rs"]).json["skipped"], "too_large");
+
+    git(&repo, &["config", "codecompass.maxFileSize", "4m"]);
+    // Every view is stale until re-derived: none says fresh.
+    let stale = freshness(&repo);
+    assert!(!stale.is_empty() && stale.iter().all(|(_, f)| f == "stale"), "{stale:?}");
+    for args in [&["locate", "big_first"][..], &["locate", "big_first", "--ref", "other"]] {
+        let run = cc(&repo, args);
+        assert_eq!(located(&run), [("big.rs".to_owned(), 1)], "{args:?}: {}", run.stdout);
+        assert_eq!(run.json["metadata"]["freshness_status"], "fresh");
+    }
+    // Files within both limits answer as before, at every ref.
+    assert_eq!(located(&cc(&repo, &["locate", "small_fn", "--ref", "other"])), [("small.rs".to_owned(), 1)]);
+    assert_eq!(located(&cc(&repo, &["locate", "other_fn", "--ref", "other"])), [("other.rs".to_owned(), 1)]);
+    let search = cc(&repo, &["search", "big_first", "--mode", "literal"]);
+    assert!(search.stdout.contains("big.rs"), "{}", search.stdout);
+    // `sync` re-derives the views it keeps (HEAD's and the worktree's); another ref's says
+    // stale until a query re-derives it.
+    git(&repo, &["config", "codecompass.maxFileSize", "512k"]);
+    assert_eq!(cc(&repo, &["sync"]).code, 0);
+    let after_sync = freshness(&repo);
+    for (name, f) in &after_sync {
+        assert_eq!(f, if name == "refs/heads/other" { "stale" } else { "fresh" }, "{after_sync:?}");
+    }
+    assert_eq!(cc(&repo, &["locate", "big_first", "--ref", "other"]).code, 1);
+    let fresh = freshness(&repo);
+    assert!(fresh.iter().all(|(_, f)| f == "fresh"), "{fresh:?}");
+    assert_eq!(located(&cc(&repo, &["locate", "small_fn"])), [("small.rs".to_owned(), 1)]);
+
+    // The same answers as a from-scratch index under that limit.
+    let scratch = TempDir::new("size-limit-scratch");
+    let copy = scratch.path().join("copy");
+    git(scratch.path(), &["clone", "-q", repo.to_str().unwrap(), copy.to_str().unwrap()]);
+    git(&copy, &["config", "codecompass.maxFileSize", "512k"]);
+    for name in ["big_first", "small_fn"] {
+        assert_eq!(located(&cc(&copy, &["locate", name])), located(&cc(&repo, &["locate", name])), "{name}");
+    }
+}
