@@ -7,6 +7,7 @@
 mod graph_tools;
 mod http;
 mod server;
+mod stdio;
 pub mod tools;
 pub mod workspaces;
 
@@ -14,7 +15,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use rmcp::ServiceExt;
 
 pub use server::Server;
 use workspaces::{Policy, Registry};
@@ -69,9 +69,7 @@ pub fn run(options: Options) -> Result<()> {
         if options.http {
             http::serve(server, &options).await
         } else {
-            let running = server.serve(rmcp::transport::stdio()).await.context("starting the stdio server")?;
-            let _ = running.waiting().await;
-            Ok(())
+            stdio::serve(server).await.context("serving over stdio")
         }
     })
 }

@@ -60,7 +60,7 @@ fn http_with_tokens_host_checks_two_clients_and_abandoned_calls() {
 }
 
 #[test]
-fn stdio_survives_input_that_is_not_json() {
+fn stdio_answers_input_that_is_not_json_rpc_with_its_error_and_goes_on() {
     let (_tmp, repo) = fixture("shop");
     let mut child = Command::new(env!("CARGO_BIN_EXE_git-codecompass"))
         .args(["mcp", "--no-prewarm"])
@@ -78,26 +78,43 @@ fn stdio_survives_input_that_is_not_json() {
     stdout.read_line(&mut line).unwrap();
     assert!(line.contains("codecompass"), "{line}");
     writeln!(stdin, r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#).unwrap();
+    // Text that is not JSON, bytes that are not UTF-8, a lone surrogate: each gets JSON-RPC's
+    // parse error (id null); JSON that is no request gets "invalid request" with its id.
     writeln!(stdin, "this is not json").unwrap();
+    stdin.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"p\xffing\"}\n").unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":4,"method":"ping","params":{{"x":"\ud800"}}}}"#).unwrap();
+    writeln!(stdin, r#"{{"id":5,"method":"ping"}}"#).unwrap();
     writeln!(
         stdin,
         r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"health_check","arguments":{{}}}}}}"#
     )
     .unwrap();
     stdin.flush().unwrap();
-    // The server goes on answering whatever it made of the garbage.
+    let mut errors = Vec::new();
     let mut answered = false;
-    for _ in 0..5 {
+    for _ in 0..10 {
         line.clear();
         if stdout.read_line(&mut line).unwrap() == 0 {
             break;
         }
-        if line.contains(r#""id":7"#) {
+        let message: serde_json::Value = serde_json::from_str(&line).expect("the server writes JSON lines");
+        if message["id"] == 7 {
             answered = line.contains("\"status\"");
             break;
         }
+        errors.push((message["id"].clone(), message["error"]["code"].clone()));
     }
     drop(stdin);
     let _ = child.wait();
+    let null = serde_json::Value::Null;
+    assert_eq!(
+        errors,
+        vec![
+            (null.clone(), serde_json::json!(-32700)),
+            (null.clone(), serde_json::json!(-32700)),
+            (null, serde_json::json!(-32700)),
+            (serde_json::json!(5), serde_json::json!(-32600)),
+        ]
+    );
     assert!(answered, "the server answered after bad input: {line}");
 }
