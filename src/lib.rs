@@ -22,6 +22,7 @@ pub mod lang;
 pub mod mcp;
 pub mod progress;
 pub mod query;
+pub mod quote;
 pub mod snapshot;
 pub mod store;
 pub mod view;

@@ -3,7 +3,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 
-use super::output::Out;
+use super::output::{Out, quote_path};
 use crate::engine::{
     Direction, Engine, Error, FileRequest, Freshness, GraphRequest, GraphResponse, ImportersResponse, ImportsResponse,
     ReferencesResponse, TestsForResponse,
@@ -234,7 +234,7 @@ fn references(out: &Out, response: &ReferencesResponse) {
     for d in &response.definitions {
         text.push_str(&format!(
             "{}:{}: definition {} {}  {}\n",
-            out.paint("35", &d.path),
+            out.paint("35", &quote_path(&d.path)),
             out.paint("32", &d.line.to_string()),
             d.kind,
             out.paint("1", &d.qualified_name),
@@ -244,7 +244,7 @@ fn references(out: &Out, response: &ReferencesResponse) {
     let mut last_path = "";
     for r in &response.results {
         if r.path != last_path {
-            text.push_str(&format!("{}\n", out.paint("35", &r.path)));
+            text.push_str(&format!("{}\n", out.paint("35", &quote_path(&r.path))));
             last_path = &r.path;
         }
         let caller = r.caller.as_ref().map_or(String::new(), |c| format!("  in {}", c.qualified_name));
@@ -279,7 +279,13 @@ fn calls(out: &Out, response: &GraphResponse, direction: Direction) {
     let node = |id: usize| &response.nodes[id];
     let label = |id: usize| {
         let n = node(id);
-        format!("{} {}  {}:{}", n.kind, out.paint("1", &n.qualified_name), out.paint("35", &n.path), n.line)
+        format!(
+            "{} {}  {}:{}",
+            n.kind,
+            out.paint("1", &n.qualified_name),
+            out.paint("35", &quote_path(&n.path)),
+            n.line
+        )
     };
     for root in response.nodes.iter().filter(|n| n.depth == 0) {
         text.push_str(&format!("{}\n", label(root.id)));
@@ -312,7 +318,8 @@ fn walk(
 ) {
     for e in response.edges.iter().filter(|e| if go_up { e.to == id } else { e.from == id }) {
         let other = if go_up { e.from } else { e.to };
-        let sites: Vec<String> = e.sites.iter().take(3).map(|s| format!("{}:{}", s.path, s.line)).collect();
+        let sites: Vec<String> =
+            e.sites.iter().take(3).map(|s| format!("{}:{}", quote_path(&s.path), s.line)).collect();
         let more = if e.sites.len() > 3 { format!(" +{}", e.sites.len() - 3) } else { String::new() };
         text.push_str(&format!(
             "{}{arrow} {}  [{}] at {}{more}\n",
@@ -372,7 +379,7 @@ fn imports(out: &Out, response: &ImportsResponse) {
         let resolved = if i.resolved.is_empty() { "(outside the view)".to_owned() } else { i.resolved.join(", ") };
         text.push_str(&format!(
             "{}:{}: {}  -> {resolved}\n",
-            out.paint("35", &response.path),
+            out.paint("35", &quote_path(&response.path)),
             out.paint("32", &i.line.to_string()),
             i.module
         ));
@@ -388,7 +395,7 @@ fn importers(out: &Out, response: &ImportersResponse) {
     for i in &response.importers {
         text.push_str(&format!(
             "{}:{}: {}\n",
-            out.paint("35", &i.path),
+            out.paint("35", &quote_path(&i.path)),
             out.paint("32", &i.line.to_string()),
             i.module
         ));
@@ -406,7 +413,7 @@ fn tests_for(out: &Out, response: &TestsForResponse) {
         let lines: Vec<String> = t.lines.iter().take(5).map(u32::to_string).collect();
         let at = if lines.is_empty() { String::new() } else { format!(":{}", lines.join(",")) };
         let symbols = if t.symbols.is_empty() { String::new() } else { format!("  {}", t.symbols.join(", ")) };
-        text.push_str(&format!("{}{at}  [{}]{symbols}\n", out.paint("35", &t.path), t.reasons.join(", ")));
+        text.push_str(&format!("{}{at}  [{}]{symbols}\n", out.paint("35", &quote_path(&t.path)), t.reasons.join(", ")));
     }
     out.text(&text);
 }

@@ -5,6 +5,8 @@ use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
 
+pub use crate::quote::quote_path;
+
 use crate::engine::{
     ContextResponse, DiffResponse, Error, IndexResponse, LocateResponse, OutlineResponse, OutlineSymbol,
     PROTOCOL_VERSION, RefsResponse, SearchResponse, StatusResponse, WatchState,
@@ -108,7 +110,7 @@ impl Out {
         }
         let mut text = String::new();
         for r in &response.results {
-            let location = self.paint("35", &r.path);
+            let location = self.paint("35", &quote_path(&r.path));
             let line = self.paint("32", &r.line.to_string());
             let name = self.paint("1", &r.qualified_name);
             let decl = if r.role == "declaration" { " (declaration)" } else { "" };
@@ -131,7 +133,7 @@ impl Out {
         }
         fn walk(out: &Out, symbols: &[OutlineSymbol], depth: usize, path: &str, text: &mut String) {
             for s in symbols {
-                let location = out.paint("35", path);
+                let location = out.paint("35", &quote_path(path));
                 let line = out.paint("32", &s.line.to_string());
                 let indent = "  ".repeat(depth);
                 text.push_str(&format!(
@@ -146,7 +148,7 @@ impl Out {
         let mut text = String::new();
         walk(self, &response.symbols, 0, &response.path, &mut text);
         if let Some(reason) = &response.skipped {
-            let _ = writeln!(std::io::stderr().lock(), "{} was not parsed: {reason}", response.path);
+            let _ = writeln!(std::io::stderr().lock(), "{} was not parsed: {reason}", quote_path(&response.path));
         }
         self.write(&text);
     }
@@ -173,7 +175,7 @@ impl Out {
     }
 
     fn result_heading(&self, r: &SearchResult) -> String {
-        let location = self.paint("35", &r.path);
+        let location = self.paint("35", &quote_path(&r.path));
         let line = self.paint("32", &r.line_start.to_string());
         let name = match r.qualified_name.as_deref().or(r.name.as_deref()) {
             Some(name) => name.to_owned(),
@@ -235,7 +237,7 @@ impl Out {
                             if last_path.is_some() {
                                 text.push('\n');
                             }
-                            text.push_str(&self.paint("35", &r.path));
+                            text.push_str(&self.paint("35", &quote_path(&r.path)));
                             text.push('\n');
                         }
                         for (i, b) in hit.before.iter().enumerate() {
@@ -255,11 +257,11 @@ impl Out {
                         }
                     } else {
                         for (i, b) in hit.before.iter().enumerate() {
-                            text.push_str(&format!("{}-{}-{b}\n", r.path, first_context + i));
+                            text.push_str(&format!("{}-{}-{b}\n", quote_path(&r.path), first_context + i));
                         }
-                        text.push_str(&format!("{}:{}:{}: {}\n", r.path, hit.line, hit.column, hit.text));
+                        text.push_str(&format!("{}:{}:{}: {}\n", quote_path(&r.path), hit.line, hit.column, hit.text));
                         for (i, a) in hit.after.iter().enumerate() {
-                            text.push_str(&format!("{}-{}-{a}\n", r.path, hit.line as usize + 1 + i));
+                            text.push_str(&format!("{}-{}-{a}\n", quote_path(&r.path), hit.line as usize + 1 + i));
                         }
                     }
                 }
@@ -394,15 +396,17 @@ impl Out {
             format!("{} against {} (merge base {})\n", response.scope, response.base, &response.merge_base[..12]);
         for f in &response.changed_files {
             match &f.old_path {
-                Some(old) => text.push_str(&format!("{:<9} {old} -> {}\n", f.status, f.path)),
-                None => text.push_str(&format!("{:<9} {}\n", f.status, f.path)),
+                Some(old) => {
+                    text.push_str(&format!("{:<9} {} -> {}\n", f.status, quote_path(old), quote_path(&f.path)))
+                }
+                None => text.push_str(&format!("{:<9} {}\n", f.status, quote_path(&f.path))),
             }
         }
         let s = &response.symbols;
         for a in &s.added {
             text.push_str(&format!(
                 "{}:{}: + {} {}\n",
-                a.path,
+                quote_path(&a.path),
                 a.line_start,
                 a.kind,
                 a.qualified_name.as_deref().unwrap_or(&a.name)
@@ -416,7 +420,7 @@ impl Out {
             };
             text.push_str(&format!(
                 "{}:{}: ~ {} {} ({what})\n",
-                m.after.path,
+                quote_path(&m.after.path),
                 m.after.line_start,
                 m.after.kind,
                 m.after.qualified_name.as_deref().unwrap_or(&m.after.name)
@@ -425,7 +429,7 @@ impl Out {
         for d in &s.deleted {
             text.push_str(&format!(
                 "{}:{}: - {} {}\n",
-                d.path,
+                quote_path(&d.path),
                 d.line_start,
                 d.kind,
                 d.qualified_name.as_deref().unwrap_or(&d.name)
@@ -434,7 +438,12 @@ impl Out {
         for r in &s.renamed {
             text.push_str(&format!(
                 "{}:{}: > {} {} (moved from {}:{})\n",
-                r.to.path, r.to.line_start, r.to.kind, r.to.name, r.from.path, r.from.line_start
+                quote_path(&r.to.path),
+                r.to.line_start,
+                r.to.kind,
+                r.to.name,
+                quote_path(&r.from.path),
+                r.from.line_start
             ));
         }
         self.write(&text);

@@ -17,6 +17,7 @@ use crate::engine::{
 };
 use crate::error::ErrorCode;
 use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
+use crate::quote::quote_path;
 use crate::view::Scope;
 
 /// Parameters every tool takes.
@@ -664,7 +665,7 @@ pub fn text_of(name: &str, value: &Value) -> String {
                 let name = r.get("qualified_name").or_else(|| r.get("name")).and_then(Value::as_str).unwrap_or("");
                 out.push_str(&format!(
                     "{}:{}: {} {}",
-                    str_of(r, "path"),
+                    quote_path(&str_of(r, "path")),
                     num(r, "line_start"),
                     str_of(r, "kind"),
                     name
@@ -701,12 +702,12 @@ pub fn text_of(name: &str, value: &Value) -> String {
                     walk(&s.get("children").and_then(Value::as_array).cloned().unwrap_or_default(), depth + 1, out);
                 }
             }
-            out.push_str(&format!("{}\n", str_of(value, "path")));
+            out.push_str(&format!("{}\n", quote_path(&str_of(value, "path"))));
             walk(&value.get("symbols").and_then(Value::as_array).cloned().unwrap_or_default(), 0, &mut out);
         }
         "read_source" => {
             let start = num(value, "line_start");
-            out.push_str(&format!("{}:{}-{}\n", str_of(value, "path"), start, num(value, "line_end")));
+            out.push_str(&format!("{}:{}-{}\n", quote_path(&str_of(value, "path")), start, num(value, "line_end")));
             for (i, line) in str_of(value, "text").lines().enumerate() {
                 out.push_str(&format!("{:>5}  {line}\n", start as usize + i));
             }

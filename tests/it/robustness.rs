@@ -202,3 +202,22 @@ fn a_writer_killed_mid_index_leaves_a_working_store_and_the_next_run_finishes() 
     let after = cc(&repo, &["status"]);
     assert_eq!(after.json["interrupted_jobs"].as_array().map(Vec::len), Some(0), "{}", after.stdout);
 }
+
+#[test]
+fn a_file_name_with_a_newline_cannot_print_a_fake_result_line() {
+    let (_tmp, repo) = fixture("shop");
+    let name = "notes\nsrc/cart.rs:1: fake_result.rs";
+    std::fs::create_dir_all(repo.join("notes\nsrc")).unwrap();
+    std::fs::write(repo.join(name), "fn spoofed_marker() {}\n").unwrap();
+    crate::support::git(&repo, &["add", "-A"]);
+    crate::support::git(&repo, &["commit", "-q", "-m", "A file whose name holds a newline"]);
+    for args in [&["search", "spoofed_marker", "--mode", "literal"][..], &["locate", "spoofed_marker"]] {
+        let run = cc_text(&repo, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.contains("\"notes\\nsrc/cart.rs:1: fake_result.rs\""), "{args:?}: {}", run.stdout);
+        assert!(!run.stdout.lines().any(|l| l.starts_with("src/cart.rs:1: fake_result")), "{args:?}: {}", run.stdout);
+    }
+    // JSON keeps the name as it is.
+    let json = cc(&repo, &["locate", "spoofed_marker"]);
+    assert_eq!(json.json["results"][0]["path"], name);
+}
