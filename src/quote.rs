@@ -1,4 +1,4 @@
-//! Paths as text shows them.
+//! Paths and queries as text shows them.
 
 /// A path as text output shows it: as is, unless it holds a control character, `"` or `\`;
 /// then in double quotes with C escapes, as `git` quotes such names, so that a file name with
@@ -29,9 +29,29 @@ pub fn quote_path(path: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// Characters of a query echoed in a message, at most.
+const SHOWN_QUERY: usize = 80;
+
+/// A query as a message echoes it: whole when short, else its start and how long it was (a
+/// pasted issue of 100 KB is not printed back).
+pub fn shown_query(query: &str) -> std::borrow::Cow<'_, str> {
+    match query.char_indices().nth(SHOWN_QUERY) {
+        None => std::borrow::Cow::Borrowed(query),
+        Some((cut, _)) => std::borrow::Cow::Owned(format!("{}… ({} characters)", &query[..cut], query.chars().count())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::quote_path;
+    use super::{quote_path, shown_query};
+
+    #[test]
+    fn long_queries_are_shown_cut() {
+        assert_eq!(shown_query("Cart::total"), "Cart::total");
+        let long = "ab".repeat(50_000);
+        let shown = shown_query(&long);
+        assert!(shown.len() < 120 && shown.ends_with("… (100000 characters)"), "{shown}");
+    }
 
     #[test]
     fn names_with_control_characters_are_quoted_as_git_does() {

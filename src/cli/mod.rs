@@ -241,7 +241,7 @@ struct SearchArgs {
     /// At most N results (line matches for regex and literal search); default 20 ranked, 100 lines.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
-    /// Tolerate this many edits per word (0-3; not with regex).
+    /// Tolerate this many edits per word (0-2; not with regex).
     #[arg(long, default_value_t = 0, value_name = "N")]
     fuzzy: u8,
     /// Match case exactly.

@@ -118,7 +118,12 @@ impl Out {
         }
         if response.results.is_empty() {
             let mut stderr = std::io::stderr().lock();
-            let _ = writeln!(stderr, "no symbol named `{}` in {}", response.query, response.scope);
+            let _ = writeln!(
+                stderr,
+                "no symbol named `{}` in {}",
+                crate::quote::shown_query(&response.query),
+                response.scope
+            );
             if !response.suggestions.is_empty() {
                 let _ = writeln!(stderr, "did you mean: {}", response.suggestions.join(", "));
             }
@@ -296,7 +301,12 @@ impl Out {
         self.write(&text);
         let mut stderr = std::io::stderr().lock();
         if response.output.results.is_empty() {
-            let _ = writeln!(stderr, "nothing matched `{}` in {}", response.query, response.scope);
+            let _ = writeln!(
+                stderr,
+                "nothing matched `{}` in {}",
+                crate::quote::shown_query(&response.query),
+                response.scope
+            );
         }
         if response.output.truncated {
             let _ = writeln!(stderr, "(more results: raise --limit)");

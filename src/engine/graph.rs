@@ -273,6 +273,9 @@ fn open(engine: &Engine, request: &GraphRequest) -> Result<Target, Error> {
     if name.is_empty() {
         return Err(Error::new(ErrorCode::InvalidArgument, "give a name: `find`, `Index::find`, `Greeter.greet`"));
     }
+    if request.limit == 0 {
+        return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
+    }
     Ok(Target { store, resolved, max_file_size: engine.workspace().max_file_size(), name, lang })
 }
 
@@ -352,11 +355,16 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
     let qualified = segments(request.name.trim()).len() > 1;
     if targets.is_empty() && (qualified || !all.is_empty()) {
         // A qualified name, or a language filter, that matches none of the definitions.
-        notes.push(format!("no definition named `{}` in {}", request.name.trim(), t.resolved.name));
+        notes.push(format!(
+            "no definition named `{}` in {}",
+            crate::quote::shown_query(request.name.trim()),
+            t.resolved.name
+        ));
     } else if all.is_empty() {
         notes.push(format!(
             "no definition named `{}` in {}: showing every use, unresolved (a library or a builtin)",
-            t.name, t.resolved.name
+            crate::quote::shown_query(&t.name),
+            t.resolved.name
         ));
     }
     let mut lines = Lines::new(engine);
@@ -628,7 +636,11 @@ pub(super) fn call_graph(
     edges.sort_by_key(|e| (e.from, e.to));
     let mut notes = Vec::new();
     if roots.is_empty() {
-        notes.push(format!("no definition named `{}` in {}", request.name.trim(), t.resolved.name));
+        notes.push(format!(
+            "no definition named `{}` in {}",
+            crate::quote::shown_query(request.name.trim()),
+            t.resolved.name
+        ));
     }
     t.store.touch_view(t.resolved.view.id);
     let mut meta = metadata(&t.resolved, if b.truncated { "truncated" } else { "complete" });

@@ -107,6 +107,13 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
     let last = parts.last().copied().unwrap_or(query);
     let qualified_query = parts.len() > 1;
     let kind = request.kind.as_deref().map(str::to_ascii_lowercase);
+    if let Some(k) = kind.as_deref().filter(|k| !lang::KINDS.contains(k)) {
+        return Err(Error::new(crate::error::ErrorCode::InvalidArgument, format!("unknown kind `{k}`"))
+            .with_remedy(format!("use one of: {}", lang::KINDS.join(", "))));
+    }
+    if request.limit == 0 {
+        return Err(Error::new(crate::error::ErrorCode::InvalidArgument, "--limit must be at least 1"));
+    }
     let wanted_lang = match request.lang.as_deref() {
         Some(l) => Some(
             lang::by_name(l)

@@ -144,6 +144,11 @@ impl From<crate::git::GitError> for Error {
                     "check the name with `git rev-parse --verify <ref>`; `git codecompass refs` lists indexed refs",
                 )
             }
+            GitError::NotACommit { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string())
+                .with_remedy("give a branch, a tag or a commit (`HEAD`, `main`, `v1.0`, `HEAD~2`, a commit id)"),
+            GitError::AmbiguousRevision { spec } => Error::new(ErrorCode::InvalidArgument, e.to_string()).with_remedy(
+                format!("give more hex digits; `git rev-parse --disambiguate={spec}` lists the candidates"),
+            ),
             GitError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string()),
             GitError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
             _ => Error::new(ErrorCode::Internal, e.to_string()),

@@ -86,6 +86,12 @@ pub enum GitError {
     /// `spec` names no commit.
     #[error("unknown revision `{spec}`")]
     UnknownRevision { spec: String, source: Option<gix::Error> },
+    /// `spec` names an object that is no commit (a tree or a blob).
+    #[error("`{spec}` names a {kind}, not a commit")]
+    NotACommit { spec: String, kind: &'static str },
+    /// `spec` is a short object id that several objects start with.
+    #[error("the short id `{spec}` is ambiguous")]
+    AmbiguousRevision { spec: String },
     /// The object `id` is not in the object store (a partial clone or a shallow snapshot).
     #[error("object {id} is missing from the object store")]
     MissingObject { id: ObjectId, source: Option<gix::Error> },
@@ -257,9 +263,20 @@ impl LocalRepo {
     /// Resolves `spec` (a branch, tag, commit id, `HEAD~2`, ...) to a commit and its tree.
     pub fn resolve(&self, spec: &str) -> Result<Resolved, GitError> {
         let unknown = |source| GitError::UnknownRevision { spec: spec.to_owned(), source };
-        let id = self.repo.rev_parse_single(spec).map_err(|e| unknown(Some(boxed(e))))?;
+        let id = self.repo.rev_parse_single(spec).map_err(|e| {
+            if e.to_string().contains("ambiguous") {
+                GitError::AmbiguousRevision { spec: spec.to_owned() }
+            } else {
+                unknown(Some(boxed(e)))
+            }
+        })?;
         let object = id.object().map_err(|e| unknown(Some(e)))?;
-        let commit = object.peel_to_commit().map_err(|e| unknown(Some(e)))?;
+        let kind = object.kind;
+        let commit = object.peel_to_commit().map_err(|e| match kind {
+            gix::object::Kind::Tree => GitError::NotACommit { spec: spec.to_owned(), kind: "tree" },
+            gix::object::Kind::Blob => GitError::NotACommit { spec: spec.to_owned(), kind: "blob" },
+            _ => unknown(Some(e)),
+        })?;
         let tree_id = commit.tree_id().map_err(|e| unknown(Some(e)))?;
         Ok(Resolved { commit_id: from_gix(commit.id), tree_id: from_gix(tree_id) })
     }

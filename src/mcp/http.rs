@@ -44,11 +44,8 @@ async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Resp
         }
     }
     if let Some(token) = &guard.token {
-        let presented = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .unwrap_or("");
+        let presented =
+            headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token).unwrap_or("");
         // Compared without early exit, so timing tells nothing about the token.
         let ok = presented.len() == token.len()
             && presented.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
@@ -116,9 +113,16 @@ pub async fn serve(server: Server, options: &Options) -> Result<()> {
         .context("serving HTTP")
 }
 
+/// The token of an `Authorization` value: the scheme is case-insensitive (RFC 9110), spaces
+/// after it any number.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim_start())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::host_of;
+    use super::{bearer_token, host_of};
 
     #[test]
     fn hosts_lose_their_ports() {
@@ -126,5 +130,14 @@ mod tests {
         assert_eq!(host_of("127.0.0.1"), "127.0.0.1");
         assert_eq!(host_of("[::1]:80"), "[::1]");
         assert_eq!(host_of("Evil.Example:80"), "evil.example");
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("BEARER  abc"), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearer"), None);
     }
 }

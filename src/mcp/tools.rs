@@ -112,7 +112,7 @@ pub struct SearchParams {
     pub compact: Option<bool>,
     /// Lines of context around line matches.
     pub context_lines: Option<usize>,
-    /// Edit distance per word, 0-3 (not with regex or literal).
+    /// Edit distance per word, 0-2 (not with regex or literal).
     pub fuzzy: Option<u8>,
     /// Match case exactly.
     pub case_sensitive: Option<bool>,

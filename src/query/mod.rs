@@ -143,7 +143,7 @@ pub struct SearchRequest {
     pub detail: Detail,
     /// Only the essential fields.
     pub compact: bool,
-    /// Edit distance for fuzzy term matching (0 to 3).
+    /// Edit distance for fuzzy term matching (0 to 2).
     pub fuzzy: u8,
     /// Match case exactly (the default for regex, literal and symbol lookups is smart case).
     pub case_sensitive: bool,
@@ -536,8 +536,12 @@ pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<Search
     if query.is_empty() {
         return Err(QueryError::Invalid("the query is empty".to_owned()));
     }
-    if request.fuzzy > 3 {
-        return Err(QueryError::Invalid("--fuzzy takes an edit distance from 0 to 3".to_owned()));
+    // The full-text engine's automata go up to two edits.
+    if request.fuzzy > 2 {
+        return Err(QueryError::Invalid(format!("--fuzzy takes an edit distance of 0, 1 or 2, not {}", request.fuzzy)));
+    }
+    if request.limit == 0 {
+        return Err(QueryError::Invalid("--limit must be at least 1".to_owned()));
     }
     if request.fuzzy > 0 && matches!(request.mode, Mode::Regex | Mode::Literal) {
         return Err(QueryError::Invalid("--fuzzy does not apply to regex or literal search".to_owned()));

@@ -663,7 +663,7 @@ pub(crate) fn ranked(
         }
     }
     if mode == Mode::Symbol && !query.contains(' ') && !units.iter().any(|u| u.kind == DocKind::Symbol && u.tier <= 1) {
-        notes.push(format!("no definition named `{query}`; showing near names"));
+        notes.push(format!("no definition named `{}`; showing near names", crate::quote::shown_query(query)));
     }
 
     // Quoted phrases: keep only units whose text holds every phrase.
@@ -1055,6 +1055,10 @@ pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput
     };
     let weak = output.results.is_empty() || classified.confidence < 0.6;
     if !weak {
+        return None;
+    }
+    // A name is short: a long text gets no command that repeats it.
+    if query.chars().count() > 200 {
         return None;
     }
     if classified.intent == Intent::Symbol || (!query.contains(' ') && output.mode != "regex") {

@@ -221,3 +221,60 @@ fn a_file_name_with_a_newline_cannot_print_a_fake_result_line() {
     let json = cc(&repo, &["locate", "spoofed_marker"]);
     assert_eq!(json.json["results"][0]["path"], name);
 }
+
+#[test]
+fn arguments_out_of_range_get_the_right_error_and_a_remedy() {
+    let (_tmp, repo) = fixture("shop");
+    let code = |args: &[&str]| {
+        let run = cc(&repo, args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stdout);
+        let error = &run.json["error"];
+        (
+            error["code"].as_str().unwrap_or_default().to_owned(),
+            error["message"].as_str().unwrap_or_default().to_owned(),
+        )
+    };
+    assert_eq!(code(&["search", "inventory", "--fuzzy", "3"]).0, "invalid_argument");
+    assert_eq!(code(&["search", "Cart", "--limit", "0"]).0, "invalid_argument");
+    assert_eq!(code(&["locate", "Cart", "--limit", "0"]).0, "invalid_argument");
+    assert_eq!(code(&["references", "Cart", "--limit", "0"]).0, "invalid_argument");
+    let (kind, message) = code(&["locate", "Cart", "--kind", "bogus"]);
+    assert_eq!((kind.as_str(), message.as_str()), ("invalid_argument", "unknown kind `bogus`"));
+    // A tree or a blob is no commit; an ambiguous short id is not an unknown one.
+    let (kind, message) = code(&["locate", "Cart", "--ref", "HEAD^{tree}"]);
+    assert_eq!((kind.as_str(), message.as_str()), ("invalid_argument", "`HEAD^{tree}` names a tree, not a commit"));
+    assert!(code(&["locate", "Cart", "--ref", "HEAD:src/cart.rs"]).1.contains("names a blob"));
+    let blobs = repo.join("blobs");
+    std::fs::create_dir(&blobs).unwrap();
+    let mut list = String::new();
+    for i in 0..600 {
+        let path = blobs.join(i.to_string());
+        std::fs::write(&path, format!("blob {i}\n")).unwrap();
+        list.push_str(&format!("{}\n", path.display()));
+    }
+    let mut hash = std::process::Command::new("git")
+        .args(["hash-object", "-w", "--stdin-paths"])
+        .current_dir(&repo)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(hash.stdin.as_mut().unwrap(), list.as_bytes()).unwrap();
+    let ids = String::from_utf8(hash.wait_with_output().unwrap().stdout).unwrap();
+    let mut prefixes: Vec<&str> = ids.lines().map(|id| &id[..4]).collect();
+    prefixes.sort_unstable();
+    let shared = prefixes.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]).expect("600 ids share a 4-digit prefix");
+    let (kind, message) = code(&["locate", "Cart", "--ref", shared]);
+    assert_eq!(kind, "invalid_argument");
+    assert!(message.contains("ambiguous"), "{message}");
+}
+
+#[test]
+fn a_huge_query_is_not_echoed_back() {
+    let (_tmp, repo) = fixture("shop");
+    let query = "zq".repeat(50_000);
+    let run = cc_text(&repo, &["search", &query]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.len() < 1_000, "{} bytes on stderr", run.stderr.len());
+    assert!(run.stderr.contains("(100000 characters)"), "{}", run.stderr);
+}
