@@ -8,6 +8,7 @@ use crate::engine::{
     Direction, Engine, Error, FileRequest, Freshness, GraphRequest, GraphResponse, ImportersResponse, ImportsResponse,
     ReferencesResponse, TestsForResponse,
 };
+use crate::error::ErrorCode;
 use crate::view::Scope;
 
 #[derive(Debug, Subcommand)]
@@ -156,6 +157,9 @@ pub(super) fn run(
             freshness: Freshness::configured(engine.workspace(), Freshness::Strict),
         })
     };
+    if let GraphCommand::References { limit: 0, .. } | GraphCommand::TestsFor { limit: 0, .. } = command {
+        return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
+    }
     match command {
         GraphCommand::References { name, args, limit } => {
             let response = engine.references(&args.request(engine, name, *limit, 1))?;

@@ -237,6 +237,19 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
         ));
     }
 
+    // SQLite's own check of its pages and indexes.
+    if state == StoreState::Compatible {
+        let damage = crate::store::Store::damage(dir);
+        if !damage.is_empty() {
+            problems.push(problem(
+                "error",
+                "store_damaged",
+                format!("the store's database is damaged: {}", damage.join("; ")),
+                "git codecompass index --force",
+            ));
+        }
+    }
+
     // The full-text index: present and readable.
     let fulltext = if state != StoreState::Compatible {
         FulltextHealth { state: "not_checked", documents: 0, segments: 0, detail: None }
@@ -251,13 +264,69 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
         }
         FulltextHealth { state: "missing", documents: 0, segments: 0, detail: None }
     } else {
-        match crate::index::FullText::open(dir).and_then(|f| f.reader().map(|r| r.searcher())) {
-            Ok(searcher) => FulltextHealth {
-                state: "ok",
-                documents: searcher.num_docs(),
-                segments: searcher.segment_readers().len() as u64,
-                detail: None,
-            },
+        match crate::index::FullText::open(dir).and_then(|f| f.reader().map(|r| (r.searcher(), f))) {
+            Ok((searcher, fulltext)) => {
+                let mut health = FulltextHealth {
+                    state: "ok",
+                    documents: searcher.num_docs(),
+                    segments: searcher.segment_readers().len() as u64,
+                    detail: None,
+                };
+                // Every file's checksum, then every documented file version's documents.
+                let damaged = fulltext.index().validate_checksum().map(|files| {
+                    let mut names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+                    names.sort();
+                    names
+                });
+                let missing = crate::store::Store::open(dir, false)
+                    .ok()
+                    .and_then(|store| store.documented_file_versions().ok())
+                    .map(|documented| {
+                        let mut present = roaring::RoaringBitmap::new();
+                        for segment in searcher.segment_readers() {
+                            if let Ok(column) = segment.fast_fields().u64("fv") {
+                                for doc in segment.doc_ids_alive() {
+                                    present.extend(column.values_for_doc(doc).map(|v| v as u32));
+                                }
+                            }
+                        }
+                        documented.len() - (&documented & &present).len()
+                    })
+                    .unwrap_or(0);
+                match damaged {
+                    Ok(files) if !files.is_empty() => {
+                        problems.push(problem(
+                            "error",
+                            "fulltext_damaged",
+                            format!("full-text files fail their checksum: {}", files.join(", ")),
+                            "git codecompass index --force",
+                        ));
+                        health.state = "damaged";
+                        health.detail = Some(files.join(", "));
+                    }
+                    Err(e) => {
+                        problems.push(problem(
+                            "error",
+                            "fulltext_damaged",
+                            format!("the full-text files cannot be verified: {e}"),
+                            "git codecompass index --force",
+                        ));
+                        health.state = "damaged";
+                        health.detail = Some(e.to_string());
+                    }
+                    Ok(_) if missing > 0 => {
+                        problems.push(problem(
+                            "error",
+                            "fulltext_incomplete",
+                            format!("{missing} indexed files have no full-text documents, so search misses them"),
+                            "git codecompass index --force",
+                        ));
+                        health.state = "incomplete";
+                    }
+                    Ok(_) => {}
+                }
+                health
+            }
             Err(e) => {
                 problems.push(problem(
                     "error",

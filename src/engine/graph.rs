@@ -273,9 +273,6 @@ fn open(engine: &Engine, request: &GraphRequest) -> Result<Target, Error> {
     if name.is_empty() {
         return Err(Error::new(ErrorCode::InvalidArgument, "give a name: `find`, `Index::find`, `Greeter.greet`"));
     }
-    if request.limit == 0 {
-        return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
-    }
     Ok(Target { store, resolved, max_file_size: engine.workspace().max_file_size(), name, lang })
 }
 

@@ -338,6 +338,12 @@ impl Engine {
                 .with_remedy("run `git codecompass index --force` to rebuild it")
         };
         if self.fulltext.get().is_none() {
+            // Opening creates a missing index: an empty one where documents were written would
+            // answer "nothing matched" for everything.
+            let missing = !crate::index::dir_of(self.ws.store_dir()).join("meta.json").exists();
+            if missing && self.open_store(false).is_ok_and(|s| s.has_documents().unwrap_or(true)) {
+                return Err(broken("its files are missing (`fts/meta.json`)".to_owned()));
+            }
             let fulltext = crate::index::FullText::open(self.ws.store_dir()).map_err(|e| broken(e.to_string()))?;
             let reader = fulltext.reader().map_err(|e| broken(e.to_string()))?;
             let _ = self.fulltext.set((fulltext, reader));
@@ -362,12 +368,14 @@ impl Engine {
             // A forced rebuild also repairs what a plain open refuses.
             match Store::classify(self.ws.store_dir()).0 {
                 StoreState::ReindexRequired | StoreState::Corrupt => self.reset_store()?,
+                StoreState::Compatible if !Store::damage(self.ws.store_dir()).is_empty() => self.reset_store()?,
                 _ => {}
             }
             self.open_store(true)?
         } else {
             self.open_store(true)?
         };
+        let force = options.force;
         let indexer = Indexer::new(&self.ws, &store, options)?;
         let started = std::time::Instant::now();
         let mut views = Vec::new();
@@ -375,6 +383,27 @@ impl Engine {
             views.push(IndexedView::from(indexer.index(scope)?));
         }
         indexer.finish()?;
+        if force {
+            // The full-text index was rebuilt from nothing: every other indexed ref is
+            // re-derived now (from the views just built), so none answers from documents that
+            // are gone. A ref that no longer resolves is left to gc.
+            let done: std::collections::HashSet<String> = views.iter().map(|v| v.ref_name.clone()).collect();
+            let others: Vec<String> = store
+                .refs()?
+                .into_iter()
+                .filter(|r| r.kind == "ref" && !done.contains(&r.name))
+                .map(|r| r.name)
+                .collect();
+            if !others.is_empty() {
+                let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
+                for name in others {
+                    if let Ok(report) = indexer.index(&Scope::Ref(name)) {
+                        views.push(IndexedView::from(report));
+                    }
+                }
+                indexer.finish()?;
+            }
+        }
         store.checkpoint();
         let mut total = IndexTotals::default();
         for v in &views {

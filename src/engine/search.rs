@@ -106,7 +106,19 @@ fn run_search(
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
     };
-    let output = query::search(&ctx, request)?;
+    // Damaged full-text files can make the engine panic deep in a decoder: that is an answer
+    // to give (damaged, with its remedy), never a crash.
+    let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| query::search(&ctx, request))).map_err(
+        |panic| {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Error::new(ErrorCode::IndexIncompatible, format!("the full-text index is damaged: {what}"))
+                .with_remedy("run `git codecompass index --force` to rebuild it")
+        },
+    )??;
     store.touch_view(resolved.view.id);
     Ok((output, resolved))
 }

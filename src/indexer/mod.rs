@@ -135,6 +135,17 @@ impl<'a> Indexer<'a> {
     pub fn new(ws: &'a Workspace, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, IndexError> {
         let lock = store.lock(true)?;
         store.mark_interrupted_jobs()?;
+        if options.force {
+            // From nothing: a damaged full-text index may not even open, and documents of
+            // file versions no view is re-derived for must not be trusted either.
+            let fts = crate::index::dir_of(store.dir());
+            match std::fs::remove_dir_all(&fts) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(IndexError::Io { path: fts, source: e }),
+            }
+            store.forget_documents()?;
+        }
         Ok(Indexer {
             ws,
             store,

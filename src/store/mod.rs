@@ -142,6 +142,32 @@ impl Store {
         }
     }
 
+    /// What SQLite's own check (`PRAGMA quick_check`) finds wrong in the store of `dir`:
+    /// empty when nothing, or when there is no store.
+    pub fn damage(dir: &Path) -> Vec<String> {
+        let db = dir.join(DB_FILE);
+        if !db.exists() {
+            return Vec::new();
+        }
+        let conn = match Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY) {
+            Ok(c) => c,
+            Err(e) => return vec![e.to_string()],
+        };
+        let rows = conn
+            .prepare("PRAGMA quick_check(10)")
+            .and_then(|mut stmt| stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>());
+        let mut damage = match rows {
+            Ok(rows) => rows.into_iter().filter(|r| r != "ok").collect(),
+            Err(e) => vec![e.to_string()],
+        };
+        // Damage in the schema's own text passes that check: compare every table's columns
+        // with the schema this build creates.
+        if damage.is_empty() {
+            damage.extend(schema_differences(&conn));
+        }
+        damage
+    }
+
     /// Opens the store in `dir` for reading, or for writing when `create` is set (making it
     /// when missing). Anything but a compatible store is an [`StoreError::Incompatible`].
     pub fn open(dir: &Path, create: bool) -> Result<Store, StoreError> {
@@ -368,6 +394,35 @@ impl Store {
     }
 
     /// Every stored ref, by name.
+    /// Forgets every full-text document, for a full-text index rebuilt from nothing: every
+    /// file version gets its documents again when a view next holds it, and every view is
+    /// re-derived (its fingerprint cleared) before it answers as fresh. Call it holding the
+    /// write lock.
+    pub fn forget_documents(&self) -> Result<(), StoreError> {
+        self.conn.execute_batch(
+            "BEGIN IMMEDIATE;
+             UPDATE file_versions SET fts_key = NULL, fts_scan = 0 WHERE fts_key IS NOT NULL OR fts_scan != 0;
+             UPDATE views SET fingerprint = NULL;
+             DELETE FROM gc_pending_documents;
+             COMMIT;",
+        )?;
+        Ok(())
+    }
+
+    /// Whether any file version has full-text documents.
+    pub fn has_documents(&self) -> Result<bool, StoreError> {
+        Ok(self.conn.query_row("SELECT EXISTS (SELECT 1 FROM file_versions WHERE fts_key IS NOT NULL)", [], |r| {
+            r.get::<_, bool>(0)
+        })?)
+    }
+
+    /// The file versions that have full-text documents, by id.
+    pub fn documented_file_versions(&self) -> Result<roaring::RoaringBitmap, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT id FROM file_versions WHERE fts_key IS NOT NULL")?;
+        let ids = stmt.query_map([], |r| r.get::<_, u32>(0))?.collect::<Result<roaring::RoaringBitmap, _>>()?;
+        Ok(ids)
+    }
+
     pub fn refs(&self) -> Result<Vec<RefRow>, StoreError> {
         let mut stmt = self
             .conn
@@ -1132,4 +1187,33 @@ impl Batch<'_> {
     pub fn commit(self) -> Result<(), StoreError> {
         Ok(self.tx.commit()?)
     }
+}
+
+/// The tables of `conn` whose columns differ from the schema this build creates (tables it
+/// lacks that an older store may lack too, the [`schema::ADDITIONS`], are not counted).
+fn schema_differences(conn: &Connection) -> Vec<String> {
+    let columns = |conn: &Connection, table: &str| -> Vec<String> {
+        conn.prepare(&format!("PRAGMA table_info(\"{table}\")"))
+            .and_then(|mut stmt| stmt.query_map([], |r| r.get::<_, String>(1))?.collect::<Result<Vec<_>, _>>())
+            .unwrap_or_default()
+    };
+    let Ok(expected) = Connection::open_in_memory() else { return Vec::new() };
+    if expected.execute_batch(schema::CREATE).and_then(|()| expected.execute_batch(schema::ADDITIONS)).is_err() {
+        return Vec::new();
+    }
+    let tables: Vec<String> = expected
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .and_then(|mut stmt| stmt.query_map([], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for table in tables {
+        let have = columns(conn, &table);
+        if have.is_empty() && schema::ADDITIONS.contains(&format!("EXISTS {table} ")) {
+            continue;
+        }
+        if have != columns(&expected, &table) {
+            out.push(format!("table `{table}` does not have the columns this build expects"));
+        }
+    }
+    out
 }

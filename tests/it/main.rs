@@ -3,6 +3,7 @@
 mod branches;
 mod content_addressing;
 mod corpus;
+mod corruption;
 mod crash;
 mod derivation;
 mod doctor;

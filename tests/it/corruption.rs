@@ -1,0 +1,172 @@
+//! Damaged stores: each full-text file kind truncated, deleted or bit-flipped (seeded), and the
+//! SQLite database truncated. Afterwards every query either answers as before or fails with a
+//! remedy, never a panic or a wrong answer marked complete; `doctor` reports the damage; and
+//! the fix `doctor` prints restores answers equal to those before, at every indexed ref.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{cc, fixture};
+
+/// xorshift64*, seeded: the damage a failure names can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+/// The queries compared: full text, exact text and definitions, at the worktree and a tag.
+const QUERIES: &[&[&str]] = &[
+    &["search", "cents"],
+    &["search", "fn ", "--mode", "literal"],
+    &["locate", "Cart"],
+    &["search", "cents", "--ref", "v1.0"],
+    &["locate", "Cart", "--ref", "v1.0"],
+];
+
+/// What a query found: its results' places, in order.
+fn places(json: &Value) -> Vec<String> {
+    json["results"]
+        .as_array()
+        .map(|results| {
+            results
+                .iter()
+                .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or_default(), r["line"].as_u64().unwrap_or(0)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn answers(repo: &Path) -> Vec<Vec<String>> {
+    QUERIES
+        .iter()
+        .map(|q| {
+            let run = cc(repo, q);
+            assert_eq!(run.code, 0, "{q:?}: {}", run.stderr);
+            places(&run.json)
+        })
+        .collect()
+}
+
+fn fts_files(store: &Path) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<_> = std::fs::read_dir(store.join("fts"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e != "json" && e != "lock"))
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() > 0))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Every query answers as `before` or fails with a remedy; none panics.
+fn right_or_refused(repo: &Path, before: &[Vec<String>], what: &str) {
+    for (q, expected) in QUERIES.iter().zip(before) {
+        let run = cc(repo, q);
+        match run.code {
+            // An answer (found or not) is right, or says it is partial.
+            0 | 1 => {
+                if run.json["metadata"]["result_completeness"] == "complete" {
+                    assert_eq!(&places(&run.json), expected, "{what}: {q:?} answered wrong as complete");
+                }
+            }
+            2 => assert!(
+                run.json["error"]["data"]["remedy"].as_str().is_some_and(|r| !r.is_empty()),
+                "{what}: {q:?}: {}",
+                run.stdout
+            ),
+            code => panic!("{what}: {q:?} exited {code}: {}", run.stderr),
+        }
+    }
+}
+
+/// `doctor` reports an error, and running the fix it prints restores every answer.
+fn reported_and_repaired(repo: &Path, before: &[Vec<String>], what: &str) {
+    let doctor = cc(repo, &["doctor"]);
+    let problems = doctor.json["problems"].as_array().cloned().unwrap_or_default();
+    let error = problems.iter().find(|p| p["severity"] == "error");
+    let fix = error
+        .and_then(|p| p["fix"].as_str())
+        .unwrap_or_else(|| panic!("{what}: doctor saw nothing: {}", doctor.stdout));
+    assert_eq!(fix, "git codecompass index --force", "{what}");
+    let fixed = cc(repo, &["index", "--force"]);
+    assert_eq!(fixed.code, 0, "{what}: the fix failed: {}", fixed.stderr);
+    let doctor = cc(repo, &["doctor"]);
+    let errors: Vec<&Value> =
+        doctor.json["problems"].as_array().unwrap().iter().filter(|p| p["severity"] == "error").collect();
+    assert!(errors.is_empty(), "{what}: still {errors:?}");
+    assert_eq!(answers(repo), before, "{what}: the fix did not restore the answers");
+}
+
+#[test]
+fn damaged_full_text_files_are_refused_reported_and_repaired() {
+    let (tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index", "--ref", "v1.0"]).code, 0);
+    let before = answers(&repo);
+    let store = repo.join(".git/codecompass");
+    let pristine = tmp.path().join("pristine-store");
+    copy(&store, &pristine);
+    let kinds: Vec<String> = {
+        let mut k: Vec<String> =
+            fts_files(&store).iter().filter_map(|p| p.extension().map(|e| e.to_string_lossy().into_owned())).collect();
+        k.sort();
+        k.dedup();
+        k
+    };
+    assert!(kinds.len() >= 5, "{kinds:?}");
+    let mut cases: Vec<String> = vec!["delete meta.json".to_owned()];
+    cases.extend(kinds.iter().map(|k| format!("truncate .{k}")));
+    cases.extend((1..=3).map(|seed| format!("flip seed {seed}")));
+    for case in &cases {
+        restore(&pristine, &store);
+        let files = fts_files(&store);
+        if case == "delete meta.json" {
+            std::fs::remove_file(store.join("fts/meta.json")).unwrap();
+        } else if let Some(kind) = case.strip_prefix("truncate .") {
+            let file = files.iter().find(|p| p.extension().is_some_and(|e| e == kind)).unwrap();
+            let len = std::fs::metadata(file).unwrap().len();
+            std::fs::OpenOptions::new().write(true).open(file).unwrap().set_len(len / 2).unwrap();
+        } else {
+            let seed: u64 = case.rsplit(' ').next().unwrap().parse().unwrap();
+            let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ seed);
+            let file = &files[(rng.next() % files.len() as u64) as usize];
+            let mut data = std::fs::read(file).unwrap();
+            for _ in 0..16 {
+                let at = (rng.next() % data.len() as u64) as usize;
+                data[at] ^= 1 << (rng.next() % 8);
+            }
+            std::fs::write(file, data).unwrap();
+        }
+        right_or_refused(&repo, &before, case);
+        reported_and_repaired(&repo, &before, case);
+    }
+}
+
+#[test]
+fn a_truncated_database_is_refused_reported_and_repaired() {
+    let (_tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index", "--ref", "v1.0"]).code, 0);
+    let before = answers(&repo);
+    let db = repo.join(".git/codecompass/store.sqlite");
+    let len = std::fs::metadata(&db).unwrap().len();
+    std::fs::OpenOptions::new().write(true).open(&db).unwrap().set_len(len / 3).unwrap();
+    right_or_refused(&repo, &before, "truncated database");
+    reported_and_repaired(&repo, &before, "truncated database");
+}
+
+fn copy(from: &Path, to: &Path) {
+    let status = std::process::Command::new("cp").arg("-a").arg(from).arg(to).status().unwrap();
+    assert!(status.success());
+}
+
+fn restore(pristine: &Path, store: &Path) {
+    std::fs::remove_dir_all(store).unwrap();
+    copy(pristine, store);
+}
