@@ -7,19 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{cc, fixture};
-
-/// xorshift64*, seeded: the damage a failure names can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-}
+use crate::support::{Rng, cc, fixture};
 
 /// The queries compared: full text, exact text and definitions, at the worktree and a tag.
 const QUERIES: &[&[&str]] = &[
@@ -136,11 +124,11 @@ fn damaged_full_text_files_are_refused_reported_and_repaired() {
         } else {
             let seed: u64 = case.rsplit(' ').next().unwrap().parse().unwrap();
             let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ seed);
-            let file = &files[(rng.next() % files.len() as u64) as usize];
+            let file = &files[rng.below(files.len())];
             let mut data = std::fs::read(file).unwrap();
             for _ in 0..16 {
-                let at = (rng.next() % data.len() as u64) as usize;
-                data[at] ^= 1 << (rng.next() % 8);
+                let at = rng.below(data.len());
+                data[at] ^= 1 << rng.below(8);
             }
             std::fs::write(file, data).unwrap();
         }

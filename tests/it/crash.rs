@@ -13,23 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{TempDir, bin, cc, fixture, git, located};
-
-/// xorshift64*: small, seeded, good enough to pick moments.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
-}
+use crate::support::{Rng, TempDir, bin, cc, fixture, git, located};
 
 fn copy_dir(from: &Path, to: &Path) {
     let status = Command::new("cp").arg("-a").arg(from).arg(to).status().unwrap();
@@ -290,7 +274,7 @@ fn killed_writers_leave_a_store_that_opens_reports_the_crash_and_finishes_the_jo
             crash_and_recover(op, &scratch, &format!("{n}-point-{i}"), Crash::At(point, *recorded), &expected);
         }
         for i in 0..kills {
-            let delay = Duration::from_micros(rng.below(took.as_micros() as u64));
+            let delay = Duration::from_micros(rng.below(took.as_micros() as usize) as u64);
             crash_and_recover(op, &scratch, &format!("{n}-kill-{i}"), Crash::After(delay), &expected);
         }
     }

@@ -15,23 +15,7 @@ use codecompass::indexer::IndexOptions;
 use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use codecompass::view::Scope;
 
-use crate::support::TempDir;
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use crate::support::{Rng, TempDir};
 
 fn git(dir: &Path, args: &[&str]) -> bool {
     let out = Command::new("git")
@@ -164,7 +148,7 @@ fn randomized_history_agrees_with_git_grep_and_fresh_indexes() {
         let here: &Path = if rng.below(4) == 0 { &linked } else { &repo };
         let op = rng.below(11);
         let current = files(here);
-        let pick = |rng: &mut Rng| current.get(rng.below(current.len().max(1))).cloned();
+        let pick = |rng: &mut Rng| current.get(rng.below(current.len())).cloned();
         let description = match op {
             0 | 1 => {
                 let Some(f) = pick(&mut rng) else { continue };

@@ -109,3 +109,20 @@ pub fn view(run: &Run) -> &Value {
     assert_eq!(run.code, 0, "index failed: {} {}", run.stdout, run.stderr);
     &run.json["views"][0]
 }
+
+/// xorshift64*: small and seeded, so a randomized test names the seed that replays it.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number below `n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
