@@ -26,7 +26,8 @@ pub struct WorktreeChange {
 
 impl LocalRepo {
     /// The paths of the working tree that may differ from `HEAD`, each hashed as
-    /// `git hash-object` would. Untracked files count unless ignored; submodules never do.
+    /// `git hash-object` would. Untracked files count unless ignored; submodules never do;
+    /// paths a sparse checkout leaves out are gone.
     pub fn worktree_changes(&self) -> Result<Vec<WorktreeChange>, GitError> {
         let Some(workdir) = self.repo.workdir().map(Path::to_owned) else {
             return Ok(Vec::new());
@@ -53,6 +54,15 @@ impl LocalRepo {
             }
             touched.insert(item.location().to_owned());
         }
+        // A sparse checkout leaves paths out of the working tree (skip-worktree): they are not
+        // on disk, so, as for `git grep`, not in the worktree's view.
+        let index = self.repo.index_or_empty().map_err(other("reading the index"))?;
+        for entry in index.entries() {
+            if entry.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE) {
+                touched.insert(entry.path(&index).to_owned());
+            }
+        }
+        drop(index);
         if touched.is_empty() {
             return Ok(Vec::new());
         }

@@ -532,10 +532,11 @@ pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result
 
 /// Runs a search.
 pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<SearchOutput, QueryError> {
-    let query = request.query.trim();
-    if query.is_empty() {
+    if request.query.trim().is_empty() {
         return Err(QueryError::Invalid("the query is empty".to_owned()));
     }
+    // Exact text is taken as typed, spaces included, as `git grep` takes it.
+    let query = if matches!(request.mode, Mode::Literal | Mode::Regex) { &request.query } else { request.query.trim() };
     // The full-text engine's automata go up to two edits.
     if request.fuzzy > 2 {
         return Err(QueryError::Invalid(format!("--fuzzy takes an edit distance of 0, 1 or 2, not {}", request.fuzzy)));

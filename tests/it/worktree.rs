@@ -118,3 +118,50 @@ fn a_bare_repository_answers_from_head() {
     assert_eq!(located(&found), [("src/cart.rs".into(), 11)]);
     assert_eq!(found.json["ref"], "HEAD");
 }
+
+#[test]
+fn a_sparse_checkout_leaves_files_out_of_the_worktree_view_as_git_grep_does() {
+    let (_tmp, repo) = fixture("shop");
+    let lines = |args: &[&str]| -> Vec<String> {
+        cc(&repo, args).json["results"]
+            .as_array()
+            .map(|rs| {
+                rs.iter()
+                    .flat_map(|r| {
+                        let path = r["path"].as_str().unwrap_or_default().to_owned();
+                        r["lines"]
+                            .as_array()
+                            .cloned()
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(move |l| format!("{path}:{}", l["line"]))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let grep = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["grep", "-n", "--no-color", "def "];
+        all.extend_from_slice(args);
+        let out = std::process::Command::new("git").args(&all).current_dir(&repo).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| {
+                let l = l.strip_prefix("HEAD:").unwrap_or(l);
+                let mut parts = l.splitn(3, ':');
+                format!("{}:{}", parts.next().unwrap(), parts.next().unwrap())
+            })
+            .collect()
+    };
+    let everywhere = lines(&["search", "def ", "--mode", "literal"]);
+    assert!(!everywhere.is_empty());
+    git(&repo, &["sparse-checkout", "set", "src"]);
+    // Not on disk: not in the worktree's view, as `git grep` without `--cached` says.
+    assert_eq!(grep(&[]), Vec::<String>::new());
+    assert_eq!(lines(&["search", "def ", "--mode", "literal"]), grep(&[]));
+    // Still in HEAD's.
+    assert_eq!(lines(&["search", "def ", "--mode", "literal", "--ref", "HEAD"]), everywhere);
+    assert_eq!(grep(&["HEAD"]), everywhere);
+    git(&repo, &["sparse-checkout", "disable"]);
+    assert_eq!(lines(&["search", "def ", "--mode", "literal"]), everywhere);
+}
