@@ -1,14 +1,22 @@
 //! The streamable-HTTP transport: `/mcp` (rmcp) and `/health`, behind checks of `Host` and
-//! `Origin` (DNS rebinding) and, when configured, a bearer token.
+//! `Origin` (DNS rebinding) and, when configured, a bearer token. A body that is no JSON-RPC
+//! message gets its JSON-RPC error (400); sessions end after an idle time, and at most
+//! [`MAX_SESSIONS`] are open: a new one closes the oldest, whose client is then told its
+//! session is gone (404) and starts another.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
+use axum::body::Body;
 use axum::extract::{Request, State};
+use axum::http::Method;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -16,12 +24,21 @@ use super::{Options, Server};
 
 /// Requests larger than this are refused (413).
 const MAX_BODY: usize = 4 * 1024 * 1024;
+/// Sessions open at once, at most.
+const MAX_SESSIONS: usize = 256;
+/// A session nobody used for this long is closed.
+const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 
 #[derive(Clone)]
 struct Guard {
     hosts: Arc<Vec<String>>,
     token: Option<Arc<String>>,
+    sessions: Arc<LocalSessionManager>,
+    /// Session ids, oldest first.
+    opened: Arc<tokio::sync::Mutex<VecDeque<Arc<str>>>>,
 }
+
+const SESSION_HEADER: &str = "mcp-session-id";
 
 fn host_of(value: &str) -> String {
     // `[::1]:8080` -> `[::1]`, `localhost:8080` -> `localhost`.
@@ -29,6 +46,40 @@ fn host_of(value: &str) -> String {
         return format!("[{}]", rest.split(']').next().unwrap_or(""));
     }
     value.split(':').next().unwrap_or("").to_ascii_lowercase()
+}
+
+/// For a POST to `/mcp`: the JSON-RPC check of its body, and room for a new session.
+async fn admit(guard: &Guard, request: Request) -> Result<(Request, bool), Response> {
+    let (parts, body) = request.into_parts();
+    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => return Err((StatusCode::PAYLOAD_TOO_LARGE, "the request is too large\n").into_response()),
+    };
+    let json =
+        parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("json"));
+    if json && let Err(reply) = super::stdio::check(&bytes) {
+        return Err((StatusCode::BAD_REQUEST, axum::Json(reply)).into_response());
+    }
+    let new_session = !parts.headers.contains_key(SESSION_HEADER);
+    if new_session {
+        let mut opened = guard.opened.lock().await;
+        let open = guard.sessions.sessions.read().await.len();
+        if open >= MAX_SESSIONS {
+            // Forget ids that ended by themselves, then close the oldest still open.
+            let mut live = VecDeque::with_capacity(opened.len());
+            for id in opened.drain(..) {
+                if guard.sessions.has_session(&id).await.unwrap_or(false) {
+                    live.push_back(id);
+                }
+            }
+            *opened = live;
+            while guard.sessions.sessions.read().await.len() >= MAX_SESSIONS {
+                let Some(oldest) = opened.pop_front() else { break };
+                let _ = guard.sessions.close_session(&oldest).await;
+            }
+        }
+    }
+    Ok((Request::from_parts(parts, Body::from(bytes)), new_session))
 }
 
 async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
@@ -58,7 +109,18 @@ async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Resp
                 .into_response();
         }
     }
-    next.run(request).await
+    if request.method() != Method::POST || !request.uri().path().starts_with("/mcp") {
+        return next.run(request).await;
+    }
+    let (request, new_session) = match admit(&guard, request).await {
+        Ok(admitted) => admitted,
+        Err(refused) => return refused,
+    };
+    let response = next.run(request).await;
+    if new_session && let Some(id) = response.headers().get(SESSION_HEADER).and_then(|v| v.to_str().ok()) {
+        guard.opened.lock().await.push_back(Arc::from(id));
+    }
+    response
 }
 
 async fn health(State(server): State<Server>) -> Response {
@@ -78,14 +140,22 @@ pub async fn serve(server: Server, options: &Options) -> Result<()> {
     }
     let token =
         options.auth_token.clone().or_else(|| std::env::var("CODECOMPASS_MCP_TOKEN").ok()).filter(|t| !t.is_empty());
-    let guard_state = Guard { hosts: Arc::new(hosts), token: token.map(Arc::new) };
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(SESSION_IDLE);
+    let sessions = Arc::new(manager);
+    let guard_state = Guard {
+        hosts: Arc::new(hosts),
+        token: token.map(Arc::new),
+        sessions: sessions.clone(),
+        opened: Arc::default(),
+    };
 
     let mut config = StreamableHttpServerConfig::default();
     config.max_request_body_bytes = MAX_BODY;
     config.allowed_hosts = vec![];
     let factory_server = server.clone();
     let service: StreamableHttpService<Server, LocalSessionManager> =
-        StreamableHttpService::new(move || Ok(factory_server.clone()), Default::default(), config);
+        StreamableHttpService::new(move || Ok(factory_server.clone()), sessions, config);
     let router = axum::Router::new()
         .route("/health", get(health))
         .with_state(server.clone())

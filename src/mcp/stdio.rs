@@ -80,8 +80,9 @@ async fn forward(from_server: DuplexStream, out: Out) {
     }
 }
 
-/// `Ok` for a JSON-RPC 2.0 message, else the error response it deserves.
-fn check(message: &[u8]) -> Result<(), Value> {
+/// `Ok` for a JSON-RPC 2.0 message, else the error response it deserves (the HTTP transport
+/// checks its bodies with it too).
+pub(super) fn check(message: &[u8]) -> Result<(), Value> {
     let Ok(text) = std::str::from_utf8(message) else {
         return Err(error(Value::Null, -32700, "Parse error: the message is not valid UTF-8".to_owned()));
     };

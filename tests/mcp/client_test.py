@@ -269,7 +269,35 @@ async def scenario_http(args):
         # Malformed JSON and a huge request: refused, and the server lives on.
         malformed = httpx.post(f"{base}/mcp", content=b"{not json", headers={**auth, "Content-Type": "application/json",
                                                                              "Accept": "application/json, text/event-stream"}, timeout=5)
-        check(400 <= malformed.status_code < 500, f"malformed JSON: {malformed.status_code}")
+        check(malformed.status_code == 400, f"malformed JSON: {malformed.status_code}")
+        try:
+            error = malformed.json()
+        except ValueError:
+            error = {}
+        check(error.get("error", {}).get("code") == -32700 and error.get("id") is None,
+              f"malformed JSON gets JSON-RPC's parse error: {malformed.text}")
+        not_a_message = httpx.post(f"{base}/mcp", content=b'{"id": 3, "method": "ping"}',
+                                   headers={**auth, "Content-Type": "application/json",
+                                            "Accept": "application/json, text/event-stream"}, timeout=5)
+        check(not_a_message.status_code == 400 and not_a_message.json().get("error", {}).get("code") == -32600
+              and not_a_message.json().get("id") == 3, f"no JSON-RPC message: {not_a_message.text}")
+        # Clients that initialize and never close: the oldest sessions are closed to make room
+        # (the server keeps at most 256), and a closed session's client is told (404).
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}
+        headers = {**auth, "Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        ids = []
+        with httpx.Client(timeout=10) as raw:
+            for _ in range(270):
+                opened = raw.post(f"{base}/mcp", json=init, headers=headers)
+                ids.append(opened.headers.get("mcp-session-id"))
+            check(all(ids), "every initialize opened a session")
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            first = raw.post(f"{base}/mcp", json=ping, headers={**headers, "mcp-session-id": ids[0]})
+            check(first.status_code == 404, f"the oldest session was closed: {first.status_code}")
+            last = raw.post(f"{base}/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                            headers={**headers, "mcp-session-id": ids[-1]})
+            check(last.status_code in (200, 202), f"the newest session is open: {last.status_code}")
         huge = httpx.post(f"{base}/mcp", content=b"x" * (8 * 1024 * 1024), headers={**auth, "Content-Type": "application/json",
                                                                                    "Accept": "application/json, text/event-stream"}, timeout=30)
         check(huge.status_code == 413, f"huge request: {huge.status_code}")
