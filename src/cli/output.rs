@@ -116,6 +116,9 @@ impl Out {
             let decl = if r.role == "declaration" { " (declaration)" } else { "" };
             text.push_str(&format!("{location}:{line}: {} {name}{decl}  {}\n", r.kind, r.signature));
         }
+        for note in &response.metadata.notes {
+            let _ = writeln!(std::io::stderr().lock(), "note: {note}");
+        }
         if response.results.is_empty() {
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(

@@ -419,7 +419,7 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
     });
     t.store.touch_view(t.resolved.view.id);
     let mut meta = metadata(&t.resolved, if total > results.len() { "truncated" } else { "complete" });
-    meta.notes = notes;
+    meta.notes.extend(notes);
     Ok(ReferencesResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: t.resolved.name.clone(),
@@ -641,7 +641,7 @@ pub(super) fn call_graph(
     }
     t.store.touch_view(t.resolved.view.id);
     let mut meta = metadata(&t.resolved, if b.truncated { "truncated" } else { "complete" });
-    meta.notes = notes;
+    meta.notes.extend(notes);
     Ok(GraphResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: t.resolved.name.clone(),

@@ -475,7 +475,8 @@ impl Engine {
                     return Ok(None);
                 };
                 let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
-                    && view.tree == state.head.map(|h| h.tree_id);
+                    && view.tree == state.head.map(|h| h.tree_id)
+                    && !indexer::gaps_filled(store, &self.ws.git().expect("matched above").local(), &view)?;
                 Ok(fresh.then(|| ResolvedScope {
                     name,
                     commit: state.head.map(|h| h.commit_id),
@@ -496,7 +497,9 @@ impl Engine {
                 };
                 // Built under another size limit or extractor: its records are not the ones
                 // asked for; the indexer re-derives it.
-                if view.fingerprint.as_deref() != Some(indexer::derivation(self.ws.max_file_size()).as_str()) {
+                if view.fingerprint.as_deref() != Some(indexer::derivation(self.ws.max_file_size()).as_str())
+                    || indexer::gaps_filled(store, &repo.local(), &view)?
+                {
                     return Ok(None);
                 }
                 let recorded = store.ref_row(&resolved.name)?;
@@ -699,11 +702,20 @@ pub fn metadata(resolved: &ResolvedScope, completeness: &'static str) -> Metadat
             "stale"
         },
         indexing_status: "ready",
-        result_completeness: completeness,
+        // A view built without some blobs (a partial clone) answers partially, whatever else.
+        result_completeness: if resolved.view.missing > 0 { "partial" } else { completeness },
         suppressed_duplicate_count: 0,
         safety_limit_applied: false,
         view: resolved.view.key.clone(),
         fallback: None,
-        notes: Vec::new(),
+        notes: if resolved.view.missing > 0 {
+            vec![format!(
+                "{} files of this view are missing from the object store (a partial clone?): answers leave them \
+                 out until git has them (`git fetch`, a checkout) and the view is re-derived on the next query",
+                resolved.view.missing
+            )]
+        } else {
+            Vec::new()
+        },
     }
 }

@@ -276,7 +276,7 @@ pub(super) fn tests_for(engine: &Engine, request: &FileRequest) -> Result<TestsF
         .collect();
     store.touch_view(resolved.view.id);
     let mut meta = metadata(&resolved, if total > tests.len() { "truncated" } else { "complete" });
-    meta.notes = notes;
+    meta.notes.extend(notes);
     Ok(TestsForResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),

@@ -135,7 +135,7 @@ fn metadata_of(resolved: &ResolvedScope, output: &SearchOutput) -> Metadata {
     m.suppressed_duplicate_count = output.suppressed_duplicate_count;
     m.safety_limit_applied = output.safety_limit_applied;
     m.fallback = output.fallback.clone();
-    m.notes = output.notes.clone();
+    m.notes.extend(output.notes.iter().cloned());
     m
 }
 

@@ -86,8 +86,8 @@ pub struct Context<'a> {
 pub struct Processed {
     /// A new record to write.
     pub record: Option<NewRecord>,
-    /// The blob is missing from the object store.
-    pub missing: bool,
+    /// The blob, when it is missing from the object store.
+    pub missing: Option<ObjectId>,
     /// File versions documented: id, record key, scan flag.
     pub documented: Vec<(u32, String, bool)>,
     /// File versions whose content could not be read.
@@ -113,7 +113,7 @@ pub fn process(cx: &Context<'_>, job: super::Job, buf: &mut Vec<u8>) -> Result<P
         (None, None) => None,
     };
     if data.is_none() && !too_large {
-        out.missing = true;
+        out.missing = Some(blob_id);
         out.unreadable.extend(documents.iter().map(|d| d.fv));
         return Ok(out);
     }

@@ -225,7 +225,13 @@ impl<'a> Indexer<'a> {
         let key = view::tree_view_key(tree_id);
         let existing = self.store.view(&key)?;
         let derivation = derivation(self.max_file_size);
-        if let (Some(existing), false) = (&existing, self.options.force)
+        // Blobs it was built without that are here now: re-derived from nothing, so that they
+        // are read (a derivation from a base would carry the gaps along).
+        let filled = match &existing {
+            Some(v) => gaps_filled(self.store, repo, v)?,
+            None => false,
+        };
+        if let (Some(existing), false, false) = (&existing, self.options.force, filled)
             && existing.fingerprint.as_deref() == Some(derivation.as_str())
         {
             return Ok(ViewReport {
@@ -238,7 +244,7 @@ impl<'a> Indexer<'a> {
                 ..ViewReport::default()
             });
         }
-        let base = if self.options.force { None } else { self.nearest_tree_view(repo, commit_id)? };
+        let base = if self.options.force || filled { None } else { self.nearest_tree_view(repo, commit_id)? };
         let plan = match base {
             Some((base_key, base_tree)) => {
                 let changes = repo.diff_trees(base_tree, tree_id)?;
@@ -361,6 +367,7 @@ impl<'a> Indexer<'a> {
         if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
             && existing.fingerprint.as_deref() == Some(fingerprint.as_str())
             && existing.tree == head.map(|h| h.tree_id)
+            && !gaps_filled(self.store, &repo, &existing)?
         {
             let batch = self.store.begin()?;
             batch.put_ref(
@@ -568,6 +575,10 @@ impl<'a> Indexer<'a> {
         fingerprint: Option<&str>,
     ) -> Result<ViewReport, IndexError> {
         let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
+        let plan_base_id = match &plan.base_key {
+            Some(base) => self.store.view(base)?.map(|v| v.id),
+            None => None,
+        };
         let mut bitmap = plan.base_bitmap;
         let mut scan_bitmap = plan.base_scan_bitmap;
         let mut symbols = plan.base_symbols;
@@ -719,13 +730,24 @@ impl<'a> Indexer<'a> {
             scan_bitmap.insert(*fv);
         }
 
+        // Blobs still missing: those of this run, and the base's it kept (a partial clone's
+        // gaps are inherited until the blobs arrive and the view is re-derived).
+        let mut missing = outcome.missing.clone();
+        if let Some(base) = plan_base_id {
+            for blob in self.store.view_missing(base)? {
+                if !missing.contains(&blob) {
+                    missing.push(blob);
+                }
+            }
+        }
+
         // 3. Publish: the documents' marks and the view switch in one transaction.
         crate::failpoint::hit("index.before_publish");
         let batch = self.store.begin()?;
         for (fv, key, scan) in &outcome.documented {
             batch.mark_documents(*fv, key, *scan)?;
         }
-        batch.put_view(&store::NewView {
+        let view_id = batch.put_view(&store::NewView {
             key,
             kind,
             tree,
@@ -734,6 +756,7 @@ impl<'a> Indexer<'a> {
             symbols,
             fingerprint,
         })?;
+        batch.set_view_missing(view_id, &missing)?;
         batch.commit()?;
         report.files = bitmap.len();
         report.symbols = symbols.max(0) as u64;
@@ -794,8 +817,9 @@ impl<'a> Indexer<'a> {
                 bar.inc(1);
                 outcome.documented.extend(processed.documented);
                 outcome.unreadable.extend(processed.unreadable);
-                if processed.missing {
+                if let Some(blob) = processed.missing {
                     report.missing_objects += 1;
+                    outcome.missing.push(blob);
                 }
                 let Some(record) = processed.record else {
                     continue;
@@ -849,6 +873,8 @@ struct JobsOutcome {
     documented: Vec<(u32, String, bool)>,
     /// File versions whose content could not be read.
     unreadable: Vec<u32>,
+    /// Blobs missing from the object store.
+    missing: Vec<ObjectId>,
 }
 
 fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {
@@ -871,6 +897,14 @@ fn repo_ignore_bytes(repo: &LocalRepo, tree_id: ObjectId) -> Result<Vec<u8>, Ind
         }
         None => Ok(Vec::new()),
     }
+}
+
+/// Whether some blob `view` was built without is in the object store now.
+pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow) -> Result<bool, IndexError> {
+    if view.missing == 0 {
+        return Ok(false);
+    }
+    Ok(store.view_missing(view.id)?.into_iter().any(|blob| repo.has_object(blob)))
 }
 
 /// The extractor key of records of `lang` (`""` for plain text) under a size limit: what

@@ -332,7 +332,8 @@ impl Store {
         Ok(self
             .conn
             .query_row(
-                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols, scan_bitmap FROM views WHERE key = ?1",
+                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols, scan_bitmap,
+                        (SELECT COUNT(*) FROM view_missing m WHERE m.view = views.id) FROM views WHERE key = ?1",
                 [key],
                 ViewRow::from_row,
             )
@@ -344,7 +345,8 @@ impl Store {
         Ok(self
             .conn
             .query_row(
-                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols, scan_bitmap FROM views WHERE id = ?1",
+                "SELECT id, key, kind, tree, bitmap, files, fingerprint, created_at, updated_at, symbols, scan_bitmap,
+                        (SELECT COUNT(*) FROM view_missing m WHERE m.view = views.id) FROM views WHERE id = ?1",
                 [id],
                 ViewRow::from_row,
             )
@@ -407,6 +409,13 @@ impl Store {
              COMMIT;",
         )?;
         Ok(())
+    }
+
+    /// The blobs view `view` was built without (missing from the object store).
+    pub fn view_missing(&self, view: i64) -> Result<Vec<ObjectId>, StoreError> {
+        let mut stmt = self.conn.prepare_cached("SELECT blob FROM view_missing WHERE view = ?1")?;
+        let rows = stmt.query_map([view], |r| r.get::<_, Vec<u8>>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows.iter().filter_map(|b| ObjectId::from_bytes(b)).collect())
     }
 
     /// Whether any file version has full-text documents.
@@ -669,6 +678,8 @@ pub struct ViewRow {
     pub symbols: i64,
     /// The file versions without a trigram document: exact search reads them directly.
     pub scan_bitmap: roaring::RoaringBitmap,
+    /// Blobs it holds that were missing from the object store when it was built.
+    pub missing: u64,
 }
 
 impl ViewRow {
@@ -693,6 +704,7 @@ impl ViewRow {
                 })?,
                 None => roaring::RoaringBitmap::new(),
             },
+            missing: r.get::<_, i64>(11)? as u64,
         })
     }
 }
@@ -1119,6 +1131,16 @@ impl Batch<'_> {
             )?
             .execute(params![key, kind, tree, bytes, bitmap.len() as i64, fingerprint, t, symbols, scan_bytes])?;
         Ok(self.tx.query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0))?)
+    }
+
+    /// Records the blobs view `view` was built without (replacing what was recorded).
+    pub fn set_view_missing(&self, view: i64, blobs: &[ObjectId]) -> Result<(), StoreError> {
+        self.tx.execute("DELETE FROM view_missing WHERE view = ?1", [view])?;
+        let mut insert = self.tx.prepare_cached("INSERT OR IGNORE INTO view_missing (view, blob) VALUES (?1, ?2)")?;
+        for blob in blobs {
+            insert.execute(params![view, blob.0.to_vec()])?;
+        }
+        Ok(())
     }
 
     /// Points the name `name` at a view.

@@ -4,9 +4,9 @@
 /// `reindex_required`.
 ///
 /// History:
-/// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta; `occurrences` and
-///   `occurrence_names` were added later in place ([`ADDITIONS`]): a store without them gains
-///   them when opened, and a build that does not know them ignores them.
+/// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta; `occurrences`,
+///   `occurrence_names` and `view_missing` were added later in place ([`ADDITIONS`]): a store
+///   without them gains them when opened, and a build that does not know them ignores them.
 pub const STORE_SCHEMA_VERSION: u32 = 1;
 
 /// Tables added to schema version 1 after it shipped: created when a store is opened.
@@ -16,6 +16,13 @@ CREATE TABLE IF NOT EXISTS occurrences (
     record INTEGER PRIMARY KEY,
     data   BLOB NOT NULL
 );
+-- Blobs a view holds that were missing from the object store when it was built (a partial
+-- clone): its answers are partial until they arrive and it is re-derived.
+CREATE TABLE IF NOT EXISTS view_missing (
+    view INTEGER NOT NULL,
+    blob BLOB NOT NULL,
+    PRIMARY KEY (view, blob)
+) WITHOUT ROWID;
 -- Which records use a name (a 64-bit hash of it) or import a module segment.
 CREATE TABLE IF NOT EXISTS occurrence_names (
     key    INTEGER NOT NULL,

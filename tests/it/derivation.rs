@@ -64,3 +64,28 @@ fn changing_the_size_limit_re_derives_every_view() {
         assert_eq!(located(&cc(&copy, &["locate", name])), located(&cc(&repo, &["locate", name])), "{name}");
     }
 }
+
+#[test]
+fn a_view_built_without_some_blobs_says_partial_and_heals_when_they_arrive() {
+    let (tmp, source) = fixture("shop");
+    git(&source, &["config", "uploadpack.allowFilter", "true"]);
+    git(&source, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+    let clone = tmp.path().join("partial");
+    let url = format!("file://{}", source.display());
+    git(tmp.path(), &["clone", "-q", "--no-checkout", "--filter=blob:none", &url, clone.to_str().unwrap()]);
+
+    // No blob is here yet: the answer is partial and says why, never "complete".
+    let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "partial", "{}", run.stdout);
+    let notes = run.json["metadata"]["notes"].to_string();
+    assert!(notes.contains("missing from the object store"), "{notes}");
+    let text = crate::support::cc_text(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert!(text.stderr.contains("missing from the object store"), "{}", text.stderr);
+
+    // A checkout brings the blobs: the next query re-derives the view, complete and right.
+    git(&clone, &["checkout", "-q", "main"]);
+    let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "complete", "{}", run.stdout);
+    assert_eq!(located(&run), located(&cc(&source, &["locate", "Cart", "--ref", "main"])));
+    assert_eq!(located(&run), [("src/cart.rs".to_owned(), 11)]);
+}
