@@ -55,6 +55,10 @@ impl From<SnapshotError> for Error {
             | SnapshotError::MissingEntry { .. }
             | SnapshotError::DecompressionBomb { .. }
             | SnapshotError::BadStore { .. } => Error::new(ErrorCode::SnapshotInvalid, e.to_string()).with_remedy(invalid),
+            SnapshotError::BadSignature { .. } => Error::new(ErrorCode::SnapshotInvalid, e.to_string()).with_remedy(
+                "export it again where the same key is set (CODECOMPASS_SNAPSHOT_KEY or `git config codecompass.snapshotKey`), \
+                 or unset the key here to take unsigned snapshots",
+            ),
             SnapshotError::VersionMismatch { .. } => Error::new(ErrorCode::SnapshotIncompatible, e.to_string())
                 .with_remedy(
                     "export it again with this version of git-codecompass, or build the index here with `git codecompass index`",

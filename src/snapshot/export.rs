@@ -139,7 +139,12 @@ pub fn export(
         limited_to_refs: keep.is_some(),
         extra_documents: trimmed.extra_documents,
         files,
+        signature: None,
     };
+    let mut manifest = manifest;
+    if let Some(key) = super::manifest::signing_key(&repo) {
+        manifest.signature = Some(manifest.signature_with(&key));
+    }
     let bytes = archive::write(output, &manifest, &scratch.0)?;
     Ok(ExportReport {
         file: output.to_string_lossy().into_owned(),

@@ -162,6 +162,15 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
 
 /// The checks on a manifest: versions, repository identity, room to unpack.
 fn check_manifest(manifest: &Manifest, repo: &LocalRepo, unpack_in: &Path) -> Result<(), SnapshotError> {
+    // With a key set, only a snapshot signed with it is taken: checksums alone can be
+    // recomputed by anyone who can write where snapshots are kept.
+    if let Some(key) = super::manifest::signing_key(repo) {
+        let expected = manifest.signature_with(&key);
+        let signed = manifest.signature.as_deref().map(|s| s.as_bytes() == expected.as_bytes());
+        if signed != Some(true) {
+            return Err(SnapshotError::BadSignature { signed: manifest.signature.is_some() });
+        }
+    }
     let versions = [
         ("snapshot format version", manifest.format_version, SNAPSHOT_FORMAT_VERSION),
         ("store schema version", manifest.schema_version, store::STORE_SCHEMA_VERSION),
@@ -224,6 +233,35 @@ fn check_staged_store(file: &Path, staging: &Path, manifest: &Manifest) -> Resul
     let (state, detail) = Store::classify(staging);
     if state != StoreState::Compatible {
         return Err(SnapshotError::BadStore { state, detail });
+    }
+    // Checksums say the files are the ones packed, not that they are sound: the database and
+    // the full-text index are opened and checked as `doctor` would, before anything is installed.
+    let damage = Store::damage(staging);
+    if !damage.is_empty() {
+        return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail: damage.join("; ") });
+    }
+    let documented = store::read_connection(staging)
+        .and_then(|c| {
+            c.query_row("SELECT EXISTS (SELECT 1 FROM file_versions WHERE fts_key IS NOT NULL)", [], |r| r.get(0))
+                .map_err(StoreError::from)
+        })
+        .unwrap_or(true);
+    let fulltext_damage = if documented && !crate::index::dir_of(staging).join("meta.json").exists() {
+        Some("its full-text index is missing".to_owned())
+    } else {
+        None
+    };
+    let fulltext_damage = fulltext_damage.or_else(|| match crate::index::FullText::open(staging) {
+        Ok(fulltext) => match fulltext.reader().map(|_| fulltext.index().validate_checksum()) {
+            Ok(Ok(files)) if files.is_empty() => None,
+            Ok(Ok(files)) => Some(format!("full-text files fail their checksum: {}", files.len())),
+            Ok(Err(e)) => Some(format!("its full-text index cannot be verified: {e}")),
+            Err(e) => Some(format!("its full-text index cannot be read: {e}")),
+        },
+        Err(e) => Some(format!("its full-text index cannot be opened: {e}")),
+    });
+    if let Some(detail) = fulltext_damage {
+        return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail });
     }
     let conn = store::read_connection(staging)?;
     let mut stmt = conn.prepare("SELECT key, kind FROM views ORDER BY key").map_err(StoreError::from)?;

@@ -56,6 +56,30 @@ pub struct Manifest {
     pub extra_documents: u64,
     /// Every entry but the manifest.
     pub files: Vec<ManifestFile>,
+    /// A keyed hash of the rest of the manifest (which holds every entry's checksum), when a
+    /// signing key was set at export ([`signing_key`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+}
+
+/// The environment variable holding the key snapshots are signed and verified with.
+pub const KEY_VARIABLE: &str = "CODECOMPASS_SNAPSHOT_KEY";
+
+/// The signing key: the environment's [`KEY_VARIABLE`], else `git config
+/// codecompass.snapshotKey`; `None` when neither is set (or both are empty).
+pub fn signing_key(repo: &crate::git::LocalRepo) -> Option<String> {
+    std::env::var(KEY_VARIABLE).ok().or_else(|| repo.config_string("codecompass.snapshotKey")).filter(|k| !k.is_empty())
+}
+
+impl Manifest {
+    /// The signature of this manifest under `key`: a keyed BLAKE3 hash of the manifest
+    /// without its signature.
+    pub fn signature_with(&self, key: &str) -> String {
+        let unsigned = Manifest { signature: None, ..self.clone() };
+        let bytes = serde_json::to_vec(&unsigned).expect("a manifest serializes: it holds only strings and numbers");
+        let key = blake3::derive_key("codecompass snapshot signature v1", key.as_bytes());
+        blake3::keyed_hash(&key, &bytes).to_hex().to_string()
+    }
 }
 
 /// A repository's identity: its root commits, and where it was exported from.

@@ -93,6 +93,9 @@ pub enum SnapshotError {
         "the snapshot belongs to another repository (root commits {snapshot_roots}; this one has {ours}), and none of its commits are here"
     )]
     OtherRepository { snapshot_roots: String, ours: String },
+    /// A signing key is set and the snapshot is not signed with it.
+    #[error("{}", if *signed { "the snapshot is signed with another key" } else { "the snapshot is not signed, and a signing key is set" })]
+    BadSignature { signed: bool },
     /// The store's database inside the snapshot is not a store this build can open.
     #[error("the store inside the snapshot is {state}: {detail}")]
     BadStore { state: crate::store::StoreState, detail: String },

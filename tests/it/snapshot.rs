@@ -384,6 +384,42 @@ fn hostile_snapshots_are_refused_and_leave_the_store_byte_identical() {
     craft(&missing, &with(&listing(manifest.clone(), "fts/gone.idx", b"gone"), vec![]));
     cases.push(("missing entry", "snapshot_invalid", missing));
 
+    // Sound checksums over unsound contents (anyone who can write the cache can recompute
+    // them): a garbage full-text meta.json, a damaged segment, a database page flipped.
+    let resealed = |name: &str, change: &dyn Fn(&mut Vec<u8>)| {
+        let mut m = manifest.clone();
+        let mut entries = vec![];
+        for (n, d) in &good[1..] {
+            let mut d = d.clone();
+            if n == name {
+                change(&mut d);
+                for f in m["files"].as_array_mut().unwrap() {
+                    if f["path"] == name {
+                        f["size"] = json!(d.len());
+                        f["blake3"] = json!(blake3::hash(&d).to_hex().to_string());
+                    }
+                }
+            }
+            entries.push(entry(n, d));
+        }
+        let mut all = vec![manifest_entry(&m)];
+        all.extend(entries);
+        all
+    };
+    let meta = case("meta");
+    craft(&meta, &resealed("fts/meta.json", &|d: &mut Vec<u8>| *d = b"{\"garbage\": true}".to_vec()));
+    cases.push(("garbage meta.json, resealed", "snapshot_invalid", meta));
+    let segment_name = good.iter().map(|(n, _)| n.as_str()).find(|n| n.ends_with(".term")).unwrap().to_owned();
+    let segment = case("segment");
+    craft(
+        &segment,
+        &resealed(&segment_name, &|d: &mut Vec<u8>| {
+            let at = d.len() / 2;
+            d[at] ^= 0xff;
+        }),
+    );
+    cases.push(("damaged segment, resealed", "snapshot_invalid", segment));
+
     // Into a populated store and into an empty one, nothing changes.
     let populated = clone(&repo, "populated");
     assert_eq!(cc(&populated, &["index"]).code, 0);
@@ -461,4 +497,46 @@ fn an_export_during_a_write_pins_a_consistent_state() {
     let hits = cc(&theirs, &["search", "apply_coupon", "--ref", feature.trim()]);
     assert_eq!(hits.json["results"][0]["path"], "src/cart.rs", "{}", hits.stdout);
     assert_eq!(counts(&theirs)["records"], restored["records"]);
+}
+
+#[test]
+fn with_a_signing_key_only_snapshots_signed_with_it_are_imported() {
+    let (tmp, repo, unsigned) = exported_shop();
+    git(&repo, &["config", "codecompass.snapshotKey", "ci-secret"]);
+    let signed = tmp.path().join("signed.tar.zst");
+    assert_eq!(cc(&repo, &["snapshot", "export", "-o", signed.to_str().unwrap()]).code, 0);
+    let manifest: Value = serde_json::from_slice(&unpack(&signed)[0].1).unwrap();
+    assert!(manifest["signature"].is_string(), "{manifest}");
+
+    // The same key: taken.
+    let same = clone(&repo, "same-key");
+    git(&same, &["config", "codecompass.snapshotKey", "ci-secret"]);
+    assert_eq!(cc(&same, &["snapshot", "import", signed.to_str().unwrap()]).code, 0);
+    assert_eq!(located(&cc(&same, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
+
+    // Another key, an unsigned snapshot, or a signed one whose manifest was changed and its
+    // checksums recomputed: refused, the store untouched.
+    let other = clone(&repo, "other-key");
+    git(&other, &["config", "codecompass.snapshotKey", "another-secret"]);
+    let mut tampered = manifest.clone();
+    tampered["views"][0]["refs"] = json!(["refs/heads/evil"]);
+    let mut entries = vec![manifest_entry(&tampered)];
+    entries.extend(unpack(&signed)[1..].iter().map(|(n, d)| entry(n, d.clone())));
+    let resigned = tmp.path().join("tampered.tar.zst");
+    craft(&resigned, &entries);
+    for (target, file, what) in
+        [(&other, &signed, "another key"), (&same, &unsigned, "unsigned"), (&same, &resigned, "tampered")]
+    {
+        let store = target.join(".git/codecompass");
+        let before = if store.exists() { tree_digest(&store) } else { Vec::new() };
+        let run = cc(target, &["snapshot", "import", file.to_str().unwrap()]);
+        assert_eq!(run.code, 2, "{what}: {}", run.stdout);
+        assert_eq!(run.json["error"]["code"], "snapshot_invalid", "{what}: {}", run.stdout);
+        assert!(run.json["error"]["data"]["remedy"].as_str().unwrap_or_default().contains("key"), "{what}");
+        let after = if store.exists() { tree_digest(&store) } else { Vec::new() };
+        assert_eq!(before, after, "{what} changed the store");
+    }
+    // No key here: a signed snapshot is taken as any other.
+    let keyless = clone(&repo, "keyless");
+    assert_eq!(cc(&keyless, &["snapshot", "import", signed.to_str().unwrap()]).code, 0);
 }
