@@ -142,7 +142,7 @@ pub fn export(
         signature: None,
     };
     let mut manifest = manifest;
-    if let Some(key) = super::manifest::signing_key(&repo) {
+    if let Some(key) = super::manifest::signing_key(repo) {
         manifest.signature = Some(manifest.signature_with(&key));
     }
     let bytes = archive::write(output, &manifest, &scratch.0)?;
