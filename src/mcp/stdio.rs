@@ -37,12 +37,7 @@ pub(super) async fn serve(server: super::Server) -> anyhow::Result<()> {
 async fn gate(input: impl AsyncRead + Unpin, mut to_server: DuplexStream, out: Out) {
     let mut reader = BufReader::new(input);
     let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
+    while next_line(&mut reader, &mut line).await {
         let message = line.trim_ascii();
         if message.is_empty() {
             continue;
@@ -67,17 +62,18 @@ async fn gate(input: impl AsyncRead + Unpin, mut to_server: DuplexStream, out: O
 async fn forward(from_server: DuplexStream, out: Out) {
     let mut reader = BufReader::new(from_server);
     let mut line = Vec::new();
-    loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
+    while next_line(&mut reader, &mut line).await {
         let mut out = out.lock().await;
         if out.write_all(&line).await.is_err() || out.flush().await.is_err() {
             break;
         }
     }
+}
+
+/// Reads the next line into `line` (replacing it); `false` at the end or on an error.
+async fn next_line(reader: &mut (impl AsyncBufReadExt + Unpin), line: &mut Vec<u8>) -> bool {
+    line.clear();
+    matches!(reader.read_until(b'\n', line).await, Ok(n) if n > 0)
 }
 
 /// `Ok` for a JSON-RPC 2.0 message, else the error response it deserves (the HTTP transport
