@@ -6,6 +6,7 @@
 
 mod diff;
 mod doctor;
+mod errors;
 mod explain;
 mod graph;
 mod locate;
@@ -41,9 +42,9 @@ pub use watch::WatchState;
 
 use crate::error::ErrorCode;
 use crate::git::ObjectId;
-use crate::indexer::{self, IndexError, IndexOptions, Indexer, ViewReport};
-use crate::store::{Store, StoreError, StoreState, ViewRow};
-use crate::view::{self, Scope, Workspace, WorkspaceError};
+use crate::indexer::{self, IndexOptions, Indexer, ViewReport};
+use crate::store::{Store, StoreState, ViewRow};
+use crate::view::{self, Scope, Workspace};
 
 /// The version of the JSON shapes. Bumped when a field changes meaning or disappears;
 /// adding a field does not bump it.
@@ -101,69 +102,6 @@ impl std::fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
-
-impl From<StoreError> for Error {
-    fn from(e: StoreError) -> Error {
-        match &e {
-            StoreError::Incompatible { .. } => Error::new(ErrorCode::IndexIncompatible, e.to_string())
-                .with_remedy("run `git codecompass index --force` to rebuild it"),
-            StoreError::Busy { .. } => {
-                Error::new(ErrorCode::StoreBusy, e.to_string()).with_remedy("wait for it to finish, then try again")
-            }
-            StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
-                if matches!(f.code, rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) =>
-            {
-                Error::new(ErrorCode::IndexIncompatible, format!("the index is corrupt: {e}"))
-                    .with_remedy("run `git codecompass index --force` to rebuild it")
-            }
-            StoreError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
-            StoreError::Sqlite(_) => Error::new(ErrorCode::Internal, e.to_string()),
-        }
-    }
-}
-
-impl From<IndexError> for Error {
-    fn from(e: IndexError) -> Error {
-        match e {
-            IndexError::Store(s) => s.into(),
-            IndexError::Git(g) => g.into(),
-            IndexError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
-            IndexError::Fulltext(_) | IndexError::WorkerPanicked => Error::new(ErrorCode::Internal, e.to_string()),
-            IndexError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string())
-                .with_remedy("run it inside a git repository, or drop `--ref` to search the directory as it is"),
-        }
-    }
-}
-
-impl From<crate::git::GitError> for Error {
-    fn from(e: crate::git::GitError) -> Error {
-        use crate::git::GitError;
-        match &e {
-            GitError::UnknownRevision { spec, .. } => {
-                Error::new(ErrorCode::UnknownRef, format!("unknown ref `{spec}`")).with_remedy(
-                    "check the name with `git rev-parse --verify <ref>`; `git codecompass refs` lists indexed refs",
-                )
-            }
-            GitError::NotACommit { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string())
-                .with_remedy("give a branch, a tag or a commit (`HEAD`, `main`, `v1.0`, `HEAD~2`, a commit id)"),
-            GitError::AmbiguousRevision { spec } => Error::new(ErrorCode::InvalidArgument, e.to_string()).with_remedy(
-                format!("give more hex digits; `git rev-parse --disambiguate={spec}` lists the candidates"),
-            ),
-            GitError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string()),
-            GitError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
-            _ => Error::new(ErrorCode::Internal, e.to_string()),
-        }
-    }
-}
-
-impl From<WorkspaceError> for Error {
-    fn from(e: WorkspaceError) -> Error {
-        match e {
-            WorkspaceError::NoSuchDirectory { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()),
-            WorkspaceError::Git(g) => g.into(),
-        }
-    }
-}
 
 /// The metadata every response carries (DESIGN.md, "Interfaces").
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
