@@ -238,7 +238,7 @@ fn references(out: &Out, response: &ReferencesResponse) {
     for d in &response.definitions {
         text.push_str(&format!(
             "{}:{}: definition {} {}  {}\n",
-            out.paint("35", &quote_path(&d.path)),
+            out.path(&d.path),
             out.paint("32", &d.line.to_string()),
             d.kind,
             out.paint("1", &d.qualified_name),
@@ -248,7 +248,7 @@ fn references(out: &Out, response: &ReferencesResponse) {
     let mut last_path = "";
     for r in &response.results {
         if r.path != last_path {
-            text.push_str(&format!("{}\n", out.paint("35", &quote_path(&r.path))));
+            text.push_str(&format!("{}\n", out.path(&r.path)));
             last_path = &r.path;
         }
         let caller = r.caller.as_ref().map_or(String::new(), |c| format!("  in {}", c.qualified_name));
@@ -283,13 +283,7 @@ fn calls(out: &Out, response: &GraphResponse, direction: Direction) {
     let node = |id: usize| &response.nodes[id];
     let label = |id: usize| {
         let n = node(id);
-        format!(
-            "{} {}  {}:{}",
-            n.kind,
-            out.paint("1", &n.qualified_name),
-            out.paint("35", &quote_path(&n.path)),
-            n.line
-        )
+        format!("{} {}  {}:{}", n.kind, out.paint("1", &n.qualified_name), out.path(&n.path), n.line)
     };
     for root in response.nodes.iter().filter(|n| n.depth == 0) {
         text.push_str(&format!("{}\n", label(root.id)));
@@ -383,7 +377,7 @@ fn imports(out: &Out, response: &ImportsResponse) {
         let resolved = if i.resolved.is_empty() { "(outside the view)".to_owned() } else { i.resolved.join(", ") };
         text.push_str(&format!(
             "{}:{}: {}  -> {resolved}\n",
-            out.paint("35", &quote_path(&response.path)),
+            out.path(&response.path),
             out.paint("32", &i.line.to_string()),
             i.module
         ));
@@ -397,12 +391,7 @@ fn importers(out: &Out, response: &ImportersResponse) {
     }
     let mut text = String::new();
     for i in &response.importers {
-        text.push_str(&format!(
-            "{}:{}: {}\n",
-            out.paint("35", &quote_path(&i.path)),
-            out.paint("32", &i.line.to_string()),
-            i.module
-        ));
+        text.push_str(&format!("{}:{}: {}\n", out.path(&i.path), out.paint("32", &i.line.to_string()), i.module));
     }
     out.text(&text);
 }
@@ -417,7 +406,7 @@ fn tests_for(out: &Out, response: &TestsForResponse) {
         let lines: Vec<String> = t.lines.iter().take(5).map(u32::to_string).collect();
         let at = if lines.is_empty() { String::new() } else { format!(":{}", lines.join(",")) };
         let symbols = if t.symbols.is_empty() { String::new() } else { format!("  {}", t.symbols.join(", ")) };
-        text.push_str(&format!("{}{at}  [{}]{symbols}\n", out.paint("35", &quote_path(&t.path)), t.reasons.join(", ")));
+        text.push_str(&format!("{}{at}  [{}]{symbols}\n", out.path(&t.path), t.reasons.join(", ")));
     }
     out.text(&text);
 }

@@ -56,6 +56,11 @@ impl Out {
         if self.color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
     }
 
+    /// A path as results show it: quoted as `git` quotes odd names, then painted.
+    pub fn path(&self, path: &str) -> String {
+        self.paint("35", &quote_path(path))
+    }
+
     /// An error: JSON on stdout under `--json`, text on stderr otherwise.
     pub fn error(&self, error: &Error) {
         if self.json {
@@ -110,7 +115,7 @@ impl Out {
         }
         let mut text = String::new();
         for r in &response.results {
-            let location = self.paint("35", &quote_path(&r.path));
+            let location = self.path(&r.path);
             let line = self.paint("32", &r.line.to_string());
             let name = self.paint("1", &r.qualified_name);
             let decl = if r.role == "declaration" { " (declaration)" } else { "" };
@@ -141,7 +146,7 @@ impl Out {
         }
         fn walk(out: &Out, symbols: &[OutlineSymbol], depth: usize, path: &str, text: &mut String) {
             for s in symbols {
-                let location = out.paint("35", &quote_path(path));
+                let location = out.path(path);
                 let line = out.paint("32", &s.line.to_string());
                 let indent = "  ".repeat(depth);
                 text.push_str(&format!(
@@ -183,7 +188,7 @@ impl Out {
     }
 
     fn result_heading(&self, r: &SearchResult) -> String {
-        let location = self.paint("35", &quote_path(&r.path));
+        let location = self.path(&r.path);
         let line = self.paint("32", &r.line_start.to_string());
         let name = match r.qualified_name.as_deref().or(r.name.as_deref()) {
             Some(name) => name.to_owned(),
@@ -245,7 +250,7 @@ impl Out {
                             if last_path.is_some() {
                                 text.push('\n');
                             }
-                            text.push_str(&self.paint("35", &quote_path(&r.path)));
+                            text.push_str(&self.path(&r.path));
                             text.push('\n');
                         }
                         for (i, b) in hit.before.iter().enumerate() {

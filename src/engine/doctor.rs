@@ -273,11 +273,7 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
                     detail: None,
                 };
                 // Every file's checksum, then every documented file version's documents.
-                let damaged = fulltext.index().validate_checksum().map(|files| {
-                    let mut names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
-                    names.sort();
-                    names
-                });
+                let damaged = fulltext.damaged_files();
                 let missing = crate::store::Store::open(dir, false)
                     .ok()
                     .and_then(|store| store.documented_file_versions().ok())

@@ -401,7 +401,7 @@ impl Engine {
     fn current_view(&self, store: &Store, scope: &Scope) -> Result<Option<ResolvedScope>, Error> {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
-            (Scope::Worktree, Some(_)) if self.ws.has_worktree() => {
+            (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
                 if self.watcher_vouches() {
                     let key = self.ws.worktree_view_key();
                     if let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) {
@@ -414,7 +414,7 @@ impl Engine {
                 };
                 let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
                     && view.tree == state.head.map(|h| h.tree_id)
-                    && !indexer::gaps_filled(store, &self.ws.git().expect("matched above").local(), &view)?;
+                    && !indexer::gaps_filled(store, &repo.local(), &view)?;
                 Ok(fresh.then(|| ResolvedScope {
                     name,
                     commit: state.head.map(|h| h.commit_id),

@@ -12,7 +12,7 @@ mod receivers;
 mod scope;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use roaring::RoaringBitmap;
@@ -134,6 +134,7 @@ pub struct ViewGraph<'s> {
     import_name_sites: RefCell<HashMap<String, Rc<scope::ImportNameSites>>>,
     exporters: RefCell<HashMap<scope::ExportKey, Rc<Vec<String>>>>,
     receivers: RefCell<HashMap<receivers::ReceiverKey, Option<receivers::Lineage>>>,
+    imported_by_name: RefCell<HashMap<u32, Rc<HashSet<String>>>>,
     lineages: RefCell<HashMap<(u32, u32), receivers::Lineage>>,
 }
 
@@ -155,6 +156,7 @@ impl<'s> ViewGraph<'s> {
             import_name_sites: RefCell::default(),
             exporters: RefCell::default(),
             receivers: RefCell::default(),
+            imported_by_name: RefCell::default(),
             lineages: RefCell::default(),
         }
     }
@@ -399,6 +401,28 @@ impl<'s> ViewGraph<'s> {
         Ok(self.file_at(&format!("{above}/__init__.py"))?.is_none())
     }
 
+    /// The names an ES module imports by name: those on the lines of its leading import
+    /// block (imports come first in a module; a dynamic `import()` far below is no part of it).
+    fn imported_by_name(&self, file: &File) -> Result<Rc<HashSet<String>>, StoreError> {
+        if let Some(names) = self.imported_by_name.borrow().get(&file.fv) {
+            return Ok(names.clone());
+        }
+        let mut lines: Vec<u32> = self.imports_of(file)?.iter().map(|(_, line)| *line).collect();
+        lines.sort_unstable();
+        let last_import = lines.iter().skip(1).fold(lines.first().copied().unwrap_or(0), |end, &line| {
+            if line <= end + IMPORT_BLOCK_GAP { line } else { end }
+        });
+        let names: HashSet<String> = self
+            .occurrences(file.record)?
+            .iter()
+            .filter(|o| o.kind != RefKind::Import && o.line <= last_import)
+            .map(|o| o.name.clone())
+            .collect();
+        let names = Rc::new(names);
+        self.imported_by_name.borrow_mut().insert(file.fv, names.clone());
+        Ok(names)
+    }
+
     /// Which of `candidates` the reference `u` means.
     pub fn resolve(&self, u: &Use, candidates: &[Def]) -> Result<Resolution, StoreError> {
         let family_of_use = family(u.file.lang);
@@ -511,23 +535,9 @@ impl<'s> ViewGraph<'s> {
         // the page's globals. A name imported from a package (`import {create} from
         // "zustand"` in zustand's own tests) may be the view's: the tiers below look.
         if qualifier.is_empty() && family_of_use == "js" && u.occurrence.kind != RefKind::Type {
-            let imports = self.imports_of(&u.file)?;
-            if u.file.lang != "javascript" || !imports.is_empty() {
-                let name = u.occurrence.name.as_str();
-                // Imports come first in a module: a name on their lines is imported by name
-                // (a dynamic `import()` far below is no part of that block).
-                let mut lines: Vec<u32> = imports.iter().map(|(_, line)| *line).collect();
-                lines.sort_unstable();
-                let last_import = lines.iter().skip(1).fold(lines.first().copied().unwrap_or(0), |end, &line| {
-                    if line <= end + IMPORT_BLOCK_GAP { line } else { end }
-                });
-                let imported = self
-                    .occurrences(u.file.record)?
-                    .iter()
-                    .any(|o| o.kind != RefKind::Import && o.name == name && o.line <= last_import);
-                if !imported {
-                    return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
-                }
+            let module = u.file.lang != "javascript" || !self.imports_of(&u.file)?.is_empty();
+            if module && !self.imported_by_name(&u.file)?.contains(u.occurrence.name.as_str()) {
+                return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
             }
         }
         let dir = imports::dir_of(&u.file.path);

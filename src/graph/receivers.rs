@@ -236,8 +236,9 @@ impl ViewGraph<'_> {
     }
 }
 
-/// The symbol at `ord` and its enclosing symbols, innermost first.
-fn ancestors(symbols: &[SymbolRow], ord: Option<u32>) -> impl Iterator<Item = &SymbolRow> {
+/// The symbol at `ord` and its enclosing symbols, innermost first (ords index the record's
+/// symbols; a chain is short, and bad data never loops).
+pub(super) fn ancestors(symbols: &[SymbolRow], ord: Option<u32>) -> impl Iterator<Item = &SymbolRow> {
     let mut next = ord;
     std::iter::from_fn(move || {
         let s = symbols.get(next? as usize)?;

@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::rc::Rc;
 
-use super::{Confidence, Def, File, Resolution, Use, ViewGraph, imports};
+use super::{Confidence, Def, File, Resolution, Use, ViewGraph, imports, receivers};
 use crate::extract::RefKind;
 use crate::store::StoreError;
 use crate::store::occurrences::name_key;
@@ -108,18 +108,10 @@ impl ViewGraph<'_> {
         for &i in pool.iter() {
             let d = &candidates[i];
             let symbols = self.symbols(d.file.record)?;
-            let mut parent = d.symbol.parent;
-            let mut visible = true;
-            // Ords index the record's symbols; a chain is short, but never loop on bad data.
-            for _ in 0..32 {
-                let Some(p) = parent.and_then(|p| symbols.get(p as usize)) else { break };
-                if FUNCTION_KINDS.contains(&p.kind.as_str()) {
-                    let line = u.occurrence.line;
-                    visible = u.file.fv == d.file.fv && p.line_start <= line && line <= p.line_end;
-                    break;
-                }
-                parent = p.parent;
-            }
+            let function =
+                receivers::ancestors(&symbols, d.symbol.parent).find(|p| FUNCTION_KINDS.contains(&p.kind.as_str()));
+            let line = u.occurrence.line;
+            let visible = function.is_none_or(|p| u.file.fv == d.file.fv && p.line_start <= line && line <= p.line_end);
             if visible {
                 keep.push(i);
             }

@@ -182,4 +182,11 @@ impl FullText {
     pub fn reader(&self) -> Result<IndexReader, FtsError> {
         Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
     }
+
+    /// The files of the last commit whose checksum fails, sorted: empty when all are sound.
+    pub fn damaged_files(&self) -> Result<Vec<String>, FtsError> {
+        let mut names: Vec<String> = self.index.validate_checksum()?.iter().map(|p| p.display().to_string()).collect();
+        names.sort();
+        Ok(names)
+    }
 }

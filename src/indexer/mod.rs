@@ -576,7 +576,7 @@ impl<'a> Indexer<'a> {
     ) -> Result<ViewReport, IndexError> {
         let mut report = ViewReport { view_key: key.to_owned(), base: plan.base_key.clone(), ..ViewReport::default() };
         let plan_base_id = match &plan.base_key {
-            Some(base) => self.store.view(base)?.map(|v| v.id),
+            Some(base) => self.store.view_id(base)?,
             None => None,
         };
         let mut bitmap = plan.base_bitmap;

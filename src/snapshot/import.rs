@@ -240,30 +240,20 @@ fn check_staged_store(file: &Path, staging: &Path, manifest: &Manifest) -> Resul
     if !damage.is_empty() {
         return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail: damage.join("; ") });
     }
-    let documented = store::read_connection(staging)
-        .and_then(|c| {
-            c.query_row("SELECT EXISTS (SELECT 1 FROM file_versions WHERE fts_key IS NOT NULL)", [], |r| r.get(0))
-                .map_err(StoreError::from)
-        })
-        .unwrap_or(true);
-    let fulltext_damage = if documented && !crate::index::dir_of(staging).join("meta.json").exists() {
-        Some("its full-text index is missing".to_owned())
-    } else {
-        None
-    };
-    let fulltext_damage = fulltext_damage.or_else(|| match crate::index::FullText::open(staging) {
-        Ok(fulltext) => match fulltext.reader().map(|_| fulltext.index().validate_checksum()) {
-            Ok(Ok(files)) if files.is_empty() => None,
-            Ok(Ok(files)) => Some(format!("full-text files fail their checksum: {}", files.len())),
-            Ok(Err(e)) => Some(format!("its full-text index cannot be verified: {e}")),
-            Err(e) => Some(format!("its full-text index cannot be read: {e}")),
-        },
-        Err(e) => Some(format!("its full-text index cannot be opened: {e}")),
-    });
+    let conn = store::read_connection(staging)?;
+    let fulltext_damage =
+        if store::documents_written(&conn)? && !crate::index::dir_of(staging).join("meta.json").exists() {
+            Some("its full-text index is missing".to_owned())
+        } else {
+            match crate::index::FullText::open(staging).and_then(|f| f.reader().and_then(|_| f.damaged_files())) {
+                Ok(files) if files.is_empty() => None,
+                Ok(files) => Some(format!("full-text files fail their checksum: {}", files.join(", "))),
+                Err(e) => Some(format!("its full-text index cannot be read: {e}")),
+            }
+        };
     if let Some(detail) = fulltext_damage {
         return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail });
     }
-    let conn = store::read_connection(staging)?;
     let mut stmt = conn.prepare("SELECT key, kind FROM views ORDER BY key").map_err(StoreError::from)?;
     let views: Vec<(String, String)> = stmt
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))

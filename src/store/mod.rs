@@ -395,7 +395,6 @@ impl Store {
             .optional()?)
     }
 
-    /// Every stored ref, by name.
     /// Forgets every full-text document, for a full-text index rebuilt from nothing: every
     /// file version gets its documents again when a view next holds it, and every view is
     /// re-derived (its fingerprint cleared) before it answers as fresh. Call it holding the
@@ -420,9 +419,12 @@ impl Store {
 
     /// Whether any file version has full-text documents.
     pub fn has_documents(&self) -> Result<bool, StoreError> {
-        Ok(self.conn.query_row("SELECT EXISTS (SELECT 1 FROM file_versions WHERE fts_key IS NOT NULL)", [], |r| {
-            r.get::<_, bool>(0)
-        })?)
+        documents_written(&self.conn)
+    }
+
+    /// The id of the view `key`, without reading its bitmaps.
+    pub fn view_id(&self, key: &str) -> Result<Option<i64>, StoreError> {
+        Ok(self.conn.query_row("SELECT id FROM views WHERE key = ?1", [key], |r| r.get(0)).optional()?)
     }
 
     /// The file versions that have full-text documents, by id.
@@ -432,6 +434,7 @@ impl Store {
         Ok(ids)
     }
 
+    /// Every stored ref, by name.
     pub fn refs(&self) -> Result<Vec<RefRow>, StoreError> {
         let mut stmt = self
             .conn
@@ -587,6 +590,13 @@ impl Store {
 }
 
 /// A read-only connection to the store in `dir`, for worker threads.
+/// Whether any file version of the database behind `conn` has full-text documents.
+pub fn documents_written(conn: &Connection) -> Result<bool, StoreError> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM file_versions WHERE fts_key IS NOT NULL)", [], |r| {
+        r.get::<_, bool>(0)
+    })?)
+}
+
 pub fn read_connection(dir: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(dir.join(DB_FILE), OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
