@@ -32,6 +32,9 @@ pub enum ErrorCode {
     WorkspaceNotRegistered,
     /// An MCP request names a workspace outside the allowed roots.
     WorkspaceNotAllowed,
+    /// The working tree kept changing while it was read (a checkout or rebase running), and
+    /// no earlier state of it was indexed to answer from.
+    WorktreeChanging,
     /// Reading or writing files failed.
     Io,
     /// Something that should not happen did; a bug to report.
@@ -55,6 +58,7 @@ impl ErrorCode {
             ErrorCode::SnapshotMismatch => "snapshot_mismatch",
             ErrorCode::WorkspaceNotRegistered => "workspace_not_registered",
             ErrorCode::WorkspaceNotAllowed => "workspace_not_allowed",
+            ErrorCode::WorktreeChanging => "worktree_changing",
             ErrorCode::Io => "io_error",
             ErrorCode::Internal => "internal_error",
         }

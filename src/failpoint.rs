@@ -1,9 +1,18 @@
 //! Test-only failure injection: `CODECOMPASS_FAILPOINTS=name=action[,name=action]` makes the
-//! named point sleep (`sleep(MS)`), exit abruptly as if killed (`exit`), or panic (`panic`).
+//! named point sleep (`sleep(MS)`), exit abruptly as if killed (`exit`), panic (`panic`), or,
+//! where the code asks with [`fails`], fail as the real operation can (`fail`).
 //!
 //! Crash-safety tests use it to stop a writer at chosen points and check that the store
 //! still opens and answers from the last published state. Without the variable it costs one
 //! environment lookup per point passed, and the points sit on no per-file path.
+
+/// Whether the point `name` is asked to fail (`name=fail`); it also does what [`hit`] does.
+pub fn fails(name: &str) -> bool {
+    hit(name);
+    std::env::var("CODECOMPASS_FAILPOINTS").is_ok_and(|spec| {
+        spec.split(',').filter_map(|item| item.split_once('=')).any(|(p, a)| p.trim() == name && a.trim() == "fail")
+    })
+}
 
 /// Passes the point `name`, doing what the environment asks of it.
 pub fn hit(name: &str) {

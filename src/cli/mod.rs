@@ -130,7 +130,12 @@ enum Command {
     Status,
     /// Check the index, hooks, ignore rules and jobs; print the command that fixes each
     /// problem (exit 0 healthy, 1 problems found).
-    Doctor,
+    Doctor {
+        /// Skip the slow checks: SQLite's quick check instead of its integrity check, and only
+        /// the full-text files changed since they were last verified.
+        #[arg(long)]
+        quick: bool,
+    },
     /// Export the index to a file, import one, or show what one holds.
     Snapshot {
         #[command(subcommand)]
@@ -485,8 +490,8 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.status(&response);
             Ok(true)
         }
-        Command::Doctor => {
-            let response = engine.doctor()?;
+        Command::Doctor { quick } => {
+            let response = engine.doctor(*quick)?;
             out.doctor(&response);
             Ok(response.healthy)
         }

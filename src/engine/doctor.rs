@@ -163,7 +163,9 @@ fn quoted(path: &std::path::Path) -> String {
     }
 }
 
-pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
+/// With `quick`, SQLite's quick check instead of its integrity check, and only the full-text
+/// files changed since they were last verified (no per-document count).
+pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error> {
     let ws = engine.workspace();
     let dir = ws.store_dir();
     let mut problems = Vec::new();
@@ -239,7 +241,7 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
 
     // SQLite's own check of its pages and indexes.
     if state == StoreState::Compatible {
-        let damage = crate::store::Store::damage(dir);
+        let damage = crate::store::Store::damage(dir, !quick);
         if !damage.is_empty() {
             problems.push(problem(
                 "error",
@@ -273,9 +275,11 @@ pub(super) fn run(engine: &Engine) -> Result<DoctorResponse, Error> {
                     detail: None,
                 };
                 // Every file's checksum, then every documented file version's documents.
-                let damaged = fulltext.damaged_files();
-                let missing = crate::store::Store::open(dir, false)
-                    .ok()
+                let scope = if quick { crate::index::Verify::Changed } else { crate::index::Verify::All };
+                let damaged = fulltext.verify(scope, false);
+                let missing = (!quick)
+                    .then(|| crate::store::Store::open(dir, false).ok())
+                    .flatten()
                     .and_then(|store| store.documented_file_versions().ok())
                     .map(|documented| {
                         let mut present = roaring::RoaringBitmap::new();

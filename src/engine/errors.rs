@@ -69,6 +69,8 @@ impl From<IndexError> for Error {
             IndexError::Store(s) => s.into(),
             IndexError::Git(g) => g.into(),
             IndexError::Io { ref source, .. } => io_error(e.to_string(), source.kind()),
+            IndexError::WorktreeChanging { .. } => Error::new(ErrorCode::WorktreeChanging, e.to_string())
+                .with_remedy("run the command again when the checkout is done, or ask at a ref (`--ref HEAD`)"),
             IndexError::Fulltext(_) | IndexError::WorkerPanicked => Error::new(ErrorCode::Internal, e.to_string()),
             IndexError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string())
                 .with_remedy("run it inside a git repository, or drop `--ref` to search the directory as it is"),

@@ -288,6 +288,12 @@ impl Engine {
         }
         let (fulltext, reader) = self.fulltext.get().expect("set just above");
         reader.reload().map_err(|e| broken(e.to_string()))?;
+        // A damaged posting list decodes into wrong documents, not an error: files changed
+        // since they were last verified are checked before they answer.
+        let damaged = fulltext.verify(crate::index::Verify::Changed, true).map_err(|e| broken(e.to_string()))?;
+        if !damaged.is_empty() {
+            return Err(broken(format!("files fail their checksum: {}", damaged.join(", "))));
+        }
         Ok((fulltext, reader.searcher()))
     }
 
@@ -306,7 +312,7 @@ impl Engine {
             // A forced rebuild also repairs what a plain open refuses.
             match Store::classify(self.ws.store_dir()).0 {
                 StoreState::ReindexRequired | StoreState::Corrupt => self.reset_store()?,
-                StoreState::Compatible if !Store::damage(self.ws.store_dir()).is_empty() => self.reset_store()?,
+                StoreState::Compatible if !Store::damage(self.ws.store_dir(), false).is_empty() => self.reset_store()?,
                 _ => {}
             }
             self.open_store(true)?
@@ -378,12 +384,28 @@ impl Engine {
 
     fn resolve_strict(&self, scope: &Scope) -> Result<(Store, ResolvedScope), Error> {
         let store = self.open_store(true)?;
+        match self.refresh(&store, scope) {
+            // Files moving under the walk (a checkout running): the last indexed state of the
+            // working tree answers, said to be stale.
+            Err(e) if e.code == ErrorCode::WorktreeChanging => match self.last_view(&store, scope) {
+                Ok(resolved) => {
+                    crate::progress::note(&format!("{}; answering from the last indexed state", e.message));
+                    Ok((store, resolved))
+                }
+                Err(_) => Err(e),
+            },
+            result => result.map(|resolved| (store, resolved)),
+        }
+    }
+
+    /// The view of `scope`, brought up to date first.
+    fn refresh(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
         // Most queries find their view current; checking needs no lock.
-        if let Some(resolved) = self.current_view(&store, scope)? {
-            return Ok((store, resolved));
+        if let Some(resolved) = self.current_view(store, scope)? {
+            return Ok(resolved);
         }
         let report = {
-            let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
+            let indexer = Indexer::new(&self.ws, store, IndexOptions::default())?;
             let report = indexer.index(scope)?;
             indexer.finish()?;
             report
@@ -391,10 +413,7 @@ impl Engine {
         let view = store
             .view(&report.view_key)?
             .ok_or_else(|| Error::new(ErrorCode::Internal, "a view just published is missing"))?;
-        Ok((
-            store,
-            ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true, syncing: false },
-        ))
+        Ok(ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true, syncing: false })
     }
 
     /// The view of `scope` if it is current, without writing anything.
@@ -414,7 +433,8 @@ impl Engine {
                 };
                 let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
                     && view.tree == state.head.map(|h| h.tree_id)
-                    && !indexer::gaps_filled(store, &repo.local(), &view)?;
+                    && !indexer::gaps_filled(store, &repo.local(), &view, false)?
+                    && (view.missing == 0 || !self.ws.fetch_missing());
                 Ok(fresh.then(|| ResolvedScope {
                     name,
                     commit: state.head.map(|h| h.commit_id),
@@ -436,7 +456,8 @@ impl Engine {
                 // Built under another size limit or extractor: its records are not the ones
                 // asked for; the indexer re-derives it.
                 if view.fingerprint.as_deref() != Some(indexer::derivation(self.ws.max_file_size()).as_str())
-                    || indexer::gaps_filled(store, &repo.local(), &view)?
+                    || indexer::gaps_filled(store, &repo.local(), &view, false)?
+                    || (view.missing > 0 && self.ws.fetch_missing())
                 {
                     return Ok(None);
                 }
@@ -468,6 +489,11 @@ impl Engine {
         if let Some(current) = self.current_view(store, scope)? {
             return Ok(current);
         }
+        self.last_view(store, scope)
+    }
+
+    /// The view `scope` was last indexed as, not checked against what it is now.
+    fn last_view(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
         let name = self.ws.scope_name(scope);
         let row = match scope {
             Scope::Worktree => store.ref_row(&self.ws.worktree_ref_name())?,
@@ -583,8 +609,8 @@ impl Engine {
 
     /// Checks the store, the full-text index, hooks, ignore rules and jobs, and says how to
     /// fix each problem found. Only reads.
-    pub fn doctor(&self) -> Result<DoctorResponse, Error> {
-        doctor::run(self)
+    pub fn doctor(&self, quick: bool) -> Result<DoctorResponse, Error> {
+        doctor::run(self, quick)
     }
 
     /// Turns a user-given path (relative to `cwd`, or absolute inside the workspace) into a
@@ -649,7 +675,8 @@ pub fn metadata(resolved: &ResolvedScope, completeness: &'static str) -> Metadat
         notes: if resolved.view.missing > 0 {
             vec![format!(
                 "{} files of this view are missing from the object store (a partial clone?): answers leave them \
-                 out until git has them (`git fetch`, a checkout) and the view is re-derived on the next query",
+                 out until git has them (a checkout, or `git config codecompass.fetchMissing true` to fetch them \
+                 while indexing) and the view is re-derived on the next query",
                 resolved.view.missing
             )]
         } else {

@@ -400,9 +400,60 @@ impl LocalRepo {
         self.repo.has_object(id.to_gix())
     }
 
+    /// Asks the promisor remote of a partial clone for `blobs` in one request, as git's own
+    /// lazy fetch does, and returns how many of them are here afterwards. Not a partial clone:
+    /// `Ok(0)` and nothing run. A failed fetch is the error, with git's message.
+    pub fn fetch_blobs(&self, blobs: &[ObjectId]) -> std::io::Result<usize> {
+        use std::io::Write;
+        let Some(remote) = self.promisor_remote() else {
+            return Ok(0);
+        };
+        if blobs.is_empty() {
+            return Ok(0);
+        }
+        let mut child = std::process::Command::new("git")
+            .arg("--git-dir")
+            .arg(self.repo.git_dir())
+            .args(["-c", "fetch.negotiationAlgorithm=noop", "fetch", &remote])
+            .args(["--no-tags", "--no-write-fetch-head", "--recurse-submodules=no", "--filter=blob:none", "--stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        let mut stdin = child.stdin.take().expect("stdin is piped");
+        let ids: String = blobs.iter().map(|id| format!("{id}\n")).collect();
+        let written = stdin.write_all(ids.as_bytes());
+        drop(stdin);
+        let output = child.wait_with_output()?;
+        if !output.status.success() {
+            let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+            return Err(std::io::Error::other(format!("`git fetch {remote}` failed: {message}")));
+        }
+        written?;
+        Ok(blobs.iter().filter(|id| self.has_object(**id)).count())
+    }
+
+    /// The remote a partial clone fetches missing objects from: `extensions.partialClone`, or
+    /// the first remote with `promisor = true`.
+    fn promisor_remote(&self) -> Option<String> {
+        self.config_string("extensions.partialClone").or_else(|| {
+            self.repo
+                .remote_names()
+                .into_iter()
+                .map(|name| name.to_string())
+                .find(|name| self.config_bool(&format!("remote.{name}.promisor")) == Some(true))
+        })
+    }
+
     /// A value of git config, such as `codecompass.maxFileSize`.
     pub fn config_string(&self, key: &str) -> Option<String> {
         self.repo.config_snapshot().string(key).map(|v| v.to_string())
+    }
+
+    /// A boolean from git config (`true`/`yes`/`on`/`1`, `false`/...); `None` when unset or
+    /// not a boolean.
+    pub fn config_bool(&self, key: &str) -> Option<bool> {
+        self.repo.config_snapshot().try_boolean(key).ok().flatten()
     }
 
     /// An integer from git config, understanding git's `k`/`m`/`g` suffixes.

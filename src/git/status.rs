@@ -5,6 +5,12 @@
 //! collected, and each is then read from disk, passed through the repository's clean filters
 //! (`core.autocrlf`, `.gitattributes`) and hashed, which gives exactly the id `git hash-object`
 //! would give. Paths whose content turns out equal to `HEAD` are dropped by the caller.
+//!
+//! A file behind a filter driver (`filter=`, as Git LFS uses), `ident` or
+//! `working-tree-encoding` holds other bytes on disk than its blob, so `git grep` on the
+//! working tree finds other lines than at `HEAD`. Such paths are always read and hashed as they
+//! are on disk, never through the filter: the worktree view searches what the user sees. Line
+//! ending conversions are not counted: they change no line's text but its `\r`.
 
 use std::collections::BTreeSet;
 use std::io::Read;
@@ -62,6 +68,8 @@ impl LocalRepo {
                 touched.insert(entry.path(&index).to_owned());
             }
         }
+        let converted = self.converted_paths(&index)?;
+        touched.extend(converted.iter().cloned());
         drop(index);
         if touched.is_empty() {
             return Ok(Vec::new());
@@ -90,6 +98,10 @@ impl LocalRepo {
                         .into();
                     Some((ObjectId::for_blob(&data), FileMode::Symlink, data))
                 }
+                Ok(meta) if converted.contains(&rela) => {
+                    let data = std::fs::read(&full).map_err(|e| GitError::Io { path: full.clone(), source: e })?;
+                    Some((ObjectId::for_blob(&data), mode_of(&meta), data))
+                }
                 Ok(meta) => {
                     let file =
                         std::fs::File::open(&full).map_err(|e| GitError::Io { path: full.clone(), source: e })?;
@@ -103,6 +115,75 @@ impl LocalRepo {
             changes.push(WorktreeChange { path: rela.into(), now });
         }
         Ok(changes)
+    }
+}
+
+/// The attributes that make a file's bytes on disk differ from its blob beyond line endings.
+const CONVERTING: [&str; 3] = ["filter", "ident", "working-tree-encoding"];
+
+impl LocalRepo {
+    /// The files of `index` on disk whose bytes differ from their blob beyond line endings: a
+    /// configured filter driver, `ident` or `working-tree-encoding` applies to them. When no
+    /// attributes file mentions any of these (the common case) no path is looked up.
+    fn converted_paths(&self, index: &gix::worktree::Index) -> Result<BTreeSet<BString>, GitError> {
+        let mut converted = BTreeSet::new();
+        if !self.attributes_may_convert(index) {
+            return Ok(converted);
+        }
+        let mut stack = self
+            .repo
+            .attributes_only(index, gix::worktree::stack::state::attributes::Source::WorktreeThenIdMapping)
+            .map_err(other("reading attributes"))?;
+        let mut outcome = stack.selected_attribute_matches(CONVERTING);
+        let config = self.repo.config_snapshot();
+        for entry in index.entries() {
+            if entry.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE)
+                || !matches!(entry.mode, gix::index::entry::Mode::FILE | gix::index::entry::Mode::FILE_EXECUTABLE)
+            {
+                continue;
+            }
+            let path = entry.path(index);
+            let platform = stack.at_entry(path, Some(entry.mode)).map_err(other("reading attributes"))?;
+            outcome.reset();
+            platform.matching_attributes(&mut outcome);
+            let converts = outcome.iter_selected().any(|m| match (m.assignment.name.as_str(), m.assignment.state) {
+                ("filter", gix::attrs::StateRef::Value(driver)) => {
+                    let driver = driver.as_bstr().to_str_lossy();
+                    ["clean", "smudge", "process"]
+                        .iter()
+                        .any(|step| config.string(format!("filter.{driver}.{step}").as_str()).is_some())
+                }
+                ("ident", gix::attrs::StateRef::Set) => true,
+                ("working-tree-encoding", gix::attrs::StateRef::Value(_)) => true,
+                _ => false,
+            });
+            if converts {
+                converted.insert(path.to_owned());
+            }
+        }
+        Ok(converted)
+    }
+
+    /// Whether some attributes source (a `.gitattributes` in the index, `info/attributes`, the
+    /// global files) names an attribute of [`CONVERTING`].
+    fn attributes_may_convert(&self, index: &gix::worktree::Index) -> bool {
+        let mut sources: Vec<std::path::PathBuf> = self.repo.attribute_global_paths().unwrap_or_default();
+        sources.push(self.repo.common_dir().join("info").join("attributes"));
+        let workdir = self.repo.workdir();
+        let mut texts: Vec<Vec<u8>> = sources.iter().filter_map(|p| std::fs::read(p).ok()).collect();
+        for entry in index.entries() {
+            let path = entry.path(index);
+            if path.rsplit_str("/").next() != Some(b".gitattributes".as_slice()) {
+                continue;
+            }
+            let on_disk = path.to_path().ok().zip(workdir).and_then(|(p, w)| std::fs::read(w.join(p)).ok());
+            let text = on_disk.or_else(|| {
+                let mut buf = Vec::new();
+                self.read_blob_into(super::from_gix(entry.id), &mut buf).ok().map(|_| buf)
+            });
+            texts.extend(text);
+        }
+        texts.iter().any(|text| CONVERTING.iter().any(|name| text.find(name).is_some()))
     }
 }
 

@@ -13,6 +13,7 @@
 mod collect;
 mod docs;
 pub mod tokenizer;
+mod verify;
 
 use std::path::Path;
 
@@ -22,6 +23,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
 pub use collect::{Hit, TopInView, ViewFileVersions};
 pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
+pub use verify::{Verify, commit_files};
 
 /// The version of the documents' layout and tokenizers. A store whose index was written with
 /// another version is `reindex_required`.
@@ -137,6 +139,7 @@ fn register_tokenizers(index: &Index) {
 pub struct FullText {
     index: Index,
     fields: Fields,
+    dir: std::path::PathBuf,
 }
 
 /// The directory of the full-text index inside a store.
@@ -154,7 +157,7 @@ impl FullText {
             .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
         let index = Index::open_or_create(directory, schema)?;
         register_tokenizers(&index);
-        Ok(FullText { index, fields })
+        Ok(FullText { index, fields, dir })
     }
 
     /// The fields.
@@ -183,10 +186,10 @@ impl FullText {
         Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
     }
 
-    /// The files of the last commit whose checksum fails, sorted: empty when all are sound.
-    pub fn damaged_files(&self) -> Result<Vec<String>, FtsError> {
-        let mut names: Vec<String> = self.index.validate_checksum()?.iter().map(|p| p.display().to_string()).collect();
-        names.sort();
-        Ok(names)
+    /// The files of the last commit whose checksum fails (or that cannot be read), sorted:
+    /// empty when all are sound. `Verify::Changed` reads only the files changed since they
+    /// were last verified; `record` stamps the sound ones for the next such check.
+    pub fn verify(&self, scope: Verify, record: bool) -> Result<Vec<String>, FtsError> {
+        verify::damaged(&self.index, &self.dir, scope, record)
     }
 }

@@ -47,6 +47,9 @@ pub enum IndexError {
     /// A ref was asked of a workspace that is not a repository.
     #[error("{path} is not a git repository, so `--ref` cannot be used there")]
     NotARepository { path: std::path::PathBuf },
+    /// Reading the working tree failed again and again while files moved under it.
+    #[error("the working tree kept changing while it was read (a checkout or rebase running?): {source}")]
+    WorktreeChanging { source: GitError },
 }
 
 /// How an index run behaves.
@@ -158,9 +161,12 @@ impl<'a> Indexer<'a> {
 
     /// Ends the run: waits for the full-text segment merges to finish, which also deletes the
     /// files of merged segments, so the index stays compact however many commits the run made.
+    /// The new files are then verified and stamped, so queries need not read them again.
     pub fn finish(self) -> Result<(), IndexError> {
-        if let Some((_, writer)) = self.fulltext.borrow_mut().take() {
+        if let Some((fulltext, writer)) = self.fulltext.borrow_mut().take() {
             writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
+            // Damage found here is reported by the next query, which checks the same files.
+            let _ = fulltext.verify(crate::index::Verify::Changed, true);
         }
         Ok(())
     }
@@ -228,7 +234,7 @@ impl<'a> Indexer<'a> {
         // Blobs it was built without that are here now: re-derived from nothing, so that they
         // are read (a derivation from a base would carry the gaps along).
         let filled = match &existing {
-            Some(v) => gaps_filled(self.store, repo, v)?,
+            Some(v) => gaps_filled(self.store, repo, v, self.ws.fetch_missing())?,
             None => false,
         };
         if let (Some(existing), false, false) = (&existing, self.options.force, filled)
@@ -367,7 +373,7 @@ impl<'a> Indexer<'a> {
         if let (false, Some(existing)) = (self.options.force, self.store.view(&key)?)
             && existing.fingerprint.as_deref() == Some(fingerprint.as_str())
             && existing.tree == head.map(|h| h.tree_id)
-            && !gaps_filled(self.store, &repo, &existing)?
+            && !gaps_filled(self.store, &repo, &existing, self.ws.fetch_missing())?
         {
             let batch = self.store.begin()?;
             batch.put_ref(
@@ -688,7 +694,10 @@ impl<'a> Indexer<'a> {
             let job = &mut jobs[job];
             if parse && !job.parse {
                 job.parse = true;
+                // Not above the size limit: such a file is listed, never read again (a large
+                // file behind a filter, as Git LFS makes, would fill the store for nothing).
                 if let Some(data) = &entry.content
+                    && data.len() as u64 <= self.max_file_size
                     && repo.is_some_and(|r| !r.has_object(entry.blob_id))
                 {
                     store::blobs::put(self.store.dir(), entry.blob_id, data)?;
@@ -774,7 +783,9 @@ impl<'a> Indexer<'a> {
         if jobs.is_empty() {
             return Ok(outcome);
         }
-        let _ = repo;
+        if let Some(repo) = repo.filter(|_| self.ws.fetch_missing()) {
+            fetch_absent(repo, &jobs);
+        }
         let mut slot = self.fulltext.borrow_mut();
         if slot.is_none() {
             let fulltext = FullText::open(self.store.dir())?;
@@ -877,6 +888,24 @@ struct JobsOutcome {
     missing: Vec<ObjectId>,
 }
 
+/// Fetches, in one request, the blobs of `jobs` that a partial clone does not have yet
+/// (`codecompass.fetchMissing`); what cannot be fetched stays missing and the view partial.
+fn fetch_absent(repo: &LocalRepo, jobs: &[Job]) {
+    let absent: Vec<ObjectId> =
+        jobs.iter().filter(|j| j.content.is_none() && !repo.has_object(j.blob_id)).map(|j| j.blob_id).collect();
+    if absent.is_empty() {
+        return;
+    }
+    progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", absent.len()));
+    match repo.fetch_blobs(&absent) {
+        Ok(arrived) if arrived < absent.len() => {
+            progress::note(&format!("{} blobs are still missing after the fetch", absent.len() - arrived))
+        }
+        Ok(_) => {}
+        Err(e) => progress::note(&format!("warning: could not fetch missing blobs: {e}")),
+    }
+}
+
 fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {
     rusqlite::Error::InvalidPath(std::path::PathBuf::from(e.to_string()))
 }
@@ -899,12 +928,20 @@ fn repo_ignore_bytes(repo: &LocalRepo, tree_id: ObjectId) -> Result<Vec<u8>, Ind
     }
 }
 
-/// Whether some blob `view` was built without is in the object store now.
-pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow) -> Result<bool, IndexError> {
+/// Whether some blob `view` was built without is in the object store now; with `fetch`
+/// (`codecompass.fetchMissing`), after asking the promisor remote for them.
+pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow, fetch: bool) -> Result<bool, IndexError> {
     if view.missing == 0 {
         return Ok(false);
     }
-    Ok(store.view_missing(view.id)?.into_iter().any(|blob| repo.has_object(blob)))
+    let missing = store.view_missing(view.id)?;
+    if fetch && !missing.iter().any(|blob| repo.has_object(*blob)) {
+        progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", missing.len()));
+        if let Err(e) = repo.fetch_blobs(&missing) {
+            progress::note(&format!("warning: could not fetch missing blobs: {e}"));
+        }
+    }
+    Ok(missing.into_iter().any(|blob| repo.has_object(blob)))
 }
 
 /// The extractor key of records of `lang` (`""` for plain text) under a size limit: what
@@ -945,10 +982,30 @@ pub struct WorktreeState {
 }
 
 /// Computes the state of the workspace's working tree. Needs no lock: it only reads.
+///
+/// A checkout running at the same time replaces files and the index under the walk: a read
+/// that fails is tried again a few times, then reported as [`IndexError::WorktreeChanging`].
 pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
     let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
-    let head = repo.head()?;
-    let changes = repo.worktree_changes()?;
+    let mut attempt = 0;
+    let (head, changes) = loop {
+        let read = if crate::failpoint::fails("worktree.read") {
+            Err(GitError::Io { path: ws.root().to_owned(), source: std::io::Error::other("failpoint worktree.read") })
+        } else {
+            repo.head().and_then(|head| Ok((head, repo.worktree_changes()?)))
+        };
+        match read {
+            Ok(state) => break state,
+            Err(GitError::Io { .. } | GitError::Other { .. }) if attempt < 3 => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(25 << attempt));
+            }
+            Err(source @ (GitError::Io { .. } | GitError::Other { .. })) => {
+                return Err(IndexError::WorktreeChanging { source });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
     let disk_rules = std::fs::read(ws.root().join(IGNORE_FILE)).unwrap_or_default();
     let mut hasher = blake3::Hasher::new();
     hasher.update(head.map(|h| h.tree_id.0).unwrap_or_default().as_slice());

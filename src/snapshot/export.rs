@@ -7,7 +7,7 @@
 //! state while other processes go on reading and writing. Segment files are never modified
 //! in place, so the links keep exactly that commit.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -168,31 +168,7 @@ fn link_fulltext_commit(fts: &Path, into: &Path) -> Result<Vec<String>, Snapshot
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(SnapshotError::Io { path: meta_path, source: e }),
     };
-    let meta: serde_json::Value = serde_json::from_slice(&meta_text)
-        .map_err(|e| SnapshotError::Io { path: meta_path.clone(), source: std::io::Error::other(e) })?;
-    // Each segment's files are `<uuid>.<component>`; its deletes are `<uuid>.<opstamp>.del`,
-    // of which only the one the commit names is live.
-    let mut segments: BTreeMap<String, Option<u64>> = BTreeMap::new();
-    for segment in meta["segments"].as_array().into_iter().flatten() {
-        let Some(id) = segment["segment_id"].as_str() else { continue };
-        let opstamp = segment["deletes"]["opstamp"].as_u64();
-        segments.insert(id.replace('-', ""), opstamp);
-    }
-    let mut names = Vec::new();
-    let listing = std::fs::read_dir(fts).map_err(SnapshotError::io(fts))?;
-    for entry in listing {
-        let entry = entry.map_err(SnapshotError::io(fts))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some((uuid, rest)) = name.split_once('.') else { continue };
-        let Some(opstamp) = segments.get(uuid) else { continue };
-        let live = match rest.strip_suffix(".del") {
-            Some(stamp) => opstamp.is_some_and(|o| stamp == o.to_string()),
-            None => rest != "store.temp",
-        };
-        if live {
-            names.push(name);
-        }
-    }
+    let mut names = crate::index::commit_files(fts).map_err(SnapshotError::io(fts))?;
     for name in &names {
         let (from, to) = (fts.join(name), into.join(name));
         if std::fs::hard_link(&from, &to).is_err() {

@@ -236,7 +236,7 @@ fn check_staged_store(file: &Path, staging: &Path, manifest: &Manifest) -> Resul
     }
     // Checksums say the files are the ones packed, not that they are sound: the database and
     // the full-text index are opened and checked as `doctor` would, before anything is installed.
-    let damage = Store::damage(staging);
+    let damage = Store::damage(staging, true);
     if !damage.is_empty() {
         return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail: damage.join("; ") });
     }
@@ -245,7 +245,9 @@ fn check_staged_store(file: &Path, staging: &Path, manifest: &Manifest) -> Resul
         if store::documents_written(&conn)? && !crate::index::dir_of(staging).join("meta.json").exists() {
             Some("its full-text index is missing".to_owned())
         } else {
-            match crate::index::FullText::open(staging).and_then(|f| f.reader().and_then(|_| f.damaged_files())) {
+            match crate::index::FullText::open(staging)
+                .and_then(|f| f.reader().and_then(|_| f.verify(crate::index::Verify::All, true)))
+            {
                 Ok(files) if files.is_empty() => None,
                 Ok(files) => Some(format!("full-text files fail their checksum: {}", files.join(", "))),
                 Err(e) => Some(format!("its full-text index cannot be read: {e}")),

@@ -134,6 +134,12 @@ impl Workspace {
             .and_then(|v| u64::try_from(v).ok())
             .unwrap_or(DEFAULT_MAX_FILE_SIZE)
     }
+
+    /// `codecompass.fetchMissing`: whether indexing a partial clone may ask its promisor
+    /// remote for the blobs a view needs (off by default: it reaches the network).
+    pub fn fetch_missing(&self) -> bool {
+        self.git.as_ref().and_then(|g| g.local().config_bool("codecompass.fetchMissing")).unwrap_or(false)
+    }
 }
 
 /// A ref resolved for indexing: the name to store it under, its commit and tree.

@@ -89,3 +89,29 @@ fn a_view_built_without_some_blobs_says_partial_and_heals_when_they_arrive() {
     assert_eq!(located(&run), located(&cc(&source, &["locate", "Cart", "--ref", "main"])));
     assert_eq!(located(&run), [("src/cart.rs".to_owned(), 11)]);
 }
+
+#[test]
+fn a_partial_clone_fetches_the_blobs_a_view_needs_when_allowed() {
+    let (tmp, source) = fixture("shop");
+    git(&source, &["config", "uploadpack.allowFilter", "true"]);
+    git(&source, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+    let clone = tmp.path().join("partial");
+    let url = format!("file://{}", source.display());
+    git(tmp.path(), &["clone", "-q", "--no-checkout", "--filter=blob:none", &url, clone.to_str().unwrap()]);
+
+    // Not allowed: partial, and the note says how to allow it.
+    let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "partial", "{}", run.stdout);
+    assert!(run.json["metadata"]["notes"].to_string().contains("codecompass.fetchMissing"), "{}", run.stdout);
+
+    // Allowed: the next query fetches what the partial view lacks and answers completely.
+    git(&clone, &["config", "codecompass.fetchMissing", "true"]);
+    let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "complete", "{}", run.stdout);
+    assert_eq!(located(&run), [("src/cart.rs".to_owned(), 11)]);
+
+    // A ref never indexed is built with its blobs fetched up front.
+    let text = cc(&clone, &["search", "cents", "--mode", "literal", "--ref", "v1.0"]);
+    assert_eq!(text.json["metadata"]["result_completeness"], "complete", "{}", text.stdout);
+    assert!(!text.json["results"].as_array().unwrap().is_empty(), "{}", text.stdout);
+}

@@ -91,6 +91,16 @@ pub fn cc_text(dir: &Path, args: &[&str]) -> Run {
     finish(bin().args(args).current_dir(dir).output().expect("the binary runs"))
 }
 
+/// Runs `git-codecompass ARGS` in `dir` with extra environment variables (no `--quiet`).
+pub fn cc_env(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> Run {
+    let mut command = bin();
+    command.args(args).current_dir(dir);
+    for (key, value) in envs {
+        command.env(key, value);
+    }
+    finish(command.output().expect("the binary runs"))
+}
+
 /// The `(path, line)` pairs of a `locate` answer.
 pub fn located(run: &Run) -> Vec<(String, u64)> {
     run.json["results"]

@@ -119,40 +119,46 @@ fn a_bare_repository_answers_from_head() {
     assert_eq!(found.json["ref"], "HEAD");
 }
 
+/// `path:line` of each line match of a search's JSON answer, in order.
+fn line_places(json: &serde_json::Value) -> Vec<String> {
+    json["results"]
+        .as_array()
+        .map(|rs| {
+            rs.iter()
+                .flat_map(|r| {
+                    let path = r["path"].as_str().unwrap_or_default().to_owned();
+                    r["lines"]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(move |l| format!("{path}:{}", l["line"]))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `git grep -n -F PATTERN [ARGS]` as `path:line`, without the `REF:` prefix.
+fn git_grep(repo: &Path, pattern: &str, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["grep", "-n", "--no-color", "-F", pattern];
+    all.extend_from_slice(args);
+    let out = std::process::Command::new("git").args(&all).current_dir(repo).output().unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let l = l.strip_prefix("HEAD:").unwrap_or(l);
+            let mut parts = l.splitn(3, ':');
+            format!("{}:{}", parts.next().unwrap(), parts.next().unwrap())
+        })
+        .collect()
+}
+
 #[test]
 fn a_sparse_checkout_leaves_files_out_of_the_worktree_view_as_git_grep_does() {
     let (_tmp, repo) = fixture("shop");
-    let lines = |args: &[&str]| -> Vec<String> {
-        cc(&repo, args).json["results"]
-            .as_array()
-            .map(|rs| {
-                rs.iter()
-                    .flat_map(|r| {
-                        let path = r["path"].as_str().unwrap_or_default().to_owned();
-                        r["lines"]
-                            .as_array()
-                            .cloned()
-                            .unwrap_or_default()
-                            .into_iter()
-                            .map(move |l| format!("{path}:{}", l["line"]))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let grep = |args: &[&str]| -> Vec<String> {
-        let mut all = vec!["grep", "-n", "--no-color", "def "];
-        all.extend_from_slice(args);
-        let out = std::process::Command::new("git").args(&all).current_dir(&repo).output().unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| {
-                let l = l.strip_prefix("HEAD:").unwrap_or(l);
-                let mut parts = l.splitn(3, ':');
-                format!("{}:{}", parts.next().unwrap(), parts.next().unwrap())
-            })
-            .collect()
-    };
+    let lines = |args: &[&str]| line_places(&cc(&repo, args).json);
+    let grep = |args: &[&str]| git_grep(&repo, "def ", args);
     let everywhere = lines(&["search", "def ", "--mode", "literal"]);
     assert!(!everywhere.is_empty());
     git(&repo, &["sparse-checkout", "set", "src"]);
@@ -164,4 +170,52 @@ fn a_sparse_checkout_leaves_files_out_of_the_worktree_view_as_git_grep_does() {
     assert_eq!(grep(&["HEAD"]), everywhere);
     git(&repo, &["sparse-checkout", "disable"]);
     assert_eq!(lines(&["search", "def ", "--mode", "literal"]), everywhere);
+}
+
+#[test]
+fn a_file_behind_a_clean_filter_is_searched_as_it_is_on_disk() {
+    let (_tmp, repo) = fixture("shop");
+    // The clean filter upper-cases what is committed; the file on disk stays as written.
+    git(&repo, &["config", "filter.shout.clean", "tr a-z A-Z"]);
+    git(&repo, &["config", "filter.shout.smudge", "cat"]);
+    write(&repo, ".gitattributes", "*.txt filter=shout\n");
+    write(&repo, "notes/motto.txt", "quiet words here\nsecond quiet line\n");
+    git(&repo, &["add", ".gitattributes", "notes/motto.txt"]);
+    git(&repo, &["commit", "-q", "-m", "a filtered file"]);
+    let status = std::process::Command::new("git").args(["status", "--porcelain"]).current_dir(&repo).output().unwrap();
+    assert!(status.stdout.is_empty(), "git sees the file as unchanged: {}", String::from_utf8_lossy(&status.stdout));
+
+    for pattern in ["quiet", "QUIET"] {
+        let worktree = line_places(&cc(&repo, &["search", pattern, "--mode", "literal", "--case-sensitive"]).json);
+        assert_eq!(worktree, git_grep(&repo, pattern, &[]), "{pattern} at the worktree");
+        let head =
+            line_places(&cc(&repo, &["search", pattern, "--mode", "literal", "--case-sensitive", "--ref", "HEAD"]).json);
+        assert_eq!(head, git_grep(&repo, pattern, &["HEAD"]), "{pattern} at HEAD");
+    }
+    assert_eq!(git_grep(&repo, "quiet", &[]), ["notes/motto.txt:1", "notes/motto.txt:2"]);
+
+    // An edit on disk is seen at once.
+    write(&repo, "notes/motto.txt", "loud words now\n");
+    let worktree = line_places(&cc(&repo, &["search", "loud", "--mode", "literal", "--case-sensitive"]).json);
+    assert_eq!(worktree, ["notes/motto.txt:1"]);
+    assert!(line_places(&cc(&repo, &["search", "quiet", "--mode", "literal", "--case-sensitive"]).json).is_empty());
+}
+
+#[test]
+fn a_working_tree_that_keeps_changing_answers_stale_from_its_last_state_or_says_retry() {
+    let (_tmp, repo) = fixture("shop");
+    let changing = |args: &[&str]| crate::support::cc_env(&repo, args, &[("CODECOMPASS_FAILPOINTS", "worktree.read=fail")]);
+    // Never indexed: nothing to answer from, so a clear error with a remedy, not a crash.
+    let run = changing(&["locate", "Cart", "--json"]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(run.json["error"]["code"], "worktree_changing", "{}", run.stdout);
+    assert!(run.json["error"]["data"]["remedy"].as_str().is_some_and(|r| r.contains("again")), "{}", run.stdout);
+
+    // Indexed before: the last state answers, marked stale, and stderr says why.
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let run = changing(&["locate", "Cart", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json["metadata"]["freshness_status"], "stale", "{}", run.stdout);
+    assert_eq!(located(&run), [("src/cart.rs".to_owned(), 11)]);
+    assert!(run.stderr.contains("kept changing"), "{}", run.stderr);
 }
