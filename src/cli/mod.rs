@@ -32,8 +32,8 @@ struct GlobalArgs {
     /// Print one JSON document instead of text.
     #[arg(long, global = true)]
     json: bool,
-    /// Run as if started in DIR.
-    #[arg(short = 'C', long = "dir", value_name = "DIR", global = true)]
+    /// Run as if started in DIR (`git -C DIR codecompass ...` does the same).
+    #[arg(long = "dir", value_name = "DIR", global = true)]
     workspace: Option<PathBuf>,
     /// Keep the index in DIR instead of `<git common dir>/codecompass`.
     #[arg(long, value_name = "DIR", global = true)]
@@ -55,14 +55,22 @@ enum Command {
         force: bool,
     },
     /// Search code: names, words, paths, exact text or regexes, ranked or line by line.
+    ///
+    /// Exact search reads its flags as `git grep` does: `search -w -e foo -e bar -- src ':!src/gen'`.
+    #[command(disable_help_flag = true)]
     Search {
-        /// The query: a name, words, a path, "quoted text" or a regex.
-        query: String,
+        /// The query (a name, words, a path, "quoted text" or a regex), then git pathspecs
+        /// limiting where to search (relative to the current directory; also after `--`).
+        /// With `-e`, every argument is a pathspec.
+        #[arg(value_name = "QUERY [PATHSPEC]", required_unless_present = "patterns")]
+        args: Vec<String>,
+        /// A pattern to match (repeatable: lines matching any of them); implies exact search.
+        #[arg(short = 'e', long = "regexp", value_name = "PATTERN")]
+        patterns: Vec<String>,
         #[command(flatten)]
         search: SearchArgs,
-        /// Lines of context around line matches.
-        #[arg(long, default_value_t = 0, value_name = "N")]
-        context: usize,
+        #[command(flatten)]
+        grep: GrepArgs,
         /// How much to say per result.
         #[arg(long, value_enum, default_value_t = DetailArg::Signature)]
         detail: DetailArg,
@@ -80,8 +88,11 @@ enum Command {
         jsonl: bool,
         /// Rank files, not snippets: which files to read for a question or a pasted issue
         /// (each with its score, best lines and matching symbols).
-        #[arg(long, conflicts_with = "context")]
+        #[arg(long, conflicts_with_all = ["context", "before_context", "after_context"])]
         files: bool,
+        /// Print help.
+        #[arg(long, action = clap::ArgAction::Help)]
+        help: Option<bool>,
     },
     /// Gather the code that answers a question, fitted whole into a token budget.
     Context {
@@ -260,6 +271,67 @@ struct SearchArgs {
     timeout: u64,
 }
 
+/// The `git grep` flags of `search`; any of them but the pathspecs makes the search exact.
+#[derive(Debug, Args)]
+struct GrepArgs {
+    /// Lines of context around each match.
+    #[arg(short = 'C', long, value_name = "N")]
+    context: Option<usize>,
+    /// Lines of context after each match.
+    #[arg(short = 'A', long = "after-context", value_name = "N")]
+    after_context: Option<usize>,
+    /// Lines of context before each match.
+    #[arg(short = 'B', long = "before-context", value_name = "N")]
+    before_context: Option<usize>,
+    /// Match whole words only.
+    #[arg(short = 'w', long = "word-regexp")]
+    word: bool,
+    /// Patterns are fixed strings (literal mode).
+    #[arg(short = 'F', long = "fixed-strings", conflicts_with = "extended")]
+    fixed: bool,
+    /// Patterns are regexes (regex mode; the default of exact search).
+    #[arg(short = 'E', long = "extended-regexp")]
+    extended: bool,
+    /// Print only the names of files with matches.
+    #[arg(short = 'l', long = "files-with-matches", visible_alias = "name-only")]
+    files_with_matches: bool,
+    /// Print only the names of files without a match.
+    #[arg(short = 'L', long = "files-without-match", conflicts_with = "files_with_matches")]
+    files_without_match: bool,
+    /// Print each file's number of matching lines.
+    #[arg(short = 'c', long, conflicts_with_all = ["files_with_matches", "files_without_match"])]
+    count: bool,
+    /// Do not print file names.
+    #[arg(short = 'h', conflicts_with = "with_filename")]
+    no_filename: bool,
+    /// Print file names (the default).
+    #[arg(short = 'H')]
+    with_filename: bool,
+    /// At most N matching lines per file.
+    #[arg(short = 'm', long = "max-count", value_name = "N")]
+    max_count: Option<usize>,
+    /// Ignore case when the pattern is all lower case, as `rg -S` does.
+    #[arg(short = 'S', long = "smart-case")]
+    smart_case: bool,
+    /// Print paths from the repository root, not from the current directory.
+    #[arg(long)]
+    full_name: bool,
+}
+
+impl GrepArgs {
+    /// Whether a flag that only exact search has was given.
+    fn exact_only(&self) -> bool {
+        self.after_context.is_some()
+            || self.before_context.is_some()
+            || self.word
+            || self.fixed
+            || self.extended
+            || self.files_without_match
+            || self.count
+            || self.max_count.is_some()
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum ModeArg {
     Auto,
@@ -319,9 +391,11 @@ impl SearchArgs {
                 paths: self.paths.clone(),
                 excludes: self.excludes.clone(),
                 exts: self.exts.clone(),
+                pathspecs: Vec::new(),
             },
             timeout: std::time::Duration::from_secs(self.timeout),
             files: false,
+            grep: Default::default(),
         }
     }
 }
@@ -413,13 +487,21 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.index(&response);
             Ok(true)
         }
-        Command::Search { query, search, context, detail, compact, explain, max_tokens, jsonl, files } => {
-            let mut request = search.request(query);
+        Command::Search {
+            args, patterns, search, grep, detail, compact, explain, max_tokens, jsonl, files, ..
+        } => {
+            let (query, pathspecs) = match patterns.split_first() {
+                Some((first, _)) => (first.clone(), args.clone()),
+                None => (args[0].clone(), args[1..].to_vec()),
+            };
+            let mut request = search.request(&query);
             request.files = *files;
             if *files && search.limit.is_none() {
                 request.limit = 10;
             }
-            request.context = *context;
+            apply_grep_args(&mut request, grep, patterns, search)?;
+            let prefix = engine.relative_path(&base, ".").unwrap_or_default();
+            request.filters.pathspecs = resolve_pathspecs(&pathspecs, &prefix)?;
             request.detail = match detail {
                 DetailArg::Location => Detail::Location,
                 DetailArg::Signature => Detail::Signature,
@@ -433,14 +515,28 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             };
             request.max_tokens = *max_tokens;
             let scope = Scope::from_option(search.reference.as_deref());
-            let response =
+            let mut response =
                 engine.search(&request, &scope, Freshness::configured(engine.workspace(), Freshness::Strict))?;
+            let found = !response.output.results.is_empty();
             if *jsonl {
                 out.search_jsonl(&response);
-            } else {
+            } else if cli.global.json {
                 out.search(&response);
+            } else {
+                // Text names paths from the current directory, as `git grep` does.
+                if !grep.full_name && !prefix.is_empty() {
+                    for result in &mut response.output.results {
+                        result.path = from_directory(&result.path, &prefix);
+                    }
+                }
+                if grep.files_with_matches || grep.files_without_match || grep.count {
+                    out.file_list(&response, grep.count);
+                } else {
+                    let context = grep.context.or(grep.after_context).or(grep.before_context).is_some_and(|n| n > 0);
+                    out.search_lines(&response, !grep.no_filename, context);
+                }
             }
-            Ok(!response.output.results.is_empty())
+            Ok(found)
         }
         Command::Context { query, max_tokens, strategy, search } => {
             let mut request = search.request(query);
@@ -593,6 +689,70 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             Ok(true)
         }
     }
+}
+
+/// Reads `git grep`'s flags into `request`: any of them (or `-e`) makes an automatic search
+/// exact, literal with `-F`, a regex otherwise.
+fn apply_grep_args(
+    request: &mut SearchRequest,
+    grep: &GrepArgs,
+    patterns: &[String],
+    search: &SearchArgs,
+) -> Result<(), Error> {
+    let invalid = |message: String| Error::new(crate::error::ErrorCode::InvalidArgument, message);
+    if grep.exact_only() || !patterns.is_empty() {
+        request.mode = match (search.mode, grep.fixed) {
+            (ModeArg::Auto | ModeArg::Literal, true) => Mode::Literal,
+            (ModeArg::Auto | ModeArg::Regex, false) => Mode::Regex,
+            (ModeArg::Literal, false) if !grep.extended => Mode::Literal,
+            (mode, _) => {
+                return Err(invalid(format!(
+                    "-w, -F, -E, -e, -A, -B, -L, -c and --max-count are for exact search, not --mode {}",
+                    mode.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
+                ))
+                .with_remedy("drop --mode, or use --mode regex or --mode literal"));
+            }
+        };
+    }
+    if grep.max_count == Some(0) {
+        return Err(invalid("--max-count must be at least 1".to_owned()));
+    }
+    request.context = grep.context.unwrap_or(0);
+    request.grep = crate::query::GrepOptions {
+        patterns: patterns.iter().skip(1).cloned().collect(),
+        word: grep.word,
+        max_count: grep.max_count,
+        before: grep.before_context,
+        after: grep.after_context,
+        files_without_match: grep.files_without_match,
+        smart_case: grep.smart_case,
+        all_lines: search.limit.is_none(),
+    };
+    Ok(())
+}
+
+/// Resolves pathspecs given in the directory `prefix` (relative to the root); from a
+/// subdirectory, a search without an including pathspec covers that directory, as `git grep`.
+fn resolve_pathspecs(pathspecs: &[String], prefix: &str) -> Result<Vec<String>, Error> {
+    let mut resolved = pathspecs
+        .iter()
+        .map(|p| crate::query::pathspec::resolve(p, prefix))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Error::new(crate::error::ErrorCode::InvalidArgument, e))?;
+    if !prefix.is_empty() && !resolved.iter().any(|p| crate::query::pathspec::is_include(p)) {
+        resolved.push(crate::query::pathspec::resolve("", prefix).expect("the current directory resolves"));
+    }
+    Ok(resolved)
+}
+
+/// `path` (from the root) as seen from the directory `prefix`: `../` for each level up.
+fn from_directory(path: &str, prefix: &str) -> String {
+    let here: Vec<&str> = prefix.split('/').filter(|p| !p.is_empty()).collect();
+    let there: Vec<&str> = path.split('/').collect();
+    let common = here.iter().zip(&there).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<&str> = vec![".."; here.len() - common];
+    parts.extend(&there[common..]);
+    parts.join("/")
 }
 
 fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {

@@ -209,74 +209,95 @@ impl Out {
     /// The answer of `search`: line matches grep-style (grouped by file on a terminal),
     /// ranked results as a heading per result with their matching lines.
     pub fn search(&self, response: &SearchResponse) {
+        self.search_lines(response, true, false)
+    }
+
+    /// With `-l`, `-L` or `-c`: one line per file, its name (and with `count`, `:N`, the number
+    /// of its matching lines), in the order of the results.
+    pub fn file_list(&self, response: &SearchResponse, count: bool) {
+        let mut files: Vec<(&str, usize)> = Vec::new();
+        for r in &response.output.results {
+            match files.last_mut() {
+                Some((path, n)) if *path == r.path => *n += r.lines.len().max(1),
+                _ => files.push((&r.path, r.lines.len().max(1))),
+            }
+        }
+        self.notes_first(response);
+        let mut text = String::new();
+        for (path, n) in files {
+            if count {
+                text.push_str(&format!("{}:{n}\n", self.path(path)));
+            } else {
+                text.push_str(&format!("{}\n", self.path(path)));
+            }
+        }
+        self.write(&text);
+        self.notes_and_summary(response);
+    }
+
+    /// The results; exact lines name their file unless `with_filename` is off (`-h`); with
+    /// `context` asked for, `--` parts groups of lines, as `git grep -C` does.
+    pub fn search_lines(&self, response: &SearchResponse, with_filename: bool, context: bool) {
         if self.json {
             return self.json_doc(response);
         }
-        {
-            // What the answer must be read with comes first: another mode answered, or no
-            // definition has the name asked for.
-            let mut stderr = std::io::stderr().lock();
-            if let Some(f) = &response.metadata.fallback {
-                let _ = writeln!(stderr, "note: {}", f.reason);
-            }
-            for note in &response.metadata.notes {
-                let _ = writeln!(stderr, "note: {note}");
-            }
-            if let Some(c) = &response.output.clues {
-                for (label, items) in [
-                    ("identifiers", &c.identifiers),
-                    ("paths", &c.paths),
-                    ("frames", &c.frames),
-                    ("messages", &c.messages),
-                    ("options", &c.options),
-                    ("dropped terms", &c.dropped),
-                ] {
-                    if !items.is_empty() {
-                        let _ = writeln!(stderr, "clues: {label}: {}", items.join(" | "));
-                    }
-                }
-                let terms: Vec<String> = c.terms.iter().map(|(t, w)| format!("{t}*{w}")).collect();
-                let _ = writeln!(stderr, "clues: terms searched: {}", terms.join(" "));
-            }
-        }
+        self.notes_first(response);
         let mut text = String::new();
         let mut last_path: Option<&str> = None;
+        // Context is merged as `git grep` merges it: a line is printed once, a matching line
+        // always as a match, and `--` parts groups that do not touch.
+        let matched: std::collections::HashSet<(&str, u32)> = response
+            .output
+            .results
+            .iter()
+            .filter(|r| r.kind == "line")
+            .flat_map(|r| r.lines.iter().map(move |h| (r.path.as_str(), h.line)))
+            .collect();
+        let mut printed_to = 0usize;
         for r in &response.output.results {
             if r.kind == "line" {
                 for hit in &r.lines {
                     let first_context = hit.line as usize - hit.before.len();
-                    if self.color {
-                        if last_path != Some(&r.path) {
-                            if last_path.is_some() {
-                                text.push('\n');
-                            }
-                            text.push_str(&self.path(&r.path));
+                    let with_context = context || !hit.before.is_empty() || !hit.after.is_empty();
+                    let same_file = last_path == Some(r.path.as_str());
+                    if !same_file {
+                        printed_to = 0;
+                    }
+                    let first_new = first_context.max(printed_to + 1);
+                    if with_context && last_path.is_some() && (!same_file || first_new > printed_to + 1) {
+                        text.push_str("--\n");
+                    }
+                    if self.color && with_filename && !same_file {
+                        if last_path.is_some() && !with_context {
                             text.push('\n');
                         }
-                        for (i, b) in hit.before.iter().enumerate() {
-                            text.push_str(&format!("{}-{b}\n", self.paint("32", &(first_context + i).to_string())));
-                        }
-                        text.push_str(&format!(
-                            "{}:{}: {}\n",
-                            self.paint("32", &hit.line.to_string()),
-                            hit.column,
-                            self.highlight(hit)
-                        ));
-                        for (i, a) in hit.after.iter().enumerate() {
-                            text.push_str(&format!(
-                                "{}-{a}\n",
-                                self.paint("32", &(hit.line as usize + 1 + i).to_string())
-                            ));
-                        }
+                        text.push_str(&self.path(&r.path));
+                        text.push('\n');
+                    }
+                    let (name, sep, context_sep) = if self.color || !with_filename {
+                        (String::new(), "", "")
                     } else {
-                        for (i, b) in hit.before.iter().enumerate() {
-                            text.push_str(&format!("{}-{}-{b}\n", quote_path(&r.path), first_context + i));
-                        }
-                        text.push_str(&format!("{}:{}:{}: {}\n", quote_path(&r.path), hit.line, hit.column, hit.text));
-                        for (i, a) in hit.after.iter().enumerate() {
-                            text.push_str(&format!("{}-{}-{a}\n", quote_path(&r.path), hit.line as usize + 1 + i));
+                        (quote_path(&r.path).into_owned(), ":", "-")
+                    };
+                    let number = |n: usize| if self.color { self.paint("32", &n.to_string()) } else { n.to_string() };
+                    for (i, b) in hit.before.iter().enumerate() {
+                        let n = first_context + i;
+                        if n > printed_to && !matched.contains(&(r.path.as_str(), n as u32)) {
+                            text.push_str(&format!("{name}{context_sep}{}-{b}\n", number(n)));
                         }
                     }
+                    let shown = if self.color { self.highlight(hit) } else { hit.text.clone() };
+                    text.push_str(&format!("{name}{sep}{}:{}: {shown}\n", number(hit.line as usize), hit.column));
+                    printed_to = hit.line as usize;
+                    for (i, a) in hit.after.iter().enumerate() {
+                        let n = hit.line as usize + 1 + i;
+                        if matched.contains(&(r.path.as_str(), n as u32)) {
+                            break;
+                        }
+                        text.push_str(&format!("{name}{context_sep}{}-{a}\n", number(n)));
+                        printed_to = n;
+                    }
+                    last_path = Some(&r.path);
                 }
                 last_path = Some(&r.path);
             } else {
@@ -307,6 +328,41 @@ impl Out {
             }
         }
         self.write(&text);
+        self.notes_and_summary(response);
+    }
+
+    /// Before the results, on stderr: what the answer must be read with (another mode answered,
+    /// notes, the clues a pasted text gave).
+    fn notes_first(&self, response: &SearchResponse) {
+        // What the answer must be read with comes first: another mode answered, or no
+        // definition has the name asked for.
+        let mut stderr = std::io::stderr().lock();
+        if let Some(f) = &response.metadata.fallback {
+            let _ = writeln!(stderr, "note: {}", f.reason);
+        }
+        for note in &response.metadata.notes {
+            let _ = writeln!(stderr, "note: {note}");
+        }
+        if let Some(c) = &response.output.clues {
+            for (label, items) in [
+                ("identifiers", &c.identifiers),
+                ("paths", &c.paths),
+                ("frames", &c.frames),
+                ("messages", &c.messages),
+                ("options", &c.options),
+                ("dropped terms", &c.dropped),
+            ] {
+                if !items.is_empty() {
+                    let _ = writeln!(stderr, "clues: {label}: {}", items.join(" | "));
+                }
+            }
+            let terms: Vec<String> = c.terms.iter().map(|(t, w)| format!("{t}*{w}")).collect();
+            let _ = writeln!(stderr, "clues: terms searched: {}", terms.join(" "));
+        }
+    }
+
+    /// After the results, on stderr: nothing matched, more results, the time limit, a hint.
+    fn notes_and_summary(&self, response: &SearchResponse) {
         let mut stderr = std::io::stderr().lock();
         if response.output.results.is_empty() {
             let _ = writeln!(

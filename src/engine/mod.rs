@@ -312,7 +312,9 @@ impl Engine {
             // A forced rebuild also repairs what a plain open refuses.
             match Store::classify(self.ws.store_dir()).0 {
                 StoreState::ReindexRequired | StoreState::Corrupt => self.reset_store()?,
-                StoreState::Compatible if !Store::damage(self.ws.store_dir(), false).is_empty() => self.reset_store()?,
+                StoreState::Compatible if !Store::damage(self.ws.store_dir(), false).is_empty() => {
+                    self.reset_store()?
+                }
                 _ => {}
             }
             self.open_store(true)?

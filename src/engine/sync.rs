@@ -74,7 +74,7 @@ impl Engine {
         let err = log.try_clone()?;
         let mut command = std::process::Command::new(exe);
         command
-            .arg("-C")
+            .arg("--dir")
             .arg(self.workspace().root())
             .arg("--store")
             .arg(&dir)

@@ -93,6 +93,7 @@ impl FilterParams {
             paths: self.path.clone().unwrap_or_default(),
             excludes: self.exclude.clone().unwrap_or_default(),
             exts: self.ext.clone().unwrap_or_default(),
+            pathspecs: Vec::new(),
         }
     }
 }
@@ -501,6 +502,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 filters: p.filters.filters(),
                 timeout: std::time::Duration::from_secs(30),
                 files,
+                grep: Default::default(),
             };
             let compact = request.compact;
             to_value(engine.search(&request, &scope(&p.common), freshness(ws)).map(|r| {
@@ -540,6 +542,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 filters: p.filters.filters(),
                 timeout: std::time::Duration::from_secs(30),
                 files: false,
+                grep: Default::default(),
             };
             to_value(engine.context(&request, strategy, &scope(&p.common), freshness(ws)).map(|r| json_of(&r)))
         }

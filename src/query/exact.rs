@@ -36,6 +36,28 @@ pub struct ExactOutcome {
     pub timed_out: bool,
     /// Files whose content could not be read.
     pub unreadable: u64,
+    /// With [`ExactOptions::unmatched`]: the files read that have no match, in path order.
+    pub unmatched: Vec<FileInfo>,
+}
+
+/// What an exact search collects.
+pub struct ExactOptions {
+    /// At most this many lines in all.
+    pub limit: usize,
+    /// At most this many lines per file.
+    pub max_count: Option<usize>,
+    /// Read every file and collect those without a match (`git grep -L`).
+    pub unmatched: bool,
+}
+
+/// What reading one candidate file found.
+enum Verified {
+    /// Not read: a binary, or the search was stopping.
+    NotRead,
+    /// The content could not be read.
+    Unreadable,
+    /// Its matching lines (none: no match).
+    Lines(Vec<LineMatch>),
 }
 
 fn trigram_query(ctx: &SearchContext<'_>, p: &Prefilter) -> Box<dyn Query> {
@@ -57,10 +79,13 @@ pub fn search(
     ctx: &SearchContext<'_>,
     matcher: &Matcher,
     allowed: &Arc<RoaringBitmap>,
-    limit: usize,
+    options: &ExactOptions,
     deadline: Instant,
 ) -> Result<ExactOutcome, QueryError> {
-    let prefiltered = !matcher.prefilter().is_any();
+    let limit = options.limit;
+    let per_file = options.max_count.unwrap_or(usize::MAX).min(limit.saturating_add(1));
+    // Files without a match are known only by reading every file.
+    let prefiltered = !matcher.prefilter().is_any() && !options.unmatched;
     let mut candidates = if prefiltered {
         let query = trigram_query(ctx, matcher.prefilter());
         let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
@@ -83,6 +108,7 @@ pub fn search(
         truncated: false,
         timed_out: false,
         unreadable: 0,
+        unmatched: Vec::new(),
     };
     let mut total = 0usize;
     let stop = AtomicBool::new(false);
@@ -91,40 +117,52 @@ pub fn search(
             outcome.timed_out = true;
             break;
         }
-        let results: Vec<(usize, Option<Vec<LineMatch>>)> = chunk
+        let results: Vec<(usize, Verified)> = chunk
             .par_iter()
             .enumerate()
             .map_init(
                 || ctx.content.local(),
                 |local, (i, info)| {
                     if stop.load(Ordering::Relaxed) || Instant::now() > deadline {
-                        return (i, Some(Vec::new()));
+                        return (i, Verified::NotRead);
                     }
                     let Some(data) = ctx.content.read(local.as_ref(), info) else {
-                        return (i, None);
+                        return (i, Verified::Unreadable);
                     };
+                    // Skipped as `git grep -I` skips it: neither with nor without a match.
                     if crate::indexer::is_binary(&data) {
-                        return (i, Some(Vec::new()));
+                        return (i, Verified::NotRead);
                     }
                     if !matcher.is_match(&data) {
-                        return (i, Some(Vec::new()));
+                        return (i, Verified::Lines(Vec::new()));
                     }
-                    (i, Some(matcher.lines(&data, limit + 1)))
+                    (i, Verified::Lines(matcher.lines(&data, per_file)))
                 },
             )
             .collect();
         outcome.files_scanned += chunk.len() as u64;
-        for (i, lines) in results {
-            match lines {
-                None => outcome.unreadable += 1,
-                Some(lines) if !lines.is_empty() => {
+        for (i, verified) in results {
+            match verified {
+                Verified::Unreadable => outcome.unreadable += 1,
+                Verified::Lines(lines) if lines.is_empty() => {
+                    if options.unmatched {
+                        outcome.unmatched.push(chunk[i].clone());
+                    }
+                }
+                Verified::Lines(lines) => {
                     total += lines.len();
                     outcome.files.push((chunk[i].clone(), lines));
                 }
-                Some(_) => {}
+                Verified::NotRead => {}
             }
         }
-        if total > limit {
+        if options.unmatched && outcome.unmatched.len() > limit {
+            outcome.unmatched.truncate(limit);
+            outcome.truncated = true;
+            stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        if total > limit && !options.unmatched {
             stop.store(true, Ordering::Relaxed);
             break;
         }

@@ -40,6 +40,52 @@ pub struct LineMatch {
 pub struct Matcher {
     regex: Regex,
     prefilter: Prefilter,
+    /// Only matches that are whole words (`git grep -w`).
+    word: bool,
+}
+
+/// A word character, as `git grep -w` counts them.
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The matches of a matcher in a buffer, as byte ranges, in order.
+struct Matches<'m, 'c> {
+    matcher: &'m Matcher,
+    content: &'c [u8],
+    at: usize,
+    done: bool,
+}
+
+impl Iterator for Matches<'_, '_> {
+    type Item = (usize, usize);
+
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let content = self.content;
+        while !self.done && self.at <= content.len() {
+            let m = self.matcher.regex.find_at(content, self.at)?;
+            let (start, end) = (m.start(), m.end());
+            // Past an empty match, step one byte so the search moves on.
+            self.at = if end > start { end } else { end + 1 };
+            if !self.matcher.word {
+                return Some((start, end));
+            }
+            // `git grep -w`: non-empty, a non-word byte (or the line's edge) on both sides;
+            // otherwise look again from the next place a word can start.
+            let before_ok = start == 0 || !is_word(content[start - 1]);
+            let after_ok = end == content.len() || !is_word(content[end]);
+            if end > start && before_ok && after_ok {
+                return Some((start, end));
+            }
+            let mut next = start + 1;
+            while next < content.len() && is_word(content[next - 1]) && content[next - 1] != b'\n' {
+                next += 1;
+            }
+            self.at = next;
+        }
+        self.done = true;
+        None
+    }
 }
 
 /// Removes `\n` from every class and turns literals containing it into never-matching
@@ -83,7 +129,20 @@ fn without_newlines(h: &Hir) -> Hir {
 impl Matcher {
     /// Compiles `pattern` (Rust regex syntax, or a literal when `literal`).
     pub fn new(pattern: &str, literal: bool, case_insensitive: bool) -> Result<Matcher, PatternError> {
-        let source = if literal { regex::escape(pattern) } else { pattern.to_owned() };
+        Matcher::any_of(&[pattern], literal, case_insensitive)
+    }
+
+    /// Compiles a line matcher for any of `patterns` (`git grep -e A -e B`).
+    pub fn any_of(patterns: &[&str], literal: bool, case_insensitive: bool) -> Result<Matcher, PatternError> {
+        let source = if let [one] = patterns {
+            if literal { regex::escape(one) } else { (*one).to_owned() }
+        } else {
+            patterns
+                .iter()
+                .map(|p| format!("(?:{})", if literal { regex::escape(p) } else { (*p).to_owned() }))
+                .collect::<Vec<_>>()
+                .join("|")
+        };
         let parsed = regex_syntax::ParserBuilder::new()
             .case_insensitive(case_insensitive)
             .multi_line(true)
@@ -102,7 +161,17 @@ impl Matcher {
                 regex::Error::CompiledTooBig(_) => PatternError::TooLarge(e.to_string()),
                 other => PatternError::Syntax(other.to_string()),
             })?;
-        Ok(Matcher { regex, prefilter })
+        Ok(Matcher { regex, prefilter, word: false })
+    }
+
+    /// Only whole-word matches, as `git grep -w` has them.
+    pub fn words_only(mut self) -> Matcher {
+        self.word = true;
+        self
+    }
+
+    fn matches<'c>(&self, content: &'c [u8]) -> Matches<'_, 'c> {
+        Matches { matcher: self, content, at: 0, done: false }
     }
 
     /// The trigram condition.
@@ -112,7 +181,7 @@ impl Matcher {
 
     /// Whether anything in `content` matches.
     pub fn is_match(&self, content: &[u8]) -> bool {
-        self.regex.is_match(content)
+        if self.word { self.matches(content).next().is_some() } else { self.regex.is_match(content) }
     }
 
     /// The matching lines of `content`, at most `limit`.
@@ -125,8 +194,7 @@ impl Matcher {
             // `git grep` never reports a line of an empty file.
             return out;
         }
-        for m in self.regex.find_iter(content) {
-            let start = m.start();
+        for (start, end) in self.matches(content) {
             // An empty match after the final line end: `git grep` reports it as one more
             // (empty) line when its look-ahead reaches it, which happens exactly when the last
             // real line did not match. Matching that keeps results equal to git's.
@@ -157,7 +225,7 @@ impl Matcher {
                 current = Some((line, line_start, line_end));
             }
             if let (Some((_, line_start, _)), Some(last)) = (current, out.last_mut()) {
-                let (a, b) = (start - line_start, m.end() - line_start);
+                let (a, b) = (start - line_start, end - line_start);
                 if b <= MAX_LINE_TEXT && a < b {
                     last.ranges.push((a, b));
                 }
@@ -200,6 +268,58 @@ mod tests {
         assert_eq!(lines("x*", "a\n\nb\n"), [(1, 1), (2, 1), (3, 1)]);
         assert_eq!(lines("b$", "ab\r\nab\n"), [(2, 2)]);
         assert_eq!(lines("^b", "ab\nba\n"), [(2, 1)]);
+    }
+
+    #[test]
+    fn whole_words_follow_git_grep_w() {
+        let words = |pattern: &str, text: &str| -> Vec<(u32, u32)> {
+            Matcher::new(pattern, false, false)
+                .unwrap()
+                .words_only()
+                .lines(text.as_bytes(), 100)
+                .iter()
+                .map(|m| (m.line, m.column))
+                .collect()
+        };
+        assert_eq!(
+            words(
+                "foo",
+                "foobar foo
+foo_x
+(foo)
+"
+            ),
+            [(1, 8), (3, 2)]
+        );
+        // The first match is inside a word; a later one on the line is whole.
+        assert_eq!(
+            words(
+                "ab", "xab ab
+"
+            ),
+            [(1, 5)]
+        );
+        assert_eq!(
+            words(
+                "a*", "bbb
+"
+            ),
+            []
+        );
+        let any = Matcher::any_of(&["one", "two"], true, false).unwrap();
+        assert_eq!(
+            any.lines(
+                b"two
+three
+one
+",
+                10
+            )
+            .iter()
+            .map(|l| l.line)
+            .collect::<Vec<_>>(),
+            [1, 3]
+        );
     }
 
     #[test]

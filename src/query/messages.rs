@@ -70,7 +70,13 @@ pub(crate) fn literal(
     deadline: Instant,
 ) -> Result<Vec<MessageHit>, QueryError> {
     let Ok(matcher) = Matcher::new(message, true, true) else { return Ok(Vec::new()) };
-    let outcome = super::exact::search(ctx, &matcher, allowed, LITERAL_LIMIT, deadline)?;
+    let outcome = super::exact::search(
+        ctx,
+        &matcher,
+        allowed,
+        &super::exact::ExactOptions { limit: LITERAL_LIMIT, max_count: None, unmatched: false },
+        deadline,
+    )?;
     Ok(outcome
         .files
         .into_iter()

@@ -12,6 +12,7 @@ mod files;
 pub mod grep;
 pub mod intent;
 mod messages;
+pub mod pathspec;
 mod prefilter;
 mod rank;
 mod words;
@@ -115,6 +116,9 @@ pub struct Filters {
     pub excludes: Vec<String>,
     /// Only these extensions (without the dot).
     pub exts: Vec<String>,
+    /// Git pathspecs, resolved against the root ([`pathspec::resolve`]): only paths some
+    /// include matches (when one is given) and no exclude does.
+    pub pathspecs: Vec<String>,
 }
 
 impl Filters {
@@ -125,6 +129,7 @@ impl Filters {
             && self.paths.is_empty()
             && self.excludes.is_empty()
             && self.exts.is_empty()
+            && self.pathspecs.is_empty()
     }
 }
 
@@ -159,6 +164,30 @@ pub struct SearchRequest {
     pub timeout: Duration,
     /// Rank files rather than symbols, snippets and lines (`--files`, `group_by: "file"`).
     pub files: bool,
+    /// What `git grep`'s flags ask of exact search.
+    pub grep: GrepOptions,
+}
+
+/// `git grep`'s flags, for regex and literal search.
+#[derive(Clone, Debug, Default)]
+pub struct GrepOptions {
+    /// Further patterns: a line matches when it matches the query or any of these (`-e`).
+    pub patterns: Vec<String>,
+    /// Whole words only (`-w`).
+    pub word: bool,
+    /// At most this many matching lines per file (`-m`).
+    pub max_count: Option<usize>,
+    /// Lines of context before each match, instead of `context` (`-B`).
+    pub before: Option<usize>,
+    /// Lines of context after each match, instead of `context` (`-A`).
+    pub after: Option<usize>,
+    /// Answer the files in scope that have no match instead (`-L`).
+    pub files_without_match: bool,
+    /// Ignore case when no pattern has an upper-case letter (`-S`).
+    pub smart_case: bool,
+    /// When the search is exact, every matching line, not `limit` (the command line without
+    /// `--limit`, as `git grep` prints everything).
+    pub all_lines: bool,
 }
 
 /// Where a search reads from: one store, one full-text reader and one view.
@@ -398,6 +427,10 @@ pub struct SearchOutput {
     pub results: Vec<SearchResult>,
     /// Results before the limit and budget.
     pub total_candidates: usize,
+    /// Exact modes: the search stopped early (a limit or the deadline), so more lines may
+    /// match than `total_candidates` says.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub total_is_lower_bound: bool,
     /// Whether a limit or budget cut results.
     pub truncated: bool,
     /// Results merged into others (identical content, overlapping regions).
@@ -439,6 +472,7 @@ impl SearchOutput {
             confidence: 1.0,
             results: Vec::new(),
             total_candidates: 0,
+            total_is_lower_bound: false,
             truncated: false,
             suppressed_duplicate_count: 0,
             safety_limit_applied: false,
@@ -507,6 +541,7 @@ pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result
     let paths = glob_set(&filters.paths)?;
     let excludes = glob_set(&filters.excludes)?;
     let exts: Vec<String> = filters.exts.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()).collect();
+    let pathspecs = pathspec::Pathspecs::new(&filters.pathspecs).map_err(QueryError::Invalid)?;
     let mut out = RoaringBitmap::new();
     for info in store.file_infos_in(&view.bitmap)? {
         let path = info.path_str();
@@ -517,6 +552,9 @@ pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result
             continue;
         }
         if paths.as_ref().is_some_and(|g| !g.is_match(&path)) || excludes.as_ref().is_some_and(|g| g.is_match(&path)) {
+            continue;
+        }
+        if !pathspecs.matches(&path) {
             continue;
         }
         if !exts.is_empty() {
@@ -532,7 +570,8 @@ pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result
 
 /// Runs a search.
 pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<SearchOutput, QueryError> {
-    if request.query.trim().is_empty() {
+    // `git grep ''` matches every line; a ranked query needs something to look for.
+    if request.query.trim().is_empty() && !matches!(request.mode, Mode::Literal | Mode::Regex) {
         return Err(QueryError::Invalid("the query is empty".to_owned()));
     }
     // Exact text is taken as typed, spaces included, as `git grep` takes it.
@@ -700,9 +739,15 @@ fn unquote(q: &str) -> &str {
     t
 }
 
-/// Exact modes match case like `git grep`: exactly, unless `--ignore-case`.
+/// Exact modes match case like `git grep`: exactly, unless `--ignore-case`, or `--smart-case`
+/// and no pattern has an upper-case letter.
 fn ignore_case(request: &SearchRequest) -> bool {
-    request.ignore_case && !request.case_sensitive
+    if request.case_sensitive {
+        return false;
+    }
+    let lower = |p: &str| !p.chars().any(char::is_uppercase);
+    request.ignore_case
+        || request.grep.smart_case && lower(&request.query) && request.grep.patterns.iter().all(|p| lower(p))
 }
 
 fn run_exact(
@@ -714,14 +759,41 @@ fn run_exact(
     deadline: Instant,
     mode: &'static str,
 ) -> Result<SearchOutput, QueryError> {
-    let matcher = Matcher::new(pattern, literal, ignore_case(request))?;
-    let outcome = exact::search(ctx, &matcher, allowed, request.limit, deadline)?;
+    let mut patterns = vec![pattern];
+    patterns.extend(request.grep.patterns.iter().map(String::as_str));
+    let mut matcher = Matcher::any_of(&patterns, literal, ignore_case(request))?;
+    if request.grep.word {
+        matcher = matcher.words_only();
+    }
+    let options = exact::ExactOptions {
+        limit: if request.grep.all_lines { usize::MAX } else { request.limit },
+        max_count: request.grep.max_count,
+        unmatched: request.grep.files_without_match,
+    };
+    let outcome = exact::search(ctx, &matcher, allowed, &options, deadline)?;
     let local = ctx.content.local();
     let mut results = Vec::new();
     let mut total = 0usize;
-    for (info, lines) in outcome.files {
-        let content = if request.context > 0 { ctx.content.read(local.as_ref(), &info) } else { None };
-        let all_lines: Vec<&[u8]> = content.as_deref().map(|c| c.split(|&b| b == b'\n').collect()).unwrap_or_default();
+    if request.grep.files_without_match {
+        for info in &outcome.unmatched {
+            total += 1;
+            results.push(SearchResult {
+                path: info.path_str(),
+                kind: "file".to_owned(),
+                language: (!info.lang.is_empty() && !request.compact).then(|| info.lang.clone()),
+                ..SearchResult::default()
+            });
+        }
+    }
+    let (before_n, after_n) =
+        (request.grep.before.unwrap_or(request.context), request.grep.after.unwrap_or(request.context));
+    for (info, lines) in outcome.files.into_iter().filter(|_| !request.grep.files_without_match) {
+        let content = if before_n + after_n > 0 { ctx.content.read(local.as_ref(), &info) } else { None };
+        // The lines of the file: a final line end ends the last line, it does not start another.
+        let all_lines: Vec<&[u8]> = content
+            .as_deref()
+            .map(|c| c.strip_suffix(b"\n").unwrap_or(c).split(|&b| b == b'\n').collect())
+            .unwrap_or_default();
         let language = (!info.lang.is_empty()).then(|| info.lang.clone());
         for m in lines {
             total += 1;
@@ -732,9 +804,8 @@ fn run_exact(
                     .collect()
             };
             let index = m.line as usize - 1;
-            let before =
-                if request.context > 0 { around(index.saturating_sub(request.context), index) } else { Vec::new() };
-            let after = if request.context > 0 { around(index + 1, index + 1 + request.context) } else { Vec::new() };
+            let before = if before_n > 0 { around(index.saturating_sub(before_n), index) } else { Vec::new() };
+            let after = if after_n > 0 { around(index + 1, index + 1 + after_n) } else { Vec::new() };
             results.push(SearchResult {
                 path: info.path_str(),
                 line_start: m.line,
@@ -751,6 +822,7 @@ fn run_exact(
         intent: "",
         confidence: 1.0,
         total_candidates: total,
+        total_is_lower_bound: outcome.truncated || outcome.timed_out,
         truncated: outcome.truncated,
         results,
         suppressed_duplicate_count: 0,

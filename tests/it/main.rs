@@ -8,6 +8,7 @@ mod crash;
 mod derivation;
 mod doctor;
 mod graph;
+mod grep_flags;
 mod history;
 mod hooks;
 mod mcp;

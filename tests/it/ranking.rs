@@ -65,6 +65,7 @@ fn top(engine: &Engine, query: &str) -> String {
         filters: Filters::default(),
         timeout: Duration::from_secs(60),
         files: false,
+        grep: Default::default(),
     };
     let response = engine.search(&request, &Scope::Ref("main".to_owned()), Freshness::BestEffort).expect("search runs");
     match response.output.results.first() {

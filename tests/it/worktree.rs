@@ -188,8 +188,9 @@ fn a_file_behind_a_clean_filter_is_searched_as_it_is_on_disk() {
     for pattern in ["quiet", "QUIET"] {
         let worktree = line_places(&cc(&repo, &["search", pattern, "--mode", "literal", "--case-sensitive"]).json);
         assert_eq!(worktree, git_grep(&repo, pattern, &[]), "{pattern} at the worktree");
-        let head =
-            line_places(&cc(&repo, &["search", pattern, "--mode", "literal", "--case-sensitive", "--ref", "HEAD"]).json);
+        let head = line_places(
+            &cc(&repo, &["search", pattern, "--mode", "literal", "--case-sensitive", "--ref", "HEAD"]).json,
+        );
         assert_eq!(head, git_grep(&repo, pattern, &["HEAD"]), "{pattern} at HEAD");
     }
     assert_eq!(git_grep(&repo, "quiet", &[]), ["notes/motto.txt:1", "notes/motto.txt:2"]);
@@ -204,7 +205,8 @@ fn a_file_behind_a_clean_filter_is_searched_as_it_is_on_disk() {
 #[test]
 fn a_working_tree_that_keeps_changing_answers_stale_from_its_last_state_or_says_retry() {
     let (_tmp, repo) = fixture("shop");
-    let changing = |args: &[&str]| crate::support::cc_env(&repo, args, &[("CODECOMPASS_FAILPOINTS", "worktree.read=fail")]);
+    let changing =
+        |args: &[&str]| crate::support::cc_env(&repo, args, &[("CODECOMPASS_FAILPOINTS", "worktree.read=fail")]);
     // Never indexed: nothing to answer from, so a clear error with a remedy, not a crash.
     let run = changing(&["locate", "Cart", "--json"]);
     assert_eq!(run.code, 2, "{}", run.stdout);

@@ -520,6 +520,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
                 filters: Filters::default(),
                 timeout: Duration::from_secs(60),
                 files: false,
+                grep: Default::default(),
             };
             let started = Instant::now();
             engine.search(&request, &Scope::Ref(other.clone()), Freshness::BestEffort)?;
