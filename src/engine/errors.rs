@@ -104,6 +104,10 @@ impl From<WorkspaceError> for Error {
         match e {
             WorkspaceError::NoSuchDirectory { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()),
             WorkspaceError::Git(g) => g.into(),
+            WorkspaceError::BadConfig { key, example, .. } => Error::new(ErrorCode::InvalidArgument, e.to_string())
+                .with_remedy(format!(
+                    "run `git config {key} {example}`, or `git config --unset {key}` for the default"
+                )),
         }
     }
 }

@@ -51,6 +51,34 @@ pub enum WorkspaceError {
     /// Git failed.
     #[error(transparent)]
     Git(#[from] GitError),
+    /// A `codecompass.*` setting holds a value it cannot take.
+    #[error("bad value `{value}` for `{key}` in git config: {expected}")]
+    BadConfig { key: &'static str, value: String, expected: &'static str, example: &'static str },
+}
+
+/// Checks the `codecompass.*` settings whose values have a shape, as git checks its own keys:
+/// a wrong value is an error naming the key, never silently the default.
+fn check_config(repo: &GitRepo) -> Result<(), WorkspaceError> {
+    let local = repo.local();
+    let bad = |key: &'static str, value: String, expected: &'static str, example: &'static str| {
+        Err(WorkspaceError::BadConfig { key, value, expected, example })
+    };
+    if let Some(value) = local.config_string("codecompass.freshness")
+        && !["strict", "balanced", "best_effort"].contains(&value.as_str())
+    {
+        return bad("codecompass.freshness", value, "one of strict, balanced, best_effort", "balanced");
+    }
+    if let Some(value) = local.config_string("codecompass.maxFileSize")
+        && local.config_integer("codecompass.maxFileSize").is_none_or(|v| v < 0)
+    {
+        return bad("codecompass.maxFileSize", value, "a size in bytes, with k, m or g allowed", "2m");
+    }
+    if let Some(value) = local.config_string("codecompass.fetchMissing")
+        && local.config_bool("codecompass.fetchMissing").is_none()
+    {
+        return bad("codecompass.fetchMissing", value, "a boolean (true or false)", "true");
+    }
+    Ok(())
 }
 
 impl Workspace {
@@ -64,6 +92,9 @@ impl Workspace {
             return Err(WorkspaceError::NoSuchDirectory { path: path.to_owned() });
         }
         let git = GitRepo::discover(&canonical)?;
+        if let Some(repo) = &git {
+            check_config(repo)?;
+        }
         let (root, default_store) = match &git {
             Some(repo) => {
                 let root = repo.workdir().unwrap_or(repo.git_dir()).to_owned();

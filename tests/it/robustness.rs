@@ -278,3 +278,25 @@ fn a_huge_query_is_not_echoed_back() {
     assert!(run.stderr.len() < 1_000, "{} bytes on stderr", run.stderr.len());
     assert!(run.stderr.contains("(100000 characters)"), "{}", run.stderr);
 }
+
+#[test]
+fn a_bad_codecompass_setting_is_an_error_naming_the_key_and_the_fix() {
+    let (_tmp, repo) = crate::support::fixture("shop");
+    for (key, value) in
+        [("codecompass.freshness", "bogus"), ("codecompass.maxFileSize", "lots"), ("codecompass.fetchMissing", "maybe")]
+    {
+        crate::support::git(&repo, &["config", key, value]);
+        let run = crate::support::cc(&repo, &["locate", "Cart"]);
+        assert_eq!(run.code, 2, "{key}: {}", run.stdout);
+        assert_eq!(run.json["error"]["code"], "invalid_argument");
+        let message = run.json["error"]["message"].as_str().unwrap();
+        assert!(message.contains(key) && message.contains(value), "{message}");
+        // The remedy it prints works.
+        let remedy = run.json["error"]["data"]["remedy"].as_str().unwrap();
+        let fix = remedy.split('`').nth(1).unwrap();
+        let args: Vec<&str> = fix.split_whitespace().skip(1).collect();
+        crate::support::git(&repo, &args);
+        let after = crate::support::cc(&repo, &["locate", "Cart"]);
+        assert_ne!(after.json["error"]["code"], "invalid_argument", "{key} after `{fix}`: {}", after.stdout);
+    }
+}
