@@ -3,13 +3,14 @@
 //! Architecture invariant: no logic beyond argument handling and rendering lives here; what
 //! the command line can answer, the MCP server answers the same way through the engine.
 
+mod docs;
 mod graph;
 mod output;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy};
 use crate::indexer::IndexOptions;
@@ -217,6 +218,21 @@ enum Command {
         #[arg(long, value_name = "AGENT", value_parser = ["claude", "cursor", "codex", "generic"])]
         print_config: Option<String>,
     },
+    /// Print the completion script for a shell (bash's also completes `git codecompass <TAB>`
+    /// through git's own completion).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages (`git-codecompass.1`, one per subcommand), so `git codecompass
+    /// --help` and `git help codecompass` find them.
+    InstallMan {
+        /// The man directory to write `man1/` into (default: `share/man` beside the binary's
+        /// directory, which `man` searches for each directory on `PATH`).
+        #[arg(long = "man-dir", value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Watch the worktree and sync on change (debounced).
     Watch {
         /// Run in a detached process.
@@ -292,7 +308,7 @@ struct GrepArgs {
     /// Patterns are regexes (regex mode; the default of exact search).
     #[arg(short = 'E', long = "extended-regexp")]
     extended: bool,
-    /// Print only the names of files with matches.
+    /// Print only the names of files with matches (also `--name-only`).
     #[arg(short = 'l', long = "files-with-matches", visible_alias = "name-only")]
     files_with_matches: bool,
     /// Print only the names of files without a match.
@@ -445,7 +461,10 @@ enum Depth {
 /// Runs the command line and returns the process exit code: 0 found, 1 nothing found,
 /// 2 error.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&docs::command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     crate::progress::set_quiet(cli.global.quiet);
     let mut out = Out::new(cli.global.json);
     let code = match run(&cli, &mut out) {
@@ -465,8 +484,26 @@ pub fn main() -> ExitCode {
 }
 
 fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
-    if let Command::Mcp { .. } = &cli.command {
-        return run_mcp(cli, out);
+    match &cli.command {
+        Command::Mcp { .. } => return run_mcp(cli, out),
+        Command::Completions { shell } => {
+            use std::io::Write;
+            let _ = std::io::stdout().lock().write_all(&docs::completions(*shell));
+            return Ok(true);
+        }
+        Command::InstallMan { dir } => {
+            let dir = dir.clone().or_else(docs::default_man_dir).ok_or_else(|| {
+                Error::new(crate::error::ErrorCode::InvalidArgument, "cannot tell where the binary is installed")
+                    .with_remedy("give the man directory with --man-dir DIR")
+            })?;
+            let written = docs::install_man(&dir).map_err(|e| {
+                Error::new(crate::error::ErrorCode::Io, format!("cannot write man pages into {}: {e}", dir.display()))
+                    .with_remedy("give a writable man directory with --man-dir DIR")
+            })?;
+            out.man_installed(&dir, &written);
+            return Ok(true);
+        }
+        _ => {}
     }
     let cwd = std::env::current_dir()
         .map_err(|e| Error::new(crate::error::ErrorCode::Io, format!("cannot read the current directory: {e}")))?;
@@ -673,7 +710,9 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.hooks(&report);
             Ok(true)
         }
-        Command::Mcp { .. } => unreachable!("handled before opening an engine"),
+        Command::Mcp { .. } | Command::Completions { .. } | Command::InstallMan { .. } => {
+            unreachable!("handled before opening an engine")
+        }
         Command::Watch { background, status, stop } => {
             let state = if *status {
                 engine.watch_status()

@@ -206,6 +206,29 @@ impl Out {
         text
     }
 
+    /// After `install-man`: where the pages went, and whether `man` will look there.
+    pub fn man_installed(&self, dir: &std::path::Path, written: &[std::path::PathBuf]) {
+        if self.json {
+            let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+            return self.json_doc(&serde_json::json!({ "man_dir": dir.display().to_string(), "files": files }));
+        }
+        let mut text = format!("wrote {} man pages into {}\n", written.len(), dir.join("man1").display());
+        let searched = std::process::Command::new("manpath")
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).split(':').any(|p| std::path::Path::new(p.trim()) == dir));
+        if searched == Some(false) {
+            text.push_str(&format!(
+                "note: `man` does not search {} yet: add it to MANPATH (export MANPATH=\"{}:$MANPATH\")\n",
+                dir.display(),
+                dir.display()
+            ));
+        } else {
+            text.push_str("`git codecompass --help` and `git help codecompass` now open them\n");
+        }
+        self.write(&text);
+    }
+
     /// The answer of `search`: line matches grep-style (grouped by file on a terminal),
     /// ranked results as a heading per result with their matching lines.
     pub fn search(&self, response: &SearchResponse) {

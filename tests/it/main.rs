@@ -9,6 +9,7 @@ mod derivation;
 mod doctor;
 mod graph;
 mod grep_flags;
+mod help;
 mod history;
 mod hooks;
 mod mcp;
