@@ -35,6 +35,8 @@ pub enum ErrorCode {
     /// The working tree kept changing while it was read (a checkout or rebase running), and
     /// no earlier state of it was indexed to answer from.
     WorktreeChanging,
+    /// Indexing a large plain directory asks first: run again with `--yes`.
+    ConfirmationRequired,
     /// Reading or writing files failed.
     Io,
     /// Something that should not happen did; a bug to report.
@@ -59,6 +61,7 @@ impl ErrorCode {
             ErrorCode::WorkspaceNotRegistered => "workspace_not_registered",
             ErrorCode::WorkspaceNotAllowed => "workspace_not_allowed",
             ErrorCode::WorktreeChanging => "worktree_changing",
+            ErrorCode::ConfirmationRequired => "confirmation_required",
             ErrorCode::Io => "io_error",
             ErrorCode::Internal => "internal_error",
         }

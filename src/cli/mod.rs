@@ -7,7 +7,7 @@ mod docs;
 mod graph;
 mod output;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -16,6 +16,7 @@ use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, Outl
 use crate::indexer::IndexOptions;
 use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use crate::view::Scope;
+use crate::view::live::LiveOptIn;
 use output::Out;
 
 /// Git-native code search and code navigation.
@@ -42,6 +43,10 @@ struct GlobalArgs {
     /// No progress or notes on stderr.
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// Answer yes to the question asked before indexing a large directory that is not a
+    /// repository.
+    #[arg(long, global = true)]
+    yes: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -51,9 +56,14 @@ enum Command {
         /// A commit-ish to index (repeatable); without it, the working tree.
         #[arg(long = "ref", value_name = "REF")]
         refs: Vec<String>,
-        /// Rebuild views from their full file lists (and repair an incompatible store).
+        /// Rebuild views from their full file lists (and repair an incompatible store); with
+        /// `--live`, also index `/` or the home directory.
         #[arg(long)]
         force: bool,
+        /// Index this directory as it is, though it is not a git repository (kept in the
+        /// user's cache directory).
+        #[arg(long, conflicts_with = "refs")]
+        live: bool,
     },
     /// Search code: names, words, paths, exact text or regexes, ranked or line by line.
     ///
@@ -185,6 +195,13 @@ enum Command {
         /// Keep views used within this many days even when no ref reaches them.
         #[arg(long, default_value_t = 7, value_name = "DAYS")]
         grace_days: u64,
+        /// Instead: list the indexes of directories that are not repositories (in the user's
+        /// cache) and delete those whose directory is gone.
+        #[arg(long)]
+        live: bool,
+        /// With `--live`: also delete the index of this directory.
+        #[arg(long, value_name = "DIR", requires = "live")]
+        remove: Option<PathBuf>,
     },
     /// Manage the git hooks that keep every branch fresh.
     Hooks {
@@ -503,6 +520,24 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.man_installed(&dir, &written);
             return Ok(true);
         }
+        Command::Gc { live: true, remove, .. } => {
+            let remove = remove.as_ref().map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
+            let mut kept = Vec::new();
+            let mut removed = Vec::new();
+            for index in crate::view::live::list() {
+                let named = remove.as_ref().is_some_and(|d| Path::new(&index.directory) == d);
+                if !index.directory_exists || named {
+                    std::fs::remove_dir_all(&index.store).map_err(|e| {
+                        Error::new(crate::error::ErrorCode::Io, format!("cannot delete {}: {e}", index.store))
+                    })?;
+                    removed.push(index);
+                } else {
+                    kept.push(index);
+                }
+            }
+            out.live_indexes(&kept, &removed);
+            return Ok(true);
+        }
         _ => {}
     }
     let cwd = std::env::current_dir()
@@ -511,10 +546,16 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         Some(dir) => cwd.join(dir),
         None => cwd.clone(),
     };
-    let options = EngineOptions { store_dir: cli.global.store.as_ref().map(|s| cwd.join(s)) };
-    let engine = Engine::open(&base, &options)?;
+    let options = EngineOptions { store_dir: cli.global.store.as_ref().map(|s| cwd.join(s)), live: live_opt_in(cli) };
+    let engine = match Engine::open(&base, &options) {
+        // A large plain directory: asked on a terminal, refused with the remedy otherwise.
+        Err(e) if e.code == crate::error::ErrorCode::ConfirmationRequired && confirmed(&e.message) => {
+            Engine::open(&base, &EngineOptions { live: LiveOptIn { yes: true, ..options.live }, ..options })?
+        }
+        other => other?,
+    };
     match &cli.command {
-        Command::Index { refs, force } => {
+        Command::Index { refs, force, .. } => {
             let scopes: Vec<Scope> = if refs.is_empty() {
                 vec![Scope::Worktree]
             } else {
@@ -691,7 +732,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.diff(&response);
             Ok(!response.changed_files.is_empty())
         }
-        Command::Gc { grace_days } => {
+        Command::Gc { grace_days, .. } => {
             let report = engine.gc(*grace_days)?;
             out.gc(&report);
             Ok(true)
@@ -727,6 +768,34 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.watch(&state);
             Ok(true)
         }
+    }
+}
+
+/// Asks on the terminal whether to go on with `what`; false when stdin is not a terminal.
+fn confirmed(what: &str) -> bool {
+    use std::io::{BufRead, IsTerminal, Write};
+    if !std::io::stdin().is_terminal() {
+        return false;
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "{what}.\nIndex it now (kept in your cache directory)? [y/N] ");
+    let _ = stderr.flush();
+    let mut answer = String::new();
+    let _ = std::io::stdin().lock().read_line(&mut answer);
+    matches!(answer.trim(), "y" | "Y" | "yes" | "Yes")
+}
+
+/// What the command line allows for a directory that is not a repository: indexing it when
+/// named with `--dir`, with `CODECOMPASS_LIVE=1` or by `index --live`; `/` or the home
+/// directory only with `index --live --force`; a large one with `--yes`.
+fn live_opt_in(cli: &Cli) -> LiveOptIn {
+    let index_live = matches!(cli.command, Command::Index { live: true, .. });
+    LiveOptIn {
+        allowed: cli.global.workspace.is_some()
+            || std::env::var_os("CODECOMPASS_LIVE").is_some_and(|v| v == "1")
+            || index_live,
+        force: matches!(cli.command, Command::Index { live: true, force: true, .. }),
+        yes: cli.global.yes,
     }
 }
 
@@ -824,6 +893,12 @@ fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         no_prewarm: *no_prewarm,
         auth_token: auth_token.clone(),
         store: cli.global.store.clone(),
+        // Workspaces named on the command line, or by requests under the allowed roots, are
+        // asked for; the current directory is not.
+        live: LiveOptIn {
+            allowed: !serve.is_empty() || *auto_workspace || live_opt_in(cli).allowed,
+            ..live_opt_in(cli)
+        },
     };
     crate::mcp::run(options).map_err(|e| Error::new(crate::error::ErrorCode::Internal, format!("{e:#}")))?;
     Ok(true)

@@ -206,6 +206,25 @@ impl Out {
         text
     }
 
+    /// After `gc --live`: the plain directories' indexes kept and deleted.
+    pub fn live_indexes(&self, kept: &[crate::view::live::LiveIndex], removed: &[crate::view::live::LiveIndex]) {
+        if self.json {
+            return self.json_doc(&serde_json::json!({ "indexes": kept, "removed": removed }));
+        }
+        let mut text = String::new();
+        for index in kept {
+            text.push_str(&format!("{}  {} MiB  {}\n", index.directory, index.bytes >> 20, index.store));
+        }
+        for index in removed {
+            let why = if index.directory_exists { "removed" } else { "removed (directory gone)" };
+            text.push_str(&format!("{why}: {}  {} MiB\n", index.directory, index.bytes >> 20));
+        }
+        if kept.is_empty() && removed.is_empty() {
+            text.push_str("no index of a directory outside git is kept\n");
+        }
+        self.write(&text);
+    }
+
     /// After `install-man`: where the pages went, and whether `man` will look there.
     pub fn man_installed(&self, dir: &std::path::Path, written: &[std::path::PathBuf]) {
         if self.json {

@@ -104,6 +104,17 @@ impl From<WorkspaceError> for Error {
         match e {
             WorkspaceError::NoSuchDirectory { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()),
             WorkspaceError::Git(g) => g.into(),
+            WorkspaceError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string()).with_remedy(
+                "run it inside a git repository; to index this directory as it is, run `git codecompass index --live` \
+                 (or set CODECOMPASS_LIVE=1, or name it with `--dir DIR`)",
+            ),
+            WorkspaceError::TooBroad { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string()).with_remedy(
+                "run it in a project's directory, or `git codecompass index --live --force` if you mean it",
+            ),
+            WorkspaceError::NeedsConfirmation { .. } => Error::new(ErrorCode::ConfirmationRequired, e.to_string())
+                .with_remedy("run the command again with `--yes` to index it"),
+            WorkspaceError::NoCacheDir { .. } => Error::new(ErrorCode::InvalidArgument, e.to_string())
+                .with_remedy("set XDG_CACHE_HOME, or give the index a place with `--store DIR`"),
             WorkspaceError::BadConfig { key, example, .. } => Error::new(ErrorCode::InvalidArgument, e.to_string())
                 .with_remedy(format!(
                     "run `git config {key} {example}`, or `git config --unset {key}` for the default"

@@ -171,6 +171,8 @@ impl Freshness {
 pub struct EngineOptions {
     /// Where the index lives, instead of the default.
     pub store_dir: Option<PathBuf>,
+    /// What the user allowed for a directory that is not a repository.
+    pub live: crate::view::live::LiveOptIn,
 }
 
 /// One workspace's engine.
@@ -265,7 +267,7 @@ impl From<ViewReport> for IndexedView {
 impl Engine {
     /// Opens the workspace containing `path`.
     pub fn open(path: &Path, options: &EngineOptions) -> Result<Engine, Error> {
-        let ws = Workspace::open(path, options.store_dir.as_deref())?;
+        let ws = Workspace::open(path, options.store_dir.as_deref(), options.live)?;
         Ok(Engine { ws, fulltext: std::sync::OnceLock::new() })
     }
 

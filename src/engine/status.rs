@@ -136,7 +136,8 @@ fn freshness(ws: &Workspace, store: &Store, row: &store::RefRow) -> (&'static st
             let Some(path) = path else {
                 return ("stale", None);
             };
-            let Ok(other) = Workspace::open(std::path::Path::new(&path), Some(ws.store_dir())) else {
+            let Ok(other) = Workspace::open(std::path::Path::new(&path), Some(ws.store_dir()), Default::default())
+            else {
                 return ("stale", None);
             };
             let Ok(state) = indexer::worktree_state(&other) else {

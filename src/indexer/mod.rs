@@ -505,13 +505,17 @@ impl<'a> Indexer<'a> {
         let root = self.ws.root().to_owned();
         let store_dir = self.ws.store_dir().to_owned();
         let rules = IgnoreRules::parse(&std::fs::read(root.join(IGNORE_FILE)).unwrap_or_default());
+        let cache = crate::view::live::cache_root();
         let mut added = Vec::new();
         let walker = ::ignore::WalkBuilder::new(&root)
             .hidden(false)
             .git_ignore(true)
             .git_exclude(false)
             .require_git(false)
-            .filter_entry(move |e| e.path() != store_dir && e.file_name() != ".git")
+            // Never the index itself, nor any other kept in the cache (under a home directory).
+            .filter_entry(move |e| {
+                e.path() != store_dir && e.file_name() != ".git" && cache.as_deref().is_none_or(|c| e.path() != c)
+            })
             .build();
         for entry in walker {
             let Ok(entry) = entry else { continue };

@@ -38,6 +38,8 @@ pub struct Options {
     pub auth_token: Option<String>,
     /// Index store override.
     pub store: Option<PathBuf>,
+    /// What is allowed for workspaces that are not repositories.
+    pub live: crate::view::live::LiveOptIn,
 }
 
 /// Runs the server until the client disconnects (stdio) or the process is stopped (HTTP).
@@ -56,7 +58,8 @@ pub fn run(options: Options) -> Result<()> {
             std::fs::canonicalize(cwd.join(r)).with_context(|| format!("allowed root {} does not exist", r.display()))
         })
         .collect::<Result<Vec<_>>>()?;
-    let policy = Policy { auto: options.auto_workspace, allowed_roots, store: options.store.clone() };
+    let policy =
+        Policy { auto: options.auto_workspace, allowed_roots, store: options.store.clone(), live: options.live };
     let registry = Arc::new(Registry::new(&paths, policy).map_err(|e| anyhow::anyhow!("{e}"))?);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async move {

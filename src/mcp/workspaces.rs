@@ -73,6 +73,8 @@ pub struct Policy {
     pub allowed_roots: Vec<PathBuf>,
     /// Index store override (tests).
     pub store: Option<PathBuf>,
+    /// What is allowed for workspaces that are not repositories.
+    pub live: crate::view::live::LiveOptIn,
 }
 
 /// The registered workspaces.
@@ -95,7 +97,8 @@ impl Registry {
     }
 
     fn add(&self, path: &Path) -> Result<Arc<Workspace>, Error> {
-        let engine = Engine::open(path, &EngineOptions { store_dir: self.policy.store.clone() })?;
+        let engine =
+            Engine::open(path, &EngineOptions { store_dir: self.policy.store.clone(), live: self.policy.live })?;
         let root = engine.workspace().root().to_owned();
         let mut map = self.by_root.write().expect("the registry lock is never poisoned because inserts do not panic");
         if let Some(existing) = map.get(&root) {

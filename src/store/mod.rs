@@ -102,7 +102,7 @@ pub struct Store {
     conn: Connection,
 }
 
-const DB_FILE: &str = "store.sqlite";
+pub const DB_FILE: &str = "store.sqlite";
 
 impl Store {
     /// Classifies the store in `dir` without changing anything.

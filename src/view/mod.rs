@@ -7,6 +7,7 @@
 //! that is not a repository.
 
 pub mod ignore_rules;
+pub mod live;
 
 use std::path::{Path, PathBuf};
 
@@ -51,9 +52,47 @@ pub enum WorkspaceError {
     /// Git failed.
     #[error(transparent)]
     Git(#[from] GitError),
+    /// A plain directory, and indexing one was not asked for.
+    #[error("{path} is not in a git repository")]
+    NotARepository { path: PathBuf },
+    /// A plain directory too broad to index without `--force`: `/` or the home directory.
+    #[error("{path} is {what}: indexing all of it is almost never what was meant")]
+    TooBroad { path: PathBuf, what: &'static str },
+    /// A plain directory large enough to ask first.
+    #[error("{path} holds {size}: indexing it takes a while and disk space")]
+    NeedsConfirmation { path: PathBuf, size: String },
+    /// Nowhere to keep a plain directory's index (no cache directory).
+    #[error("there is no cache directory to keep the index of {path} in (HOME and XDG_CACHE_HOME are unset)")]
+    NoCacheDir { path: PathBuf },
     /// A `codecompass.*` setting holds a value it cannot take.
     #[error("bad value `{value}` for `{key}` in git config: {expected}")]
     BadConfig { key: &'static str, value: String, expected: &'static str, example: &'static str },
+}
+
+/// Whether the plain directory `dir`, not indexed yet, may be: asked for, not `/` or the home
+/// directory unless forced, and not above the size that asks first unless confirmed.
+fn check_live(dir: &Path, opt_in: live::LiveOptIn) -> Result<(), WorkspaceError> {
+    if !opt_in.allowed {
+        return Err(WorkspaceError::NotARepository { path: dir.to_owned() });
+    }
+    let what = if dir.parent().is_none() {
+        Some("the root of the file system")
+    } else if live::home().and_then(|h| std::fs::canonicalize(h).ok()).as_deref() == Some(dir) {
+        Some("your home directory")
+    } else {
+        None
+    };
+    if let (Some(what), false) = (what, opt_in.force) {
+        return Err(WorkspaceError::TooBroad { path: dir.to_owned(), what });
+    }
+    if !opt_in.yes {
+        let size = live::measure(dir);
+        if size.over {
+            let size = format!("more than {} files or {} MiB", size.files.saturating_sub(1), size.bytes >> 20);
+            return Err(WorkspaceError::NeedsConfirmation { path: dir.to_owned(), size });
+        }
+    }
+    Ok(())
 }
 
 /// Checks the `codecompass.*` settings whose values have a shape, as git checks its own keys:
@@ -83,9 +122,10 @@ fn check_config(repo: &GitRepo) -> Result<(), WorkspaceError> {
 
 impl Workspace {
     /// Opens the workspace containing `path`. `store` overrides where the index lives; by
-    /// default it is `<common git dir>/codecompass` (shared by all linked worktrees) or
-    /// `<dir>/.codecompass` for a directory that is not a repository.
-    pub fn open(path: &Path, store: Option<&Path>) -> Result<Workspace, WorkspaceError> {
+    /// default it is `<common git dir>/codecompass` (shared by all linked worktrees), or, for a
+    /// directory that is not a repository, a directory of the user's cache ([`live`]). A plain
+    /// directory not indexed yet is opened only as `live` allows.
+    pub fn open(path: &Path, store: Option<&Path>, live: live::LiveOptIn) -> Result<Workspace, WorkspaceError> {
         let canonical =
             std::fs::canonicalize(path).map_err(|_| WorkspaceError::NoSuchDirectory { path: path.to_owned() })?;
         if !canonical.is_dir() {
@@ -100,7 +140,16 @@ impl Workspace {
                 let root = repo.workdir().unwrap_or(repo.git_dir()).to_owned();
                 (root, repo.common_dir().join("codecompass"))
             }
-            None => (canonical.clone(), canonical.join(".codecompass")),
+            None => {
+                let cached = live::store_for(&canonical)
+                    .ok_or_else(|| WorkspaceError::NoCacheDir { path: canonical.clone() })?;
+                let store_dir = store.map_or(cached, Path::to_owned);
+                if !store_dir.join(crate::store::DB_FILE).exists() {
+                    check_live(&canonical, live)?;
+                    let _ = live::record(&store_dir, &canonical);
+                }
+                return Ok(Workspace { root: canonical, git: None, store_dir });
+            }
         };
         let store_dir = store.map_or(default_store, Path::to_owned);
         Ok(Workspace { root, git, store_dir })

@@ -232,7 +232,11 @@ fn randomized_history_agrees_with_git_grep_and_fresh_indexes() {
         linked_engine.sync(false).unwrap_or_else(|e| panic!("linked sync after {log:?}: {e}"));
 
         let fresh_store = TempDir::new("fresh");
-        let fresh = Engine::open(&repo, &EngineOptions { store_dir: Some(fresh_store.path().to_owned()) }).unwrap();
+        let fresh = Engine::open(
+            &repo,
+            &EngineOptions { store_dir: Some(fresh_store.path().to_owned()), ..Default::default() },
+        )
+        .unwrap();
         for b in ["main", "b1", "b2", "b3"] {
             let scope = Scope::Ref(b.to_owned());
             assert_eq!(ours(&engine, &scope), grep(&repo, Some(b)), "regex at {b} after {log:#?}");

@@ -65,21 +65,108 @@ fn codecompassignore_leaves_paths_out() {
     assert_eq!(located(&cc(&repo, &["locate", "shop_checksum", "--ref", "v1.0"])), [("native/checksum.c".into(), 4)]);
 }
 
+/// Runs `git-codecompass ARGS --json -q` in `dir` with the user's cache (and home) in `cache`.
+fn in_cache(dir: &Path, cache: &Path, args: &[&str], extra: &[(&str, &str)]) -> crate::support::Run {
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["--json", "-q"]);
+    let cache_dir = cache.join("cache");
+    let mut envs = vec![("XDG_CACHE_HOME", cache_dir.to_str().unwrap()), ("HOME", cache.to_str().unwrap())];
+    envs.extend_from_slice(extra);
+    crate::support::cc_env(dir, &all, &envs)
+}
+
 #[test]
-fn a_directory_that_is_not_a_repository_gets_a_live_view() {
+fn a_directory_that_is_not_a_repository_is_indexed_only_when_asked_and_never_into_itself() {
     let tmp = crate::support::TempDir::new("live");
-    write(tmp.path(), "lib/util.py", "def live_helper():\n    return 1\n");
-    write(tmp.path(), "main.go", "package main\n\nfunc main() {}\n");
-    let found = cc(tmp.path(), &["locate", "live_helper"]);
+    let home = crate::support::TempDir::new("live-home");
+    let dir = tmp.path();
+    write(dir, "lib/util.py", "def live_helper():\n    return 1\n");
+    write(dir, "main.go", "package main\n\nfunc main() {}\n");
+
+    // Not asked: refused, with both ways on; nothing is written anywhere.
+    let refused = in_cache(dir, home.path(), &["locate", "live_helper"], &[]);
+    assert_eq!(refused.code, 2, "{}", refused.stdout);
+    assert_eq!(refused.json["error"]["code"], "not_a_repository");
+    let remedy = refused.json["error"]["data"]["remedy"].as_str().unwrap();
+    assert!(remedy.contains("index --live") && remedy.contains("CODECOMPASS_LIVE=1"), "{remedy}");
+    assert!(!home.path().join("cache").exists());
+
+    // Asked (the environment variable): a live view, kept in the user's cache directory.
+    let found = in_cache(dir, home.path(), &["locate", "live_helper"], &[("CODECOMPASS_LIVE", "1")]);
     assert_eq!(located(&found), [("lib/util.py".into(), 1)]);
     assert_eq!(found.json["ref"], "live");
-    write(tmp.path(), "lib/util.py", "def renamed_helper():\n    return 1\n");
-    assert_eq!(cc(tmp.path(), &["locate", "live_helper"]).code, 1);
-    assert_eq!(located(&cc(tmp.path(), &["locate", "renamed_helper"])), [("lib/util.py".into(), 1)]);
-    assert!(tmp.path().join(".codecompass/store.sqlite").exists());
-    let refs = cc(tmp.path(), &["locate", "x", "--ref", "HEAD"]);
+    let entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(entries.len(), 2, "nothing written into the directory: {entries:?}");
+    // Indexed once, it answers without asking again, and follows edits.
+    write(dir, "lib/util.py", "def renamed_helper():\n    return 1\n");
+    assert_eq!(in_cache(dir, home.path(), &["locate", "live_helper"], &[]).code, 1);
+    assert_eq!(located(&in_cache(dir, home.path(), &["locate", "renamed_helper"], &[])), [("lib/util.py".into(), 1)]);
+    let refs = in_cache(dir, home.path(), &["locate", "x", "--ref", "HEAD"], &[]);
     assert_eq!(refs.code, 2);
     assert_eq!(refs.json["error"]["code"], "not_a_repository");
+
+    // `gc --live` lists it, and drops it once the directory is gone.
+    let listed = in_cache(dir, home.path(), &["gc", "--live"], &[]);
+    let indexes = listed.json["indexes"].as_array().unwrap();
+    assert_eq!(indexes.len(), 1, "{}", listed.stdout);
+    let store = indexes[0]["store"].as_str().unwrap().to_owned();
+    assert!(store.starts_with(home.path().join("cache/codecompass/live").to_str().unwrap()), "{store}");
+    std::fs::remove_dir_all(dir.join("lib")).unwrap();
+    std::fs::remove_file(dir.join("main.go")).unwrap();
+    let moved = home.path().join("elsewhere");
+    std::fs::rename(dir, &moved).unwrap();
+    let dropped = in_cache(home.path(), home.path(), &["gc", "--live"], &[]);
+    assert_eq!(dropped.json["removed"].as_array().unwrap().len(), 1, "{}", dropped.stdout);
+    assert!(!Path::new(&store).exists());
+}
+
+#[test]
+fn the_home_directory_and_large_directories_are_not_indexed_without_being_sure() {
+    let home = crate::support::TempDir::new("live-home-guard");
+    write(home.path(), "notes.txt", "remember the milk\n");
+    for n in 0..12 {
+        write(home.path(), &format!("project/file{n}.txt"), "some text\n");
+    }
+    let live = [("CODECOMPASS_LIVE", "1")];
+    // The home directory itself: refused even when asked, unless forced.
+    let refused = in_cache(home.path(), home.path(), &["search", "milk"], &live);
+    assert_eq!(refused.json["error"]["code"], "invalid_argument", "{}", refused.stdout);
+    assert!(refused.json["error"]["message"].as_str().unwrap().contains("home directory"));
+
+    // Above the threshold: a question on a terminal, refused (with the remedy) without one.
+    let project = home.path().join("project");
+    let small = [("CODECOMPASS_LIVE", "1"), ("CODECOMPASS_LIVE_CONFIRM_FILES", "10")];
+    let asked = in_cache(&project, home.path(), &["search", "text"], &small);
+    assert_eq!(asked.code, 2);
+    assert_eq!(asked.json["error"]["code"], "confirmation_required", "{}", asked.stdout);
+    assert!(asked.json["error"]["data"]["remedy"].as_str().unwrap().contains("--yes"));
+    let kept = in_cache(home.path(), home.path(), &["gc", "--live"], &[]);
+    assert_eq!(kept.json["indexes"], serde_json::json!([]), "nothing indexed when refused: {}", kept.stdout);
+    // On a terminal, the question; `y` goes on.
+    let command = format!("{} search text", env!("CARGO_BIN_EXE_git-codecompass"));
+    let mut script = std::process::Command::new("script");
+    script.args(["-qec", &command, "/dev/null"]).current_dir(&project).env("XDG_CACHE_HOME", home.path().join("cache"));
+    script.env("HOME", home.path()).env("CODECOMPASS_LIVE", "1").env("CODECOMPASS_LIVE_CONFIRM_FILES", "10");
+    script.env("NO_COLOR", "1").stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    let mut child = script.spawn().expect("script (util-linux) runs a command on a pseudo-terminal");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"y\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains("[y/N]") && shown.contains("file0.txt"), "{shown}");
+    let other = home.path().join("other");
+    for n in 0..12 {
+        write(&other, &format!("f{n}.txt"), "more text\n");
+    }
+    let yes = in_cache(&other, home.path(), &["search", "text", "--yes"], &small);
+    assert_eq!(yes.code, 0, "{}", yes.stderr);
+
+    // `index --live --force` is the way to index the home directory when meant.
+    let forced = in_cache(home.path(), home.path(), &["index", "--live", "--force", "--yes"], &[]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    assert_eq!(in_cache(home.path(), home.path(), &["search", "milk"], &[]).code, 0);
+    // The indexes kept in the cache (under the home directory) are not indexed themselves.
+    let found = in_cache(home.path(), home.path(), &["search", "--mode", "path", "store.sqlite"], &[]);
+    assert_eq!(found.json["results"], serde_json::json!([]), "{}", found.stdout);
 }
 
 #[test]

@@ -282,7 +282,7 @@ pub fn index(args: &BenchArgs) -> Result<()> {
 fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Duration>)> {
     use codecompass::engine::{Engine, EngineOptions, Freshness, LocateRequest};
     use codecompass::view::Scope;
-    let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.to_owned()) })?;
+    let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.to_owned()), ..Default::default() })?;
     let names: Vec<String> = {
         let db = codecompass::store::Store::open(store, false)?;
         let mut stmt = db.conn().prepare(
@@ -491,7 +491,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
         use codecompass::engine::{Engine, EngineOptions, Freshness};
         use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
         use codecompass::view::Scope;
-        let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.clone()) })?;
+        let engine = Engine::open(repo, &EngineOptions { store_dir: Some(store.clone()), ..Default::default() })?;
         for case in &cases {
             let mut mode = Mode::Auto;
             let mut query = case.ours.last().cloned().unwrap_or_default();

@@ -145,7 +145,7 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
     let index_time = started.elapsed();
     eprintln!("indexed {files} files at {commit} in {}", secs(index_time));
 
-    let engine = Engine::open(&checkout, &EngineOptions { store_dir: None })
+    let engine = Engine::open(&checkout, &EngineOptions { store_dir: None, ..Default::default() })
         .map_err(|e| anyhow::anyhow!("opening the index: {e}"))?;
     let language = main_language(&checkout)?;
     let oracle = match args.oracle.as_deref() {
