@@ -232,7 +232,7 @@ enum Command {
         #[arg(long, value_name = "TOKEN")]
         auth_token: Option<String>,
         /// Print the configuration snippet for an agent and exit.
-        #[arg(long, value_name = "AGENT", value_parser = ["claude", "cursor", "codex", "generic"])]
+        #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(crate::mcp::AGENTS))]
         print_config: Option<String>,
     },
     /// Print the completion script for a shell (bash's also completes `git codecompass <TAB>`

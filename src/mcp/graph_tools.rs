@@ -35,12 +35,24 @@ pub struct ReferencesParams {
 }
 
 /// `get_call_graph`.
+/// Which way a call graph goes.
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphDirection {
+    /// Callers.
+    Up,
+    /// Callees.
+    Down,
+    /// Both.
+    Both,
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct CallGraphParams {
     /// The symbol: bare or qualified.
     pub name: String,
-    /// `up` (callers, the default), `down` (callees) or `both`.
-    pub direction: Option<String>,
+    /// Callers (`up`, the default), callees (`down`) or both.
+    pub direction: Option<GraphDirection>,
     /// Levels to follow (default 1, at most 5).
     pub depth: Option<u32>,
     /// At most this many symbols (default 50, at most 500).
@@ -90,6 +102,7 @@ type Handler = fn(Option<&JsonObject>, &Arc<Workspace>) -> Result<Result<Value, 
 pub struct GraphTool {
     /// Its name.
     pub name: &'static str,
+    title: &'static str,
     description: &'static str,
     input: fn() -> Arc<JsonObject>,
     output: fn() -> Arc<JsonObject>,
@@ -100,6 +113,7 @@ pub struct GraphTool {
 pub const TOOLS: &[GraphTool] = &[
     GraphTool {
         name: "find_references",
+        title: "Find references",
         description: "Every use of a symbol (calls, type uses, names), grouped by file, the definition first, \
                       each with its line, the symbol it sits in and how it was tied to the definition \
                       (resolved, import, same_package, unique_name, ambiguous with candidates). Use it before \
@@ -110,6 +124,7 @@ pub const TOOLS: &[GraphTool] = &[
     },
     GraphTool {
         name: "get_call_graph",
+        title: "Call graph",
         description: "Who calls a symbol (direction=up), what it calls (down) or both, depth levels deep, with \
                       every call site; calls to libraries are listed as external.",
         input: input::<CallGraphParams>,
@@ -118,6 +133,7 @@ pub const TOOLS: &[GraphTool] = &[
     },
     GraphTool {
         name: "get_file_context",
+        title: "A file in context",
         description: "One file in context: its outline, what it imports (resolved to files), who imports it and \
                       its tests.",
         input: input::<FileContextParams>,
@@ -126,6 +142,7 @@ pub const TOOLS: &[GraphTool] = &[
     },
     GraphTool {
         name: "get_related_tests",
+        title: "Related tests",
         description: "The tests of a symbol or a file: test files that use it, import its file, or are named \
                       after it (test_x.py, x_test.go, x.spec.ts, XTest.java). Use it to know what to run after \
                       an edit.",
@@ -135,6 +152,7 @@ pub const TOOLS: &[GraphTool] = &[
     },
     GraphTool {
         name: "explain_symbol",
+        title: "Explain a symbol",
         description: "A symbol in one answer: definition, signature, doc, how many callers and callees (the top \
                       few named), how many uses, and where it is tested.",
         input: input::<ExplainParams>,
@@ -147,6 +165,7 @@ pub const TOOLS: &[GraphTool] = &[
 pub fn specs() -> impl Iterator<Item = ToolSpec> {
     TOOLS.iter().map(|t| ToolSpec {
         name: t.name,
+        title: t.title,
         description: t.description,
         input: (t.input)(),
         output: (t.output)(),
@@ -185,11 +204,10 @@ fn find_references(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Res
 
 fn get_call_graph(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
     let p: CallGraphParams = parse(args)?;
-    let direction = match p.direction.as_deref().unwrap_or("up") {
-        "up" => Direction::Up,
-        "down" => Direction::Down,
-        "both" => Direction::Both,
-        other => return Err(format!("direction must be up, down or both, not `{other}`")),
+    let direction = match p.direction.unwrap_or(GraphDirection::Up) {
+        GraphDirection::Up => Direction::Up,
+        GraphDirection::Down => Direction::Down,
+        GraphDirection::Both => Direction::Both,
     };
     let request = GraphRequest {
         name: p.name,

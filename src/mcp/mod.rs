@@ -77,35 +77,63 @@ pub fn run(options: Options) -> Result<()> {
     })
 }
 
-/// The configuration snippet that registers this server with an agent.
+/// The agents `mcp --print-config` knows.
+pub const AGENTS: &[&str] = &["claude", "cursor", "codex", "vscode", "windsurf", "zed", "generic"];
+
+/// The configuration snippet that registers the server with `agent`. Project-level files (to
+/// commit) hold no absolute path: the server takes the repository from its working directory
+/// (which these clients set to the project) or from the client's workspace variable. Only a
+/// user-level file that serves one repository names `workspace`. The formats follow each
+/// client's documentation as listed in `docs/mcp.md`.
 pub fn print_config(agent: &str, workspace: &std::path::Path) -> Result<String> {
     let exe = "git-codecompass";
     let ws = workspace.to_string_lossy();
+    let json = |value: serde_json::Value| serde_json::to_string_pretty(&value).expect("JSON values serialize");
     Ok(match agent {
         "claude" => format!(
-            "# Claude Code: run this once in the repository\nclaude mcp add codecompass -- {exe} mcp --workspace {ws}\n\n\
-             # or put this in .mcp.json at the repository root\n{}\n",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "mcpServers": { "codecompass": { "command": exe, "args": ["mcp", "--workspace", ws] } }
-            }))?
+            "# Claude Code: run this once in the repository (writes .mcp.json, to commit)\n\
+             claude mcp add --scope project codecompass -- {exe} mcp\n\n\
+             # or put this in .mcp.json at the repository root (Claude Code starts the server there)\n{}\n",
+            json(serde_json::json!({ "mcpServers": { "codecompass": { "command": exe, "args": ["mcp"] } } }))
         ),
         "cursor" => format!(
-            "# Cursor: .cursor/mcp.json\n{}\n",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "mcpServers": { "codecompass": { "command": exe, "args": ["mcp", "--workspace", ws] } }
-            }))?
+            "# Cursor: .cursor/mcp.json in the repository (to commit)\n{}\n",
+            json(serde_json::json!({
+                "mcpServers": { "codecompass": { "command": exe, "args": ["mcp", "--workspace", "${workspaceFolder}"] } }
+            }))
+        ),
+        "vscode" => format!(
+            "# VS Code: .vscode/mcp.json in the repository (to commit)\n{}\n",
+            json(serde_json::json!({
+                "servers": { "codecompass": {
+                    "type": "stdio", "command": exe, "args": ["mcp", "--workspace", "${workspaceFolder}"]
+                } }
+            }))
         ),
         "codex" => format!(
-            "# Codex: ~/.codex/config.toml\n[mcp_servers.codecompass]\ncommand = \"{exe}\"\nargs = [\"mcp\", \"--workspace\", \"{}\"]\n",
-            ws.replace('\\', "\\\\").replace('"', "\\\"")
+            "# Codex: .codex/config.toml in the repository (read in trusted projects; Codex starts the\n\
+             # server in the project), or ~/.codex/config.toml for every project\n\
+             [mcp_servers.codecompass]\ncommand = \"{exe}\"\nargs = [\"mcp\"]\n"
+        ),
+        "zed" => format!(
+            "# Zed: .zed/settings.json in the repository (to commit), or your user settings\n{}\n",
+            json(serde_json::json!({
+                "context_servers": { "codecompass": { "source": "custom", "command": exe, "args": ["mcp"], "env": {} } }
+            }))
+        ),
+        "windsurf" => format!(
+            "# Windsurf: ~/.codeium/windsurf/mcp_config.json (user-level, not committed; Windsurf has no\n\
+             # per-project file, so it names this repository; for several, serve them all with\n\
+             # `mcp --auto-workspace --allowed-root DIR` and let requests name their workspace)\n{}\n",
+            json(serde_json::json!({
+                "mcpServers": { "codecompass": { "command": exe, "args": ["mcp", "--workspace", ws] } }
+            }))
         ),
         "generic" => format!(
-            "# Any MCP client: a stdio server\n{}\n\n# Or over HTTP: {exe} mcp --transport http --bind 127.0.0.1:8765, \
-             then connect to http://127.0.0.1:8765/mcp (health: /health)\n",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "name": "codecompass", "transport": "stdio", "command": exe, "args": ["mcp", "--workspace", ws]
-            }))?
+            "# Any MCP client: a stdio server started in the repository\n{}\n\n# Or over HTTP: {exe} mcp --transport http \
+             --bind 127.0.0.1:8765, then connect to http://127.0.0.1:8765/mcp (health: /health)\n",
+            json(serde_json::json!({ "name": "codecompass", "transport": "stdio", "command": exe, "args": ["mcp"] }))
         ),
-        other => anyhow::bail!("unknown agent `{other}`: use claude, cursor, codex or generic"),
+        other => anyhow::bail!("unknown agent `{other}`: use {}", AGENTS.join(", ")),
     })
 }

@@ -37,7 +37,13 @@ impl Server {
     pub fn new(registry: Arc<Registry>) -> Server {
         let tools = tools::specs()
             .into_iter()
-            .map(|spec| Tool::new(spec.name, spec.description, spec.input).with_raw_output_schema(spec.output))
+            .map(|spec| {
+                let annotations = super::tools::annotations(&spec);
+                Tool::new(spec.name, spec.description, spec.input)
+                    .with_raw_output_schema(spec.output)
+                    .with_title(spec.title)
+                    .annotate(annotations)
+            })
             .collect();
         Server { registry, started: Instant::now(), tools: Arc::new(tools) }
     }

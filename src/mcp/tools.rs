@@ -30,6 +30,28 @@ pub struct Common {
     pub reference: Option<String>,
 }
 
+/// How much of the ranking to explain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplainLevel {
+    /// Nothing (the default).
+    Off,
+    /// The main reasons.
+    Basic,
+    /// Every signal with its value.
+    Full,
+}
+
+/// What `get_code_context` favours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ContextStrategy {
+    /// Many short results.
+    Breadth,
+    /// Few whole ones.
+    Depth,
+}
+
 /// How much to say per result.
 #[derive(Clone, Copy, Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -119,8 +141,8 @@ pub struct SearchParams {
     pub case_sensitive: Option<bool>,
     /// Ignore case (regex and literal).
     pub ignore_case: Option<bool>,
-    /// Explain the ranking: `basic` or `full`.
-    pub explain: Option<String>,
+    /// Explain the ranking.
+    pub explain: Option<ExplainLevel>,
     /// Fit whole results into this many estimated tokens.
     pub max_tokens: Option<usize>,
     /// `file`: rank files, not snippets (which files to read for a question or a pasted issue;
@@ -171,8 +193,8 @@ pub struct ContextParams {
     pub query: String,
     /// The budget in estimated tokens (`ceil(words * 1.3)`); never exceeded.
     pub max_tokens: usize,
-    /// `breadth` (many short results, default) or `depth` (few whole ones).
-    pub strategy: Option<String>,
+    /// Many short results (the default), or few whole ones.
+    pub strategy: Option<ContextStrategy>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub filters: FilterParams,
@@ -296,6 +318,8 @@ pub struct SyncAnswer {
 pub struct ToolSpec {
     /// Its name.
     pub name: &'static str,
+    /// Its name for people.
+    pub title: &'static str,
     /// When to use it.
     pub description: &'static str,
     /// Its input schema.
@@ -344,11 +368,24 @@ pub(super) fn input<T: JsonSchema>() -> std::sync::Arc<JsonObject> {
     std::sync::Arc::new(map)
 }
 
+/// What a tool does to its world, for clients deciding what to allow: every tool reads the
+/// repository and never changes it; all but `sync_repo` only answer (they may refresh the
+/// index cache on the way, as any query does), `sync_repo` rewrites that cache; none deletes
+/// anything a user made, every one can be repeated, and none reaches beyond the machine.
+pub fn annotations(spec: &ToolSpec) -> rmcp::model::ToolAnnotations {
+    rmcp::model::ToolAnnotations::with_title(spec.title)
+        .read_only(spec.name != "sync_repo")
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false)
+}
+
 /// Every tool.
 pub fn specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: "search_code",
+            title: "Search code",
             description: "Search code by name, words, path, exact text or regex; path:line answers ranked, \
                           definitions first. mode=regex|literal gives every matching line (like git grep). A \
                           question of any length works: paste the whole issue, traceback or log line. \
@@ -358,6 +395,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "locate_symbol",
+            title: "Locate a symbol's definition",
             description: "Find where a symbol (function, class, method, constant, ...) is defined, by exact or \
                           qualified name (`Cart::total`, `Greeter.greet`). Fastest way to jump to a definition.",
             input: input::<LocateParams>(),
@@ -365,6 +403,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "get_code_context",
+            title: "Gather code context within a token budget",
             description: "Gather the code that answers a question, whole results fitted into a token budget \
                           (max_tokens): the relevant symbols of the best files. Use it to load context before \
                           editing; pasting the issue text as the question is fine.",
@@ -373,6 +412,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "get_file_outline",
+            title: "Outline a file",
             description: "List the symbols of one file, nested, with lines and signatures: see a file's structure \
                           without reading it.",
             input: input::<OutlineParams>(),
@@ -380,6 +420,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "read_source",
+            title: "Read source",
             description: "Read a symbol's definition (by name) or a line range of a file. At most 200 lines per \
                           symbol and 500 per call; expand adds lines around, collapse folds nested bodies.",
             input: input::<ReadSourceParams>(),
@@ -387,6 +428,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "diff_context",
+            title: "Symbols changed on a branch",
             description: "What changed on a branch (or the working tree) since its merge base with another ref: \
                           files, and symbols added, modified (signature or body), deleted or moved.",
             input: input::<DiffParams>(),
@@ -394,6 +436,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "list_refs",
+            title: "List refs and their freshness",
             description: "List branches, tags and worktrees with their commits, what is indexed and whether it \
                           is fresh.",
             input: input::<CommonParams>(),
@@ -401,6 +444,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "index_status",
+            title: "Index status",
             description: "Index state of a workspace: whether it is indexed, indexing progress, views, refs and \
                           interrupted jobs.",
             input: input::<CommonParams>(),
@@ -408,12 +452,14 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "health_check",
+            title: "Server health",
             description: "Whether the server is ready, indexing or warming, with every workspace's state.",
             input: input::<CommonParams>(),
             output: relaxed::<Health>(),
         },
         ToolSpec {
             name: "sync_repo",
+            title: "Bring the index up to date",
             description: "Bring the index up to date now (the working tree, HEAD, the default branch, linked \
                           worktrees, or only `ref` when given). Sends progress when the client asks for it.",
             input: input::<SyncParams>(),
@@ -493,10 +539,10 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 fuzzy: p.fuzzy.unwrap_or(0),
                 case_sensitive: p.case_sensitive.unwrap_or(false),
                 ignore_case: p.ignore_case.unwrap_or(false),
-                explain: match p.explain.as_deref() {
-                    Some("basic") => Explain::Basic,
-                    Some("full") => Explain::Full,
-                    _ => Explain::Off,
+                explain: match p.explain {
+                    Some(ExplainLevel::Basic) => Explain::Basic,
+                    Some(ExplainLevel::Full) => Explain::Full,
+                    Some(ExplainLevel::Off) | None => Explain::Off,
                 },
                 max_tokens: p.max_tokens,
                 filters: p.filters.filters(),
@@ -526,7 +572,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
         }
         "get_code_context" => {
             let p: ContextParams = parse(args)?;
-            let strategy = if p.strategy.as_deref() == Some("depth") { Strategy::Depth } else { Strategy::Breadth };
+            let strategy = if p.strategy == Some(ContextStrategy::Depth) { Strategy::Depth } else { Strategy::Breadth };
             let request = SearchRequest {
                 query: p.query,
                 mode: Mode::Auto,

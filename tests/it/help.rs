@@ -106,3 +106,37 @@ fn git_codecompass_tab_completes_through_gits_own_bash_completion() {
     assert_eq!(complete("git codecompass search --mode lit"), "literal");
     assert!(complete("git codecompass search --ref v1").split(' ').any(|r| r == "v1.0"), "refs after --ref");
 }
+
+#[test]
+fn agent_configurations_parse_and_project_files_hold_no_absolute_path() {
+    let (_tmp, repo) = crate::support::fixture("shop");
+    let root = repo.canonicalize().unwrap();
+    for agent in ["claude", "cursor", "codex", "vscode", "windsurf", "zed", "generic"] {
+        let out = bin().args(["mcp", "--print-config", agent]).current_dir(&repo).output().unwrap();
+        assert!(out.status.success(), "{agent}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        // The snippet itself (the comment lines say where it goes).
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("claude mcp add"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let body = body.split("\n\n").find(|b| !b.trim().is_empty()).unwrap().trim().to_owned();
+        if agent == "codex" {
+            assert!(body.contains("[mcp_servers.codecompass]") && body.contains("args = [\"mcp\"]"), "{body}");
+        } else {
+            let value: serde_json::Value =
+                serde_json::from_str(&body).unwrap_or_else(|e| panic!("{agent}: {e}\n{body}"));
+            let server = ["mcpServers", "servers", "context_servers"]
+                .iter()
+                .find_map(|k| value.get(k).and_then(|s| s.get("codecompass")))
+                .unwrap_or(&value);
+            assert_eq!(server["command"], "git-codecompass", "{agent}");
+            assert_eq!(server["args"][0], "mcp", "{agent}");
+        }
+        // Only Windsurf's user-level file names the repository.
+        assert_eq!(text.contains(root.to_str().unwrap()), agent == "windsurf", "{agent}:\n{text}");
+    }
+    let bad = bin().args(["mcp", "--print-config", "emacs"]).current_dir(&repo).output().unwrap();
+    assert!(!bad.status.success());
+}

@@ -60,6 +60,19 @@ async def exercise_tools(session, repo):
         check(tool.input_schema.get("type") == "object", f"{tool.name}: input schema is an object")
         check(tool.output_schema is not None, f"{tool.name}: has an output schema")
         check(bool(tool.description) and len(tool.description) < 400, f"{tool.name}: short description")
+        check(bool(tool.title), f"{tool.name}: has a title")
+        hints = tool.annotations
+        check(hints is not None and hints.read_only_hint == (tool.name != "sync_repo"), f"{tool.name}: readOnlyHint")
+        check(hints is not None and hints.destructive_hint is False and hints.open_world_hint is False, f"{tool.name}: hints")
+    by_name = {t.name: t for t in tools.tools}
+    enums = {
+        ("search_code", "explain"): {"off", "basic", "full"},
+        ("get_code_context", "strategy"): {"breadth", "depth"},
+        ("get_call_graph", "direction"): {"up", "down", "both"},
+    }
+    for (tool, field), values in enums.items():
+        text = str(by_name[tool].input_schema)
+        check(all(f"'{v}'" in text for v in values) and "enum" in text or "const" in text, f"{tool}.{field} is an enum")
 
     progress = []
 
@@ -149,6 +162,11 @@ async def exercise_tools(session, repo):
     try:
         await session.call_tool("get_call_graph", {"name": "Cart::new", "direction": "sideways"})
         failures.append("get_call_graph: an unknown direction is a protocol error")
+    except MCPError:
+        pass
+    try:
+        await session.call_tool("search_code", {"query": "Cart", "explain": "bogus"})
+        failures.append("search_code: an unknown explain level is a protocol error")
     except MCPError:
         pass
     file_context = await session.call_tool("get_file_context", {"path": "src/cart.rs"})
