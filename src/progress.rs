@@ -52,9 +52,32 @@ pub struct Bar {
     label: String,
     total: u64,
     done: u64,
+    started: Instant,
     last_draw: Instant,
     enabled: bool,
     drawn: bool,
+}
+
+/// `secs` as `1h02m`, `3m05s` or `42s`.
+fn duration(secs: u64) -> String {
+    match secs {
+        0..60 => format!("{secs}s"),
+        60..3600 => format!("{}m{:02}s", secs / 60, secs % 60),
+        _ => format!("{}h{:02}m", secs / 3600, secs % 3600 / 60),
+    }
+}
+
+/// The bar's line: counts, percent, rate and the time left at that rate.
+fn line(label: &str, done: u64, total: u64, elapsed: Duration) -> String {
+    let percent = (done * 100).checked_div(total).unwrap_or(100);
+    let secs = elapsed.as_secs_f64();
+    let mut text = format!("{label}: {done}/{total} ({percent}%)");
+    if secs >= 0.5 && done > 0 {
+        let rate = done as f64 / secs;
+        let left = (total.saturating_sub(done) as f64 / rate).round() as u64;
+        text.push_str(&format!(", {rate:.0}/s, {} left", duration(left)));
+    }
+    text
 }
 
 impl Bar {
@@ -62,7 +85,8 @@ impl Bar {
     pub fn new(label: &str, total: u64) -> Bar {
         let enabled = !is_quiet() && std::io::stderr().is_terminal() && total > 0;
         to_sink(label, 0, total);
-        Bar { label: label.to_owned(), total, done: 0, last_draw: Instant::now(), enabled, drawn: false }
+        let now = Instant::now();
+        Bar { label: label.to_owned(), total, done: 0, started: now, last_draw: now, enabled, drawn: false }
     }
 
     /// Advances by `n` steps.
@@ -76,9 +100,8 @@ impl Bar {
         to_sink(&self.label, self.done, self.total);
         if self.enabled {
             self.drawn = true;
-            let percent = (self.done * 100).checked_div(self.total).unwrap_or(100);
-            let _ =
-                write!(std::io::stderr().lock(), "\r{}: {}/{} ({percent}%)\x1b[K", self.label, self.done, self.total);
+            let text = line(&self.label, self.done, self.total, self.started.elapsed());
+            let _ = write!(std::io::stderr().lock(), "\r{text}\x1b[K");
         }
     }
 }
@@ -88,5 +111,18 @@ impl Drop for Bar {
         if self.drawn {
             let _ = write!(std::io::stderr().lock(), "\r\x1b[K");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_says_counts_rate_and_time_left() {
+        assert_eq!(line("parsing", 0, 10, Duration::ZERO), "parsing: 0/10 (0%)");
+        assert_eq!(line("parsing", 250, 1000, Duration::from_secs(5)), "parsing: 250/1000 (25%), 50/s, 15s left");
+        assert_eq!(line("parsing", 10, 4000, Duration::from_secs(1)), "parsing: 10/4000 (0%), 10/s, 6m39s left");
+        assert_eq!(duration(7322), "2h02m");
     }
 }

@@ -43,6 +43,9 @@ struct GlobalArgs {
     /// No progress or notes on stderr.
     #[arg(short, long, global = true)]
     quiet: bool,
+    /// When to colour the output (`NO_COLOR` turns colour off, never the layout).
+    #[arg(long, value_enum, default_value_t = output::ColorChoice::Auto, global = true, value_name = "WHEN")]
+    color: output::ColorChoice,
     /// Answer yes to the question asked before indexing a large directory that is not a
     /// repository.
     #[arg(long, global = true)]
@@ -349,6 +352,12 @@ struct GrepArgs {
     /// Print paths from the repository root, not from the current directory.
     #[arg(long)]
     full_name: bool,
+    /// Line matches under a heading per file (the default for a person reading).
+    #[arg(long, overrides_with = "no_heading")]
+    heading: bool,
+    /// One `path:line:col: text` line per match (the default when piped).
+    #[arg(long)]
+    no_heading: bool,
 }
 
 impl GrepArgs {
@@ -483,7 +492,12 @@ pub fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     crate::progress::set_quiet(cli.global.quiet);
-    let mut out = Out::new(cli.global.json);
+    let heading = match &cli.command {
+        Command::Search { grep, .. } if grep.no_heading => Some(false),
+        Command::Search { grep, .. } if grep.heading => Some(true),
+        _ => None,
+    };
+    let mut out = Out::new(cli.global.json, cli.global.color, heading);
     let code = match run(&cli, &mut out) {
         Ok(found) => {
             if found {

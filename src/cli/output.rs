@@ -18,13 +18,64 @@ use crate::query::{LineHit, SearchResult};
 /// Where results go.
 pub struct Out {
     json: bool,
+    /// Escape codes for colour.
     color: bool,
+    /// Line matches under a heading per file, as `rg` shows them on a terminal.
+    heading: bool,
+}
+
+/// When to use colour (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal (or under git's pager, as `color.pager` says), unless `NO_COLOR` is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Whether stdout is read by a person: a terminal, or git's pager (`git -p`, `pager.codecompass`).
+fn for_a_person() -> bool {
+    std::io::stdout().is_terminal() || std::env::var_os("GIT_PAGER_IN_USE").is_some()
+}
+
+/// Colour under `auto`: on a terminal unless `NO_COLOR`; under git's pager as git's own
+/// `color.pager` and `color.ui` say (both default to on).
+fn auto_color() -> bool {
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        return false;
+    }
+    if std::io::stdout().is_terminal() {
+        return git_bool("color.ui").unwrap_or(true);
+    }
+    std::env::var_os("GIT_PAGER_IN_USE").is_some()
+        && git_bool("color.pager").unwrap_or(true)
+        && git_bool("color.ui").unwrap_or(true)
+}
+
+/// A git setting read as colour settings are (`true`, `always`, `auto` on; `false`, `never` off).
+fn git_bool(key: &str) -> Option<bool> {
+    let out = std::process::Command::new("git").args(["config", "--get", key]).output().ok()?;
+    let value = String::from_utf8_lossy(&out.stdout).trim().to_ascii_lowercase();
+    match value.as_str() {
+        "true" | "always" | "auto" | "yes" | "on" | "1" => Some(true),
+        "false" | "never" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
 }
 
 impl Out {
-    /// Text or JSON; colour only on a terminal.
-    pub fn new(json: bool) -> Out {
-        Out { json, color: !json && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() }
+    /// Text or JSON; colour as `color` says (`NO_COLOR` turns off colour only), headings for
+    /// a person unless `heading` says otherwise.
+    pub fn new(json: bool, color: ColorChoice, heading: Option<bool>) -> Out {
+        let color = !json
+            && match color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => auto_color(),
+            };
+        Out { json, color, heading: !json && heading.unwrap_or_else(for_a_person) }
     }
 
     fn write(&self, text: &str) {
@@ -309,14 +360,14 @@ impl Out {
                     if with_context && last_path.is_some() && (!same_file || first_new > printed_to + 1) {
                         text.push_str("--\n");
                     }
-                    if self.color && with_filename && !same_file {
+                    if self.heading && with_filename && !same_file {
                         if last_path.is_some() && !with_context {
                             text.push('\n');
                         }
                         text.push_str(&self.path(&r.path));
                         text.push('\n');
                     }
-                    let (name, sep, context_sep) = if self.color || !with_filename {
+                    let (name, sep, context_sep) = if self.heading || !with_filename {
                         (String::new(), "", "")
                     } else {
                         (quote_path(&r.path).into_owned(), ":", "-")

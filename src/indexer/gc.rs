@@ -168,7 +168,9 @@ impl Indexer<'_> {
                 .filter_map(Result::ok)
                 .collect()
         };
+        let mut bar = crate::progress::Bar::new("checking records", records.len() as u64);
         for (id, blob, lang, extractor) in records {
+            bar.inc(1);
             if !needed.contains(&(blob, lang, extractor)) {
                 report.symbols_dropped +=
                     tx.execute("DELETE FROM symbols WHERE record = ?1", [id]).map_err(store::StoreError::from)? as u64;

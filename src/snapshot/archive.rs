@@ -181,8 +181,11 @@ pub(super) fn unpack_verified(
     std::fs::create_dir_all(staging).map_err(SnapshotError::io(staging))?;
     let by_path: HashMap<&str, &ManifestFile> = manifest.files.iter().map(|f| (f.path.as_str(), f)).collect();
     let mut seen: HashSet<String> = HashSet::new();
+    let mut bar =
+        crate::progress::Bar::new("unpacking snapshot (KiB)", manifest.files.iter().map(|f| f.size >> 10).sum());
     for entry in entries {
         let mut entry = entry.map_err(errors)?;
+        bar.inc(entry.size() >> 10);
         let path = entry_path(file, &entry)?;
         let name = String::from_utf8_lossy(&path).into_owned();
         if let Some(reason) = path_problem(&path) {
@@ -283,7 +286,10 @@ pub(super) fn write(output: &Path, manifest: &Manifest, root: &Path) -> Result<u
         builder
             .append_data(&mut header_for(text.len() as u64), MANIFEST_ENTRY, &text[..])
             .map_err(SnapshotError::io(&tmp))?;
+        let mut bar =
+            crate::progress::Bar::new("writing snapshot (KiB)", manifest.files.iter().map(|f| f.size >> 10).sum());
         for f in &manifest.files {
+            bar.inc(f.size >> 10);
             let path = root.join(&f.path);
             let content = File::open(&path).map_err(SnapshotError::io(&path))?;
             // The file was hashed already; reading exactly its listed size keeps entry and

@@ -19,5 +19,6 @@ mod robustness;
 mod search;
 mod snapshot;
 mod support;
+mod terminal;
 mod words;
 mod worktree;
