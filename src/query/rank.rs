@@ -513,6 +513,18 @@ pub(crate) fn ranked(
         }
         text_clues = Some(clues);
     } else {
+        // A name or a path has few words: a query of thousands (repeated or not) would build
+        // a query as large; the same words once each, and at most as many as a question keeps.
+        let mut seen = std::collections::HashSet::new();
+        words.retain(|w| seen.insert(w.to_lowercase()));
+        if words.len() > super::words::MAX_GROUPS {
+            notes.push(format!(
+                "the query has {} distinct words; only the first {} were searched",
+                words.len(),
+                super::words::MAX_GROUPS
+            ));
+            words.truncate(super::words::MAX_GROUPS);
+        }
         for &kind in kinds {
             if let Some(q) = recall_query(ctx, kind, &words, &phrases, request.fuzzy) {
                 let hits = ctx.searcher.search(&*q, &collector(RECALL))?;

@@ -300,3 +300,21 @@ fn a_bad_codecompass_setting_is_an_error_naming_the_key_and_the_fix() {
         assert_ne!(after.json["error"]["code"], "invalid_argument", "{key} after `{fix}`: {}", after.stdout);
     }
 }
+
+#[test]
+fn a_name_or_path_query_of_thousands_of_words_is_cut_and_says_so() {
+    let (_tmp, repo) = crate::support::fixture("shop");
+    let words: Vec<String> = (0..5000).map(|i| format!("name{i}")).collect();
+    let query = format!("Cart {}", words.join(" "));
+    for mode in ["symbol", "path"] {
+        let run = crate::support::cc(&repo, &["search", "--mode", mode, &query]);
+        assert!(run.code <= 1, "{mode}: {}", run.stderr);
+        let notes = run.json["metadata"]["notes"].to_string();
+        assert!(notes.contains("only the first 64 were searched"), "{mode}: {notes}");
+    }
+    // Repeated words count once.
+    let repeated = "Cart ".repeat(20_000);
+    let run = crate::support::cc(&repo, &["search", "--mode", "symbol", &repeated]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.json["metadata"]["notes"].to_string().contains("were searched"));
+}
