@@ -112,7 +112,7 @@ pub(super) fn explain(
         scope: scope.clone(),
         limit: 500,
         depth: 1,
-        freshness: Freshness::BestEffort,
+        freshness: Freshness::Current,
     };
     let in_best = |path: &str, line: u32| path == best.path && line == best.line;
     let callers = engine.call_graph(&request, Direction::Up)?;
@@ -135,7 +135,7 @@ pub(super) fn explain(
         target: best.qualified_name.clone(),
         scope: scope.clone(),
         limit: TOP,
-        freshness: Freshness::BestEffort,
+        freshness: Freshness::Current,
     })?;
     let mut metadata = located.metadata.clone();
     metadata.notes.extend(references.metadata.notes.iter().cloned());
@@ -177,7 +177,7 @@ pub(super) fn file_context(
         target: outline.path.clone(),
         scope: scope.clone(),
         limit,
-        freshness: Freshness::BestEffort,
+        freshness: Freshness::Current,
     };
     let (imports, importers, tests) = if outline.skipped.is_some() {
         (Vec::new(), Vec::new(), Vec::new())

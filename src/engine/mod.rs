@@ -149,8 +149,12 @@ pub enum Freshness {
     /// Answer from the last view at once and, when it is stale, sync in the background (the
     /// MCP server's default). Says `stale` when it is.
     Balanced,
-    /// Answer from the last view; report honestly whether it is stale.
+    /// Answer from the last view without checking a working tree against it (no status walk:
+    /// says `stale`, unless the watcher vouches for it); refs are still resolved.
     BestEffort,
+    /// Answer from the last view without syncing, after checking whether it is current (the
+    /// engine's own follow-up queries, and the MCP server while it indexes).
+    Current,
 }
 
 impl Freshness {
@@ -382,7 +386,14 @@ impl Engine {
             return self.resolve_strict(scope);
         }
         let store = self.open_store(false)?;
-        let resolved = self.resolve_existing(&store, scope)?;
+        let resolved = match scope {
+            // `best_effort` pays no walk of the working tree: the last view answers, said to
+            // be stale, unless the watcher vouches that it is current.
+            Scope::Worktree if freshness == Freshness::BestEffort && !self.watcher_vouches() => {
+                self.last_view(&store, scope)?
+            }
+            _ => self.resolve_existing(&store, scope)?,
+        };
         Ok((store, resolved))
     }
 

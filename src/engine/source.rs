@@ -81,7 +81,7 @@ pub(super) fn run(engine: &Engine, request: &SourceRequest) -> Result<SourceResp
                 lang: None,
                 scope: request.scope.clone(),
                 limit: 50,
-                freshness: Freshness::BestEffort,
+                freshness: Freshness::Current,
             })?;
             let hit = located
                 .results

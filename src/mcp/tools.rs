@@ -500,7 +500,7 @@ pub fn confine(engine: &Engine, path: &str) -> Result<String, Error> {
 pub(super) fn freshness(ws: &Workspace) -> Freshness {
     if ws.busy() {
         // While indexing, answer from what exists instead of waiting for the writer.
-        return Freshness::BestEffort;
+        return Freshness::Current;
     }
     Freshness::configured(ws.engine.workspace(), Freshness::Balanced)
 }

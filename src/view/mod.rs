@@ -103,7 +103,7 @@ fn check_config(repo: &GitRepo) -> Result<(), WorkspaceError> {
         Err(WorkspaceError::BadConfig { key, value, expected, example })
     };
     if let Some(value) = local.config_string("codecompass.freshness")
-        && !["strict", "balanced", "best_effort"].contains(&value.as_str())
+        && !["strict", "balanced", "best_effort", "best-effort"].contains(&value.as_str())
     {
         return bad("codecompass.freshness", value, "one of strict, balanced, best_effort", "balanced");
     }

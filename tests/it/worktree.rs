@@ -308,3 +308,23 @@ fn a_working_tree_that_keeps_changing_answers_stale_from_its_last_state_or_says_
     assert_eq!(located(&run), [("src/cart.rs".to_owned(), 11)]);
     assert!(run.stderr.contains("kept changing"), "{}", run.stderr);
 }
+
+#[test]
+fn best_effort_answers_from_the_last_view_without_walking_the_working_tree_and_never_says_fresh() {
+    let (_tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    git(&repo, &["config", "codecompass.freshness", "best_effort"]);
+    write(&repo, "src/late.rs", "pub fn written_after_indexing() {}\n");
+    // The last view answers: the new file is not in it, and the answer does not claim fresh.
+    let run = cc(&repo, &["locate", "Cart"]);
+    assert_eq!(located(&run), [("src/cart.rs".into(), 11)]);
+    assert_eq!(run.json["metadata"]["freshness_status"], "stale", "{}", run.stdout);
+    assert_eq!(cc(&repo, &["locate", "written_after_indexing"]).code, 1);
+    // A ref is still resolved, so its answer can be fresh.
+    assert_eq!(cc(&repo, &["locate", "Cart", "--ref", "HEAD"]).json["metadata"]["freshness_status"], "fresh");
+    // Strict brings the working tree in.
+    git(&repo, &["config", "codecompass.freshness", "strict"]);
+    let run = cc(&repo, &["locate", "written_after_indexing"]);
+    assert_eq!(located(&run), [("src/late.rs".into(), 1)]);
+    assert_eq!(run.json["metadata"]["freshness_status"], "fresh");
+}
