@@ -607,24 +607,43 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             };
             request.max_tokens = *max_tokens;
             let scope = Scope::from_option(search.reference.as_deref());
-            let mut response =
-                engine.search(&request, &scope, Freshness::configured(engine.workspace(), Freshness::Strict))?;
-            let found = !response.output.results.is_empty();
+            let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+            let text = !*jsonl && !cli.global.json;
+            // Text names paths from the current directory, as `git grep` does.
+            let shown = |path: &str| {
+                if grep.full_name || prefix.is_empty() { path.to_owned() } else { from_directory(path, &prefix) }
+            };
+            let context = grep.context.or(grep.after_context).or(grep.before_context).is_some_and(|n| n > 0);
+            let mut printer = output::LinePrinter::new(!grep.no_filename, context, grep.files_with_matches, grep.count);
+            let mut response = if text && !grep.files_without_match {
+                // Exact lines are printed as each file is verified: memory stays bounded
+                // however many lines match.
+                let out_ref: &Out = out;
+                let mut sink = |mut results: Vec<crate::query::SearchResult>| {
+                    for result in &mut results {
+                        result.path = shown(&result.path);
+                    }
+                    let refs: Vec<&crate::query::SearchResult> = results.iter().collect();
+                    out_ref.write_now(&printer.file(out_ref, &refs));
+                };
+                engine.search_streaming(&request, &scope, freshness, &mut sink)?
+            } else {
+                engine.search(&request, &scope, freshness)?
+            };
+            let found = !response.output.results.is_empty() || response.output.total_candidates > 0;
             if *jsonl {
                 out.search_jsonl(&response);
             } else if cli.global.json {
                 out.search(&response);
+            } else if response.output.streamed {
+                out.streamed(&response);
             } else {
-                // Text names paths from the current directory, as `git grep` does.
-                if !grep.full_name && !prefix.is_empty() {
-                    for result in &mut response.output.results {
-                        result.path = from_directory(&result.path, &prefix);
-                    }
+                for result in &mut response.output.results {
+                    result.path = shown(&result.path);
                 }
                 if grep.files_with_matches || grep.files_without_match || grep.count {
                     out.file_list(&response, grep.count);
                 } else {
-                    let context = grep.context.or(grep.after_context).or(grep.before_context).is_some_and(|n| n > 0);
                     out.search_lines(&response, !grep.no_filename, context);
                 }
             }

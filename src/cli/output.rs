@@ -15,6 +15,82 @@ use crate::hooks::HooksReport;
 use crate::indexer::GcReport;
 use crate::query::{LineHit, SearchResult};
 
+/// Prints exact line results one file at a time, as `git grep` lays them out: context merged
+/// (a line printed once, a matching line always as a match, `--` between groups that do not
+/// touch), a heading per file for a person; or, with `names`/`count`, one line per file.
+pub struct LinePrinter {
+    with_filename: bool,
+    context: bool,
+    names: bool,
+    count: bool,
+    any: bool,
+}
+
+impl LinePrinter {
+    /// A printer; `names` prints file names only (`-l`), `count` names with counts (`-c`).
+    pub fn new(with_filename: bool, context: bool, names: bool, count: bool) -> LinePrinter {
+        LinePrinter { with_filename, context, names, count, any: false }
+    }
+
+    /// The text of one file's line results (all of one path, in line order).
+    pub fn file(&mut self, out: &Out, results: &[&SearchResult]) -> String {
+        let Some(first) = results.first() else { return String::new() };
+        let path = first.path.as_str();
+        let mut text = String::new();
+        if self.names || self.count {
+            let n: usize = results.iter().map(|r| r.lines.len().max(1)).sum();
+            text = if self.count { format!("{}:{n}\n", out.path(path)) } else { format!("{}\n", out.path(path)) };
+            self.any = true;
+            return text;
+        }
+        let matched: std::collections::HashSet<u32> =
+            results.iter().flat_map(|r| r.lines.iter().map(|h| h.line)).collect();
+        let mut printed_to = 0usize;
+        let mut started = false;
+        let (name, sep, context_sep) = if out.heading || !self.with_filename {
+            (String::new(), "", "")
+        } else {
+            (quote_path(path).into_owned(), ":", "-")
+        };
+        let number = |n: usize| if out.color { out.paint("32", &n.to_string()) } else { n.to_string() };
+        for hit in results.iter().flat_map(|r| &r.lines) {
+            let first_context = hit.line as usize - hit.before.len();
+            let with_context = self.context || !hit.before.is_empty() || !hit.after.is_empty();
+            let first_new = first_context.max(printed_to + 1);
+            if with_context && (if started { first_new > printed_to + 1 } else { self.any }) {
+                text.push_str("--\n");
+            }
+            if !started && out.heading && self.with_filename {
+                if self.any && !with_context {
+                    text.push('\n');
+                }
+                text.push_str(&out.path(path));
+                text.push('\n');
+            }
+            started = true;
+            for (i, b) in hit.before.iter().enumerate() {
+                let n = first_context + i;
+                if n > printed_to && !matched.contains(&(n as u32)) {
+                    text.push_str(&format!("{name}{context_sep}{}-{b}\n", number(n)));
+                }
+            }
+            let shown = if out.color { out.highlight(hit) } else { hit.text.clone() };
+            text.push_str(&format!("{name}{sep}{}:{}: {shown}\n", number(hit.line as usize), hit.column));
+            printed_to = hit.line as usize;
+            for (i, a) in hit.after.iter().enumerate() {
+                let n = hit.line as usize + 1 + i;
+                if matched.contains(&(n as u32)) {
+                    break;
+                }
+                text.push_str(&format!("{name}{context_sep}{}-{a}\n", number(n)));
+                printed_to = n;
+            }
+        }
+        self.any = true;
+        text
+    }
+}
+
 /// Where results go.
 pub struct Out {
     json: bool,
@@ -308,20 +384,15 @@ impl Out {
     /// With `-l`, `-L` or `-c`: one line per file, its name (and with `count`, `:N`, the number
     /// of its matching lines), in the order of the results.
     pub fn file_list(&self, response: &SearchResponse, count: bool) {
-        let mut files: Vec<(&str, usize)> = Vec::new();
-        for r in &response.output.results {
-            match files.last_mut() {
-                Some((path, n)) if *path == r.path => *n += r.lines.len().max(1),
-                _ => files.push((&r.path, r.lines.len().max(1))),
-            }
-        }
         self.notes_first(response);
+        let mut printer = LinePrinter::new(true, false, true, count);
         let mut text = String::new();
-        for (path, n) in files {
-            if count {
-                text.push_str(&format!("{}:{n}\n", self.path(path)));
-            } else {
-                text.push_str(&format!("{}\n", self.path(path)));
+        let mut start = 0;
+        let results: Vec<&SearchResult> = response.output.results.iter().collect();
+        for end in 1..=results.len() {
+            if end == results.len() || results[end].path != results[start].path {
+                text.push_str(&printer.file(self, &results[start..end]));
+                start = end;
             }
         }
         self.write(&text);
@@ -336,64 +407,22 @@ impl Out {
         }
         self.notes_first(response);
         let mut text = String::new();
-        let mut last_path: Option<&str> = None;
-        // Context is merged as `git grep` merges it: a line is printed once, a matching line
-        // always as a match, and `--` parts groups that do not touch.
-        let matched: std::collections::HashSet<(&str, u32)> = response
-            .output
-            .results
-            .iter()
-            .filter(|r| r.kind == "line")
-            .flat_map(|r| r.lines.iter().map(move |h| (r.path.as_str(), h.line)))
-            .collect();
-        let mut printed_to = 0usize;
+        let mut printer = LinePrinter::new(with_filename, context, false, false);
+        let mut in_file: Vec<&SearchResult> = Vec::new();
         for r in &response.output.results {
             if r.kind == "line" {
-                for hit in &r.lines {
-                    let first_context = hit.line as usize - hit.before.len();
-                    let with_context = context || !hit.before.is_empty() || !hit.after.is_empty();
-                    let same_file = last_path == Some(r.path.as_str());
-                    if !same_file {
-                        printed_to = 0;
-                    }
-                    let first_new = first_context.max(printed_to + 1);
-                    if with_context && last_path.is_some() && (!same_file || first_new > printed_to + 1) {
-                        text.push_str("--\n");
-                    }
-                    if self.heading && with_filename && !same_file {
-                        if last_path.is_some() && !with_context {
-                            text.push('\n');
-                        }
-                        text.push_str(&self.path(&r.path));
-                        text.push('\n');
-                    }
-                    let (name, sep, context_sep) = if self.heading || !with_filename {
-                        (String::new(), "", "")
-                    } else {
-                        (quote_path(&r.path).into_owned(), ":", "-")
-                    };
-                    let number = |n: usize| if self.color { self.paint("32", &n.to_string()) } else { n.to_string() };
-                    for (i, b) in hit.before.iter().enumerate() {
-                        let n = first_context + i;
-                        if n > printed_to && !matched.contains(&(r.path.as_str(), n as u32)) {
-                            text.push_str(&format!("{name}{context_sep}{}-{b}\n", number(n)));
-                        }
-                    }
-                    let shown = if self.color { self.highlight(hit) } else { hit.text.clone() };
-                    text.push_str(&format!("{name}{sep}{}:{}: {shown}\n", number(hit.line as usize), hit.column));
-                    printed_to = hit.line as usize;
-                    for (i, a) in hit.after.iter().enumerate() {
-                        let n = hit.line as usize + 1 + i;
-                        if matched.contains(&(r.path.as_str(), n as u32)) {
-                            break;
-                        }
-                        text.push_str(&format!("{name}{context_sep}{}-{a}\n", number(n)));
-                        printed_to = n;
-                    }
-                    last_path = Some(&r.path);
+                if in_file.last().is_some_and(|l| l.path != r.path) {
+                    text.push_str(&printer.file(self, &in_file));
+                    in_file.clear();
                 }
-                last_path = Some(&r.path);
-            } else {
+                in_file.push(r);
+                continue;
+            }
+            if !in_file.is_empty() {
+                text.push_str(&printer.file(self, &in_file));
+                in_file.clear();
+            }
+            {
                 text.push_str(&self.result_heading(r));
                 for hit in &r.lines {
                     text.push_str(&format!(
@@ -420,8 +449,37 @@ impl Out {
                 }
             }
         }
+        if !in_file.is_empty() {
+            text.push_str(&printer.file(self, &in_file));
+        }
         self.write(&text);
         self.notes_and_summary(response);
+    }
+
+    /// Writes text as it comes (a streamed answer's lines).
+    pub fn write_now(&self, text: &str) {
+        self.write(text);
+    }
+
+    /// After a streamed answer (its results printed as they came): the notes, and on stderr
+    /// what a summary says.
+    pub fn streamed(&self, response: &SearchResponse) {
+        self.notes_first(response);
+        let mut stderr = std::io::stderr().lock();
+        if response.output.total_candidates == 0 {
+            let _ = writeln!(
+                stderr,
+                "nothing matched `{}` in {}",
+                crate::quote::shown_query(&response.query),
+                response.scope
+            );
+        }
+        if response.output.truncated {
+            let _ = writeln!(stderr, "(more results: raise --limit)");
+        }
+        if response.output.safety_limit_applied {
+            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
+        }
     }
 
     /// Before the results, on stderr: what the answer must be read with (another mode answered,

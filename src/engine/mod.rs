@@ -576,7 +576,20 @@ impl Engine {
         scope: &Scope,
         freshness: Freshness,
     ) -> Result<SearchResponse, Error> {
-        search::search(self, request, scope, freshness)
+        search::search(self, request, scope, freshness, None)
+    }
+
+    /// Searches the view of `scope`; when the search is exact, its line results go to `sink` a
+    /// file at a time as they are verified (memory stays bounded however many lines match),
+    /// and the response holds the counts (`output.streamed`).
+    pub fn search_streaming(
+        &self,
+        request: &crate::query::SearchRequest,
+        scope: &Scope,
+        freshness: Freshness,
+        sink: crate::query::LineSink<'_>,
+    ) -> Result<SearchResponse, Error> {
+        search::search(self, request, scope, freshness, Some(sink))
     }
 
     /// Fits whole search results into a token budget.

@@ -90,6 +90,7 @@ fn run_search(
     request: &SearchRequest,
     scope: &Scope,
     freshness: Freshness,
+    sink: Option<query::LineSink<'_>>,
 ) -> Result<(SearchOutput, ResolvedScope), Error> {
     let (store, resolved) = engine.resolve(scope, freshness)?;
     let (fulltext, searcher) = engine.fulltext()?;
@@ -108,17 +109,17 @@ fn run_search(
     };
     // Damaged full-text files can make the engine panic deep in a decoder: that is an answer
     // to give (damaged, with its remedy), never a crash.
-    let output = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| query::search(&ctx, request))).map_err(
-        |panic| {
-            let what = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("a panic");
-            Error::new(ErrorCode::IndexIncompatible, format!("the full-text index is damaged: {what}"))
-                .with_remedy("run `git codecompass index --force` to rebuild it")
-        },
-    )??;
+    let output =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| query::search_streaming(&ctx, request, sink)))
+            .map_err(|panic| {
+                let what = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic");
+                Error::new(ErrorCode::IndexIncompatible, format!("the full-text index is damaged: {what}"))
+                    .with_remedy("run `git codecompass index --force` to rebuild it")
+            })??;
     store.touch_view(resolved.view.id);
     Ok((output, resolved))
 }
@@ -144,8 +145,9 @@ pub(super) fn search(
     request: &SearchRequest,
     scope: &Scope,
     freshness: Freshness,
+    sink: Option<query::LineSink<'_>>,
 ) -> Result<SearchResponse, Error> {
-    let (output, resolved) = run_search(engine, request, scope, freshness)?;
+    let (output, resolved) = run_search(engine, request, scope, freshness, sink)?;
     Ok(SearchResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),
@@ -171,7 +173,7 @@ pub(super) fn context(
         Strategy::Breadth => request.limit.max(30),
         Strategy::Depth => request.limit.clamp(1, 8),
     };
-    let (mut output, resolved) = run_search(engine, &request, scope, freshness)?;
+    let (mut output, resolved) = run_search(engine, &request, scope, freshness, None)?;
     let lines_per_result = if strategy == Strategy::Depth { 200 } else { 6 };
     if request.mode == Mode::Auto && query::intent::classify(&request.query).intent == Intent::NaturalLanguage {
         // A question: the relevant symbols of the files that answer it lead.
@@ -182,7 +184,7 @@ pub(super) fn context(
             max_tokens: None,
             ..request.clone()
         };
-        let (files, _) = run_search(engine, &file_request, scope, freshness)?;
+        let (files, _) = run_search(engine, &file_request, scope, freshness, None)?;
         let mut lead: Vec<SearchResult> = Vec::new();
         for (rank, file) in files.results.iter().enumerate() {
             let reason = format!("a symbol of the file ranked {} for the question", rank + 1);

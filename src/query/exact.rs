@@ -81,6 +81,7 @@ pub fn search(
     allowed: &Arc<RoaringBitmap>,
     options: &ExactOptions,
     deadline: Instant,
+    mut on_file: Option<&mut dyn FnMut(FileInfo, Vec<LineMatch>)>,
 ) -> Result<ExactOutcome, QueryError> {
     let limit = options.limit;
     let per_file = options.max_count.unwrap_or(usize::MAX).min(limit.saturating_add(1));
@@ -111,6 +112,7 @@ pub fn search(
         unmatched: Vec::new(),
     };
     let mut total = 0usize;
+    let mut kept = 0usize;
     let stop = AtomicBool::new(false);
     for chunk in infos.chunks(CHUNK) {
         if Instant::now() > deadline {
@@ -149,9 +151,23 @@ pub fn search(
                         outcome.unmatched.push(chunk[i].clone());
                     }
                 }
-                Verified::Lines(lines) => {
+                Verified::Lines(mut lines) => {
                     total += lines.len();
-                    outcome.files.push((chunk[i].clone(), lines));
+                    // Exactly `limit` lines, in path then line order; with `on_file`, handed
+                    // on as each file is done instead of kept.
+                    if kept == limit {
+                        outcome.truncated = true;
+                        continue;
+                    }
+                    if kept + lines.len() > limit {
+                        lines.truncate(limit - kept);
+                        outcome.truncated = true;
+                    }
+                    kept += lines.len();
+                    match on_file.as_mut() {
+                        Some(f) => f(chunk[i].clone(), lines),
+                        None => outcome.files.push((chunk[i].clone(), lines)),
+                    }
                 }
                 Verified::NotRead => {}
             }
@@ -170,22 +186,6 @@ pub fn search(
     if Instant::now() > deadline {
         outcome.timed_out = true;
     }
-    // Keep exactly `limit` lines, in path then line order.
-    let mut kept = 0usize;
-    let mut files = Vec::new();
-    for (info, mut lines) in outcome.files.drain(..) {
-        if kept == limit {
-            outcome.truncated = true;
-            break;
-        }
-        if kept + lines.len() > limit {
-            lines.truncate(limit - kept);
-            outcome.truncated = true;
-        }
-        kept += lines.len();
-        files.push((info, lines));
-    }
-    outcome.files = files;
     if total > limit {
         outcome.truncated = true;
     }

@@ -76,6 +76,7 @@ pub(crate) fn literal(
         allowed,
         &super::exact::ExactOptions { limit: LITERAL_LIMIT, max_count: None, unmatched: false },
         deadline,
+        None,
     )?;
     Ok(outcome
         .files

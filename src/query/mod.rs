@@ -427,6 +427,10 @@ pub struct SearchOutput {
     pub results: Vec<SearchResult>,
     /// Results before the limit and budget.
     pub total_candidates: usize,
+    /// The line results went to a sink as they were found ([`search_streaming`]), not here.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub streamed: bool,
     /// Exact modes: the search stopped early (a limit or the deadline), so more lines may
     /// match than `total_candidates` says.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -472,6 +476,7 @@ impl SearchOutput {
             confidence: 1.0,
             results: Vec::new(),
             total_candidates: 0,
+            streamed: false,
             total_is_lower_bound: false,
             truncated: false,
             suppressed_duplicate_count: 0,
@@ -568,8 +573,22 @@ pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result
     Ok(Arc::new(out))
 }
 
+/// Receives the line results of an exact search one file at a time, in path order.
+pub type LineSink<'a> = &'a mut dyn FnMut(Vec<SearchResult>);
+
 /// Runs a search.
 pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<SearchOutput, QueryError> {
+    search_streaming(ctx, request, None)
+}
+
+/// Runs a search; when it turns out exact and `sink` is given (and no token budget is), line
+/// results go to `sink` as each file is verified instead of into the output, so memory stays
+/// bounded however many lines match. The output then holds the counts, not the results.
+pub fn search_streaming(
+    ctx: &SearchContext<'_>,
+    request: &SearchRequest,
+    sink: Option<LineSink<'_>>,
+) -> Result<SearchOutput, QueryError> {
     // `git grep ''` matches every line; a ranked query needs something to look for.
     if request.query.trim().is_empty() && !matches!(request.mode, Mode::Literal | Mode::Regex) {
         return Err(QueryError::Invalid("the query is empty".to_owned()));
@@ -610,9 +629,9 @@ pub fn search(ctx: &SearchContext<'_>, request: &SearchRequest) -> Result<Search
     }
     let mut output = match (request.mode, classified.intent) {
         (Mode::Regex, _) | (Mode::Auto, Intent::Regex) => {
-            run_exact(ctx, request, query, false, &allowed, deadline, "regex")?
+            run_exact(ctx, request, query, false, &allowed, deadline, "regex", sink)?
         }
-        (Mode::Literal, _) => run_exact(ctx, request, query, true, &allowed, deadline, "literal")?,
+        (Mode::Literal, _) => run_exact(ctx, request, query, true, &allowed, deadline, "literal", sink)?,
         (Mode::Auto, Intent::ErrorText) => error_text(ctx, request, unquote(query), &allowed, deadline)?,
         (Mode::Fts, _) => rank::ranked(ctx, request, query, Mode::Fts, &allowed)?,
         (Mode::Symbol, _) | (Mode::Auto, Intent::Symbol) => rank::ranked(ctx, request, query, Mode::Symbol, &allowed)?,
@@ -643,7 +662,7 @@ fn error_text(
     // Every exact line is looked at before the order is decided: in path order, tests and
     // docs could fill the limit before the source that produces the message is reached.
     let wide = SearchRequest { limit: request.limit.max(1) * 10, max_tokens: None, ..request.clone() };
-    let mut exact = run_exact(ctx, &wide, message, true, allowed, deadline, "literal")?;
+    let mut exact = run_exact(ctx, &wide, message, true, allowed, deadline, "literal", None)?;
     let mut found: Vec<(bool, SearchResult)> = exact.results.drain(..).map(|r| (false, r)).collect();
     let mut details = Details::new(ctx.store, ctx.max_file_size);
     for hit in messages::templates(ctx, message, allowed)? {
@@ -750,6 +769,7 @@ fn ignore_case(request: &SearchRequest) -> bool {
         || request.grep.smart_case && lower(&request.query) && request.grep.patterns.iter().all(|p| lower(p))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_exact(
     ctx: &SearchContext<'_>,
     request: &SearchRequest,
@@ -758,6 +778,7 @@ fn run_exact(
     allowed: &Arc<RoaringBitmap>,
     deadline: Instant,
     mode: &'static str,
+    sink: Option<LineSink<'_>>,
 ) -> Result<SearchOutput, QueryError> {
     let mut patterns = vec![pattern];
     patterns.extend(request.grep.patterns.iter().map(String::as_str));
@@ -770,10 +791,63 @@ fn run_exact(
         max_count: request.grep.max_count,
         unmatched: request.grep.files_without_match,
     };
-    let outcome = exact::search(ctx, &matcher, allowed, &options, deadline)?;
     let local = ctx.content.local();
+    let (before_n, after_n) =
+        (request.grep.before.unwrap_or(request.context), request.grep.after.unwrap_or(request.context));
+    // One file's lines as results, with their context.
+    let to_results = |info: &FileInfo, lines: Vec<grep::LineMatch>| -> Vec<SearchResult> {
+        let content = if before_n + after_n > 0 { ctx.content.read(local.as_ref(), info) } else { None };
+        // The lines of the file: a final line end ends the last line, it does not start another.
+        let all_lines: Vec<&[u8]> = content
+            .as_deref()
+            .map(|c| c.strip_suffix(b"\n").unwrap_or(c).split(|&b| b == b'\n').collect())
+            .unwrap_or_default();
+        let language = (!info.lang.is_empty()).then(|| info.lang.clone());
+        let around = |from: usize, to: usize| -> Vec<String> {
+            (from..to)
+                .filter_map(|i| all_lines.get(i))
+                .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
+                .collect()
+        };
+        lines
+            .into_iter()
+            .map(|m| {
+                let index = m.line as usize - 1;
+                let before = if before_n > 0 { around(index.saturating_sub(before_n), index) } else { Vec::new() };
+                let after = if after_n > 0 { around(index + 1, index + 1 + after_n) } else { Vec::new() };
+                SearchResult {
+                    path: info.path_str(),
+                    line_start: m.line,
+                    line_end: m.line,
+                    kind: "line".to_owned(),
+                    language: if request.compact { None } else { language.clone() },
+                    lines: vec![LineHit {
+                        line: m.line,
+                        column: m.column,
+                        text: m.text,
+                        ranges: m.ranges,
+                        before,
+                        after,
+                    }],
+                    ..SearchResult::default()
+                }
+            })
+            .collect()
+    };
     let mut results = Vec::new();
     let mut total = 0usize;
+    let streaming = request.max_tokens.is_none() && !request.grep.files_without_match;
+    let streamed_any = streaming && sink.is_some();
+    let outcome = match sink.filter(|_| streaming) {
+        Some(sink) => {
+            let mut on_file = |info: FileInfo, lines: Vec<grep::LineMatch>| {
+                total += lines.len();
+                sink(to_results(&info, lines));
+            };
+            exact::search(ctx, &matcher, allowed, &options, deadline, Some(&mut on_file))?
+        }
+        None => exact::search(ctx, &matcher, allowed, &options, deadline, None)?,
+    };
     if request.grep.files_without_match {
         for info in &outcome.unmatched {
             total += 1;
@@ -785,43 +859,16 @@ fn run_exact(
             });
         }
     }
-    let (before_n, after_n) =
-        (request.grep.before.unwrap_or(request.context), request.grep.after.unwrap_or(request.context));
     for (info, lines) in outcome.files.into_iter().filter(|_| !request.grep.files_without_match) {
-        let content = if before_n + after_n > 0 { ctx.content.read(local.as_ref(), &info) } else { None };
-        // The lines of the file: a final line end ends the last line, it does not start another.
-        let all_lines: Vec<&[u8]> = content
-            .as_deref()
-            .map(|c| c.strip_suffix(b"\n").unwrap_or(c).split(|&b| b == b'\n').collect())
-            .unwrap_or_default();
-        let language = (!info.lang.is_empty()).then(|| info.lang.clone());
-        for m in lines {
-            total += 1;
-            let around = |from: usize, to: usize| -> Vec<String> {
-                (from..to)
-                    .filter_map(|i| all_lines.get(i))
-                    .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
-                    .collect()
-            };
-            let index = m.line as usize - 1;
-            let before = if before_n > 0 { around(index.saturating_sub(before_n), index) } else { Vec::new() };
-            let after = if after_n > 0 { around(index + 1, index + 1 + after_n) } else { Vec::new() };
-            results.push(SearchResult {
-                path: info.path_str(),
-                line_start: m.line,
-                line_end: m.line,
-                kind: "line".to_owned(),
-                language: if request.compact { None } else { language.clone() },
-                lines: vec![LineHit { line: m.line, column: m.column, text: m.text, ranges: m.ranges, before, after }],
-                ..SearchResult::default()
-            });
-        }
+        total += lines.len();
+        results.extend(to_results(&info, lines));
     }
     let mut output = SearchOutput {
         mode,
         intent: "",
         confidence: 1.0,
         total_candidates: total,
+        streamed: streamed_any,
         total_is_lower_bound: outcome.truncated || outcome.timed_out,
         truncated: outcome.truncated,
         results,
