@@ -264,6 +264,9 @@ enum Command {
         /// Stop this worktree's watcher.
         #[arg(long)]
         stop: bool,
+        /// Exit after this many seconds without a query (how queries start watchers).
+        #[arg(long, value_name = "SECS", hide = true)]
+        idle_exit: Option<u64>,
     },
 }
 
@@ -787,7 +790,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         Command::Mcp { .. } | Command::Completions { .. } | Command::InstallMan { .. } => {
             unreachable!("handled before opening an engine")
         }
-        Command::Watch { background, status, stop } => {
+        Command::Watch { background, status, stop, idle_exit } => {
             let state = if *status {
                 engine.watch_status()
             } else if *stop {
@@ -795,7 +798,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             } else if *background {
                 engine.watch_background()?
             } else {
-                engine.watch_foreground()?;
+                engine.watch_foreground(idle_exit.map(std::time::Duration::from_secs))?;
                 engine.watch_status()
             };
             out.watch(&state);

@@ -379,8 +379,17 @@ impl Engine {
         Ok(())
     }
 
-    /// Resolves `scope` to a view, building or refreshing it first under `Strict`.
+    /// Resolves `scope` to a view, building or refreshing it first under `Strict`. A working
+    /// tree's query may then start a watcher (`codecompass.watch`), so later ones skip the walk.
     pub fn resolve(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
+        let resolved = self.resolve_view(scope, freshness);
+        if *scope == Scope::Worktree && resolved.is_ok() {
+            self.watch_on_demand();
+        }
+        resolved
+    }
+
+    fn resolve_view(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
         let (state, _) = Store::classify(self.ws.store_dir());
         if state == StoreState::NotIndexed || freshness == Freshness::Strict {
             return self.resolve_strict(scope);

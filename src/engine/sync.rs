@@ -88,7 +88,10 @@ impl Engine {
             // Its own process group: a Ctrl-C aimed at the git command does not reach it.
             command.process_group(0);
         }
-        command.spawn().map(|_| ())
+        let mut child = command.spawn()?;
+        // Reaped when it ends, so a long-lived parent (the MCP server) keeps no zombie.
+        std::thread::spawn(move || child.wait());
+        Ok(())
     }
 
     /// Runs syncs until no other process asked for one meanwhile. Returns `false` when

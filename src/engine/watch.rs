@@ -19,6 +19,47 @@ use crate::store;
 const DEBOUNCE: Duration = Duration::from_millis(300);
 /// A sync starts at the latest this long after the first change of a burst.
 const MAX_DEBOUNCE: Duration = Duration::from_secs(2);
+/// A watcher started by a query exits after this long without one
+/// (`CODECOMPASS_WATCH_IDLE_SECS` overrides).
+const IDLE_EXIT: Duration = Duration::from_secs(30 * 60);
+/// Under `codecompass.watch auto`, a worktree whose git index file is larger than this (about
+/// 10,000 files) gets a watcher from its first query: its status walk costs more than keeping
+/// one.
+const AUTO_INDEX_BYTES: u64 = 1 << 20;
+
+/// When a query starts a watcher (`codecompass.watch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WatchPolicy {
+    /// For a large worktree (the default).
+    Auto,
+    /// For every worktree.
+    Always,
+    /// Never: only `watch` starts one.
+    Never,
+}
+
+impl WatchPolicy {
+    /// The policy `codecompass.watch` asks for.
+    pub fn configured(engine: &Engine) -> WatchPolicy {
+        match engine.workspace().git().and_then(|g| g.local().config_string("codecompass.watch")).as_deref() {
+            Some("always") => WatchPolicy::Always,
+            Some("never") => WatchPolicy::Never,
+            _ => WatchPolicy::Auto,
+        }
+    }
+}
+
+/// How long a watcher started by a query waits for the next one before it exits.
+fn idle_exit() -> Duration {
+    std::env::var("CODECOMPASS_WATCH_IDLE_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(IDLE_EXIT, Duration::from_secs)
+}
+
+fn used_path(engine: &Engine) -> PathBuf {
+    engine.workspace().store_dir().join(format!("watch-{}.used", id_of(engine)))
+}
 
 /// What `watch --status` reports.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, schemars::JsonSchema)]
@@ -122,7 +163,32 @@ impl Engine {
     /// the watcher is the one thing this can miss.
     pub(crate) fn watcher_vouches(&self) -> bool {
         let state = self.watch_status();
+        if state.running {
+            // A query keeps a watcher started on demand alive.
+            let _ = File::create(used_path(self));
+        }
         state.running && state.last_error.is_none() && state.syncs > 0 && state.synced_events == state.events
+    }
+
+    /// Starts a watcher for this worktree when `codecompass.watch` asks for one and none runs:
+    /// the first query of a large worktree (or of any, with `always`) pays its status walk
+    /// once; later ones find the watcher vouching and skip it. It exits after a while without
+    /// queries. Never fails the query: a watcher that cannot start is simply not there.
+    pub(crate) fn watch_on_demand(&self) {
+        let policy = WatchPolicy::configured(self);
+        let ws = self.workspace();
+        let Some(repo) = ws.git() else { return };
+        if policy == WatchPolicy::Never || !ws.has_worktree() || self.watch_status().running {
+            return;
+        }
+        let index_bytes = std::fs::metadata(repo.git_dir().join("index")).map_or(0, |m| m.len());
+        if policy == WatchPolicy::Auto && index_bytes <= AUTO_INDEX_BYTES {
+            return;
+        }
+        let idle = idle_exit().as_secs().to_string();
+        if self.spawn_detached(&["watch", "--quiet", "--idle-exit", &idle]).is_ok() {
+            crate::progress::note("started a watcher for this worktree (codecompass.watch); it exits when idle");
+        }
     }
 
     /// Starts a watcher in a detached process.
@@ -167,8 +233,9 @@ impl Engine {
     }
 
     /// Watches in the foreground: a full sync first, then one per debounced burst of events.
-    /// Returns when the process is told to stop.
-    pub fn watch_foreground(&self) -> Result<(), Error> {
+    /// Returns when the process is told to stop, or, with `idle`, when no query has come for
+    /// that long.
+    pub fn watch_foreground(&self, idle: Option<Duration>) -> Result<(), Error> {
         let dir = self.workspace().store_dir().to_owned();
         std::fs::create_dir_all(&dir).map_err(io)?;
         let lock = OpenOptions::new().create(true).truncate(false).write(true).open(lock_path(self)).map_err(io)?;
@@ -223,9 +290,18 @@ impl Engine {
         save(&path, &state);
         run_sync(&mut state);
         let stop = stop_flag();
+        let started = std::time::SystemTime::now();
+        let used = used_path(self);
         loop {
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
+            }
+            if let Some(idle) = idle {
+                let last_use = std::fs::metadata(&used).and_then(|m| m.modified()).unwrap_or(started).max(started);
+                if last_use.elapsed().unwrap_or_default() > idle {
+                    super::sync::log_line(&dir, "watch: idle, exiting");
+                    break;
+                }
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };
             let Some(changed) = first.paths.iter().find(|p| relevant(p, &root, &dir)) else { continue };

@@ -112,6 +112,11 @@ fn check_config(repo: &GitRepo) -> Result<(), WorkspaceError> {
     {
         return bad("codecompass.maxFileSize", value, "a size in bytes, with k, m or g allowed", "2m");
     }
+    if let Some(value) = local.config_string("codecompass.watch")
+        && !["auto", "always", "never"].contains(&value.as_str())
+    {
+        return bad("codecompass.watch", value, "one of auto, always, never", "auto");
+    }
     if let Some(value) = local.config_string("codecompass.fetchMissing")
         && local.config_bool("codecompass.fetchMissing").is_none()
     {

@@ -156,3 +156,61 @@ fn the_watcher_keeps_the_worktree_view_fresh() {
     assert_eq!(stopped.json["running"], false);
     assert_eq!(crate::support::located(&cc(&repo, &["locate", "seen_by_the_watcher"])), [("src/watched.rs".into(), 1)]);
 }
+
+/// Polls `watch --status` in `dir` until `ok` holds or 20 seconds pass; the last status.
+fn watch_status_until(dir: &Path, ok: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let status = cc(dir, &["watch", "--status"]).json;
+        if ok(&status) || Instant::now() > deadline {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_query_starts_one_watcher_which_exits_when_idle_and_never_vouches_for_a_change_it_missed() {
+    let (tmp, repo) = fixture("shop");
+    git(&repo, &["config", "codecompass.watch", "always"]);
+    let idle = [("CODECOMPASS_WATCH_IDLE_SECS", "4")];
+    let query = |dir: &Path, name: &str| crate::support::cc_env(dir, &["locate", name, "--json", "-q"], &idle);
+
+    // The first query starts a watcher; the next ones reuse it.
+    assert_eq!(query(&repo, "Cart").code, 0);
+    let status = watch_status_until(&repo, |s| s["running"] == true && s["syncs"].as_u64() >= Some(1));
+    assert_eq!(status["running"], true, "{status}");
+    let pid = status["pid"].clone();
+    assert_eq!(query(&repo, "Cart").code, 0);
+    assert_eq!(cc(&repo, &["watch", "--status"]).json["pid"], pid, "one watcher per worktree");
+
+    // A linked worktree's queries get their own watcher, not this one.
+    let other = tmp.path().join("shop-linked");
+    git(&repo, &["worktree", "add", "-q", other.to_str().unwrap(), "feature"]);
+    assert_eq!(query(&other, "Cart").code, 0);
+    let linked = watch_status_until(&other, |s| s["running"] == true);
+    assert_eq!(linked["running"], true, "{linked}");
+    assert_ne!(linked["pid"], pid);
+    assert_eq!(cc(&repo, &["watch", "--status"]).json["pid"], pid);
+
+    // Killed between a change and a query, it vouches for nothing: the answer is walked.
+    let pid_number = pid.as_u64().unwrap().to_string();
+    assert!(Command::new("kill").args(["-9", &pid_number]).status().unwrap().success());
+    std::fs::write(repo.join("src/after_kill.rs"), "pub fn written_after_the_kill() {}\n").unwrap();
+    std::fs::rename(repo.join("src/cart.rs"), repo.join("src/basket.rs")).unwrap();
+    let run = query(&repo, "written_after_the_kill");
+    assert_eq!(crate::support::located(&run), [("src/after_kill.rs".into(), 1)], "{}", run.stdout);
+    assert_eq!(crate::support::located(&query(&repo, "Cart")), [("src/basket.rs".into(), 11)]);
+
+    // Left without queries, the watchers exit on their own.
+    let gone = watch_status_until(&repo, |s| s["running"] == false);
+    let linked_gone = watch_status_until(&other, |s| s["running"] == false);
+    assert_eq!(gone["running"], false, "idle watcher exited: {gone}");
+    assert_eq!(linked_gone["running"], false, "{linked_gone}");
+
+    // `never`: queries start none.
+    git(&repo, &["config", "codecompass.watch", "never"]);
+    assert_eq!(query(&repo, "Cart").code, 0);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(cc(&repo, &["watch", "--status"]).json["running"], false);
+}
