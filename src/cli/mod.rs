@@ -5,6 +5,8 @@
 
 mod docs;
 mod graph;
+mod grep;
+mod live;
 mod output;
 
 use std::path::{Path, PathBuf};
@@ -17,6 +19,8 @@ use crate::indexer::IndexOptions;
 use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use crate::view::Scope;
 use crate::view::live::LiveOptIn;
+use grep::{GrepArgs, apply_grep_args, from_directory, resolve_pathspecs};
+use live::{confirmed, live_opt_in};
 use output::Out;
 
 /// Git-native code search and code navigation.
@@ -308,73 +312,6 @@ struct SearchArgs {
     /// Give up verifying after this many seconds and say the answer is partial.
     #[arg(long, default_value_t = 30, value_name = "SECS")]
     timeout: u64,
-}
-
-/// The `git grep` flags of `search`; any of them but the pathspecs makes the search exact.
-#[derive(Debug, Args)]
-struct GrepArgs {
-    /// Lines of context around each match.
-    #[arg(short = 'C', long, value_name = "N")]
-    context: Option<usize>,
-    /// Lines of context after each match.
-    #[arg(short = 'A', long = "after-context", value_name = "N")]
-    after_context: Option<usize>,
-    /// Lines of context before each match.
-    #[arg(short = 'B', long = "before-context", value_name = "N")]
-    before_context: Option<usize>,
-    /// Match whole words only.
-    #[arg(short = 'w', long = "word-regexp")]
-    word: bool,
-    /// Patterns are fixed strings (literal mode).
-    #[arg(short = 'F', long = "fixed-strings", conflicts_with = "extended")]
-    fixed: bool,
-    /// Patterns are regexes (regex mode; the default of exact search).
-    #[arg(short = 'E', long = "extended-regexp")]
-    extended: bool,
-    /// Print only the names of files with matches (also `--name-only`).
-    #[arg(short = 'l', long = "files-with-matches", visible_alias = "name-only")]
-    files_with_matches: bool,
-    /// Print only the names of files without a match.
-    #[arg(short = 'L', long = "files-without-match", conflicts_with = "files_with_matches")]
-    files_without_match: bool,
-    /// Print each file's number of matching lines.
-    #[arg(short = 'c', long, conflicts_with_all = ["files_with_matches", "files_without_match"])]
-    count: bool,
-    /// Do not print file names.
-    #[arg(short = 'h', conflicts_with = "with_filename")]
-    no_filename: bool,
-    /// Print file names (the default).
-    #[arg(short = 'H')]
-    with_filename: bool,
-    /// At most N matching lines per file.
-    #[arg(short = 'm', long = "max-count", value_name = "N")]
-    max_count: Option<usize>,
-    /// Ignore case when the pattern is all lower case, as `rg -S` does.
-    #[arg(short = 'S', long = "smart-case")]
-    smart_case: bool,
-    /// Print paths from the repository root, not from the current directory.
-    #[arg(long)]
-    full_name: bool,
-    /// Line matches under a heading per file (the default for a person reading).
-    #[arg(long, overrides_with = "no_heading")]
-    heading: bool,
-    /// One `path:line:col: text` line per match (the default when piped).
-    #[arg(long)]
-    no_heading: bool,
-}
-
-impl GrepArgs {
-    /// Whether a flag that only exact search has was given.
-    fn exact_only(&self) -> bool {
-        self.after_context.is_some()
-            || self.before_context.is_some()
-            || self.word
-            || self.fixed
-            || self.extended
-            || self.files_without_match
-            || self.count
-            || self.max_count.is_some()
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -805,98 +742,6 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             Ok(true)
         }
     }
-}
-
-/// Asks on the terminal whether to go on with `what`; false when stdin is not a terminal.
-fn confirmed(what: &str) -> bool {
-    use std::io::{BufRead, IsTerminal, Write};
-    if !std::io::stdin().is_terminal() {
-        return false;
-    }
-    let mut stderr = std::io::stderr().lock();
-    let _ = write!(stderr, "{what}.\nIndex it now (kept in your cache directory)? [y/N] ");
-    let _ = stderr.flush();
-    let mut answer = String::new();
-    let _ = std::io::stdin().lock().read_line(&mut answer);
-    matches!(answer.trim(), "y" | "Y" | "yes" | "Yes")
-}
-
-/// What the command line allows for a directory that is not a repository: indexing it when
-/// named with `--dir`, with `CODECOMPASS_LIVE=1` or by `index --live`; `/` or the home
-/// directory only with `index --live --force`; a large one with `--yes`.
-fn live_opt_in(cli: &Cli) -> LiveOptIn {
-    let index_live = matches!(cli.command, Command::Index { live: true, .. });
-    LiveOptIn {
-        allowed: cli.global.workspace.is_some()
-            || std::env::var_os("CODECOMPASS_LIVE").is_some_and(|v| v == "1")
-            || index_live,
-        force: matches!(cli.command, Command::Index { live: true, force: true, .. }),
-        yes: cli.global.yes,
-    }
-}
-
-/// Reads `git grep`'s flags into `request`: any of them (or `-e`) makes an automatic search
-/// exact, literal with `-F`, a regex otherwise.
-fn apply_grep_args(
-    request: &mut SearchRequest,
-    grep: &GrepArgs,
-    patterns: &[String],
-    search: &SearchArgs,
-) -> Result<(), Error> {
-    let invalid = |message: String| Error::new(crate::error::ErrorCode::InvalidArgument, message);
-    if grep.exact_only() || !patterns.is_empty() {
-        request.mode = match (search.mode, grep.fixed) {
-            (ModeArg::Auto | ModeArg::Literal, true) => Mode::Literal,
-            (ModeArg::Auto | ModeArg::Regex, false) => Mode::Regex,
-            (ModeArg::Literal, false) if !grep.extended => Mode::Literal,
-            (mode, _) => {
-                return Err(invalid(format!(
-                    "-w, -F, -E, -e, -A, -B, -L, -c and --max-count are for exact search, not --mode {}",
-                    mode.to_possible_value().map(|v| v.get_name().to_owned()).unwrap_or_default()
-                ))
-                .with_remedy("drop --mode, or use --mode regex or --mode literal"));
-            }
-        };
-    }
-    if grep.max_count == Some(0) {
-        return Err(invalid("--max-count must be at least 1".to_owned()));
-    }
-    request.context = grep.context.unwrap_or(0);
-    request.grep = crate::query::GrepOptions {
-        patterns: patterns.iter().skip(1).cloned().collect(),
-        word: grep.word,
-        max_count: grep.max_count,
-        before: grep.before_context,
-        after: grep.after_context,
-        files_without_match: grep.files_without_match,
-        smart_case: grep.smart_case,
-        all_lines: search.limit.is_none(),
-    };
-    Ok(())
-}
-
-/// Resolves pathspecs given in the directory `prefix` (relative to the root); from a
-/// subdirectory, a search without an including pathspec covers that directory, as `git grep`.
-fn resolve_pathspecs(pathspecs: &[String], prefix: &str) -> Result<Vec<String>, Error> {
-    let mut resolved = pathspecs
-        .iter()
-        .map(|p| crate::query::pathspec::resolve(p, prefix))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| Error::new(crate::error::ErrorCode::InvalidArgument, e))?;
-    if !prefix.is_empty() && !resolved.iter().any(|p| crate::query::pathspec::is_include(p)) {
-        resolved.push(crate::query::pathspec::resolve("", prefix).expect("the current directory resolves"));
-    }
-    Ok(resolved)
-}
-
-/// `path` (from the root) as seen from the directory `prefix`: `../` for each level up.
-fn from_directory(path: &str, prefix: &str) -> String {
-    let here: Vec<&str> = prefix.split('/').filter(|p| !p.is_empty()).collect();
-    let there: Vec<&str> = path.split('/').collect();
-    let common = here.iter().zip(&there).take_while(|(a, b)| a == b).count();
-    let mut parts: Vec<&str> = vec![".."; here.len() - common];
-    parts.extend(&there[common..]);
-    parts.join("/")
 }
 
 fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {

@@ -1,7 +1,7 @@
 //! Rendering: the only place that writes to stdout. Text is `path:line:` first, like grep;
 //! `--json` prints one document. A closed pipe ends the program quietly.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use serde::Serialize;
 
@@ -15,81 +15,9 @@ use crate::hooks::HooksReport;
 use crate::indexer::GcReport;
 use crate::query::{LineHit, SearchResult};
 
-/// Prints exact line results one file at a time, as `git grep` lays them out: context merged
-/// (a line printed once, a matching line always as a match, `--` between groups that do not
-/// touch), a heading per file for a person; or, with `names`/`count`, one line per file.
-pub struct LinePrinter {
-    with_filename: bool,
-    context: bool,
-    names: bool,
-    count: bool,
-    any: bool,
-}
-
-impl LinePrinter {
-    /// A printer; `names` prints file names only (`-l`), `count` names with counts (`-c`).
-    pub fn new(with_filename: bool, context: bool, names: bool, count: bool) -> LinePrinter {
-        LinePrinter { with_filename, context, names, count, any: false }
-    }
-
-    /// The text of one file's line results (all of one path, in line order).
-    pub fn file(&mut self, out: &Out, results: &[&SearchResult]) -> String {
-        let Some(first) = results.first() else { return String::new() };
-        let path = first.path.as_str();
-        let mut text = String::new();
-        if self.names || self.count {
-            let n: usize = results.iter().map(|r| r.lines.len().max(1)).sum();
-            text = if self.count { format!("{}:{n}\n", out.path(path)) } else { format!("{}\n", out.path(path)) };
-            self.any = true;
-            return text;
-        }
-        let matched: std::collections::HashSet<u32> =
-            results.iter().flat_map(|r| r.lines.iter().map(|h| h.line)).collect();
-        let mut printed_to = 0usize;
-        let mut started = false;
-        let (name, sep, context_sep) = if out.heading || !self.with_filename {
-            (String::new(), "", "")
-        } else {
-            (quote_path(path).into_owned(), ":", "-")
-        };
-        let number = |n: usize| if out.color { out.paint("32", &n.to_string()) } else { n.to_string() };
-        for hit in results.iter().flat_map(|r| &r.lines) {
-            let first_context = hit.line as usize - hit.before.len();
-            let with_context = self.context || !hit.before.is_empty() || !hit.after.is_empty();
-            let first_new = first_context.max(printed_to + 1);
-            if with_context && (if started { first_new > printed_to + 1 } else { self.any }) {
-                text.push_str("--\n");
-            }
-            if !started && out.heading && self.with_filename {
-                if self.any && !with_context {
-                    text.push('\n');
-                }
-                text.push_str(&out.path(path));
-                text.push('\n');
-            }
-            started = true;
-            for (i, b) in hit.before.iter().enumerate() {
-                let n = first_context + i;
-                if n > printed_to && !matched.contains(&(n as u32)) {
-                    text.push_str(&format!("{name}{context_sep}{}-{b}\n", number(n)));
-                }
-            }
-            let shown = if out.color { out.highlight(hit) } else { hit.text.clone() };
-            text.push_str(&format!("{name}{sep}{}:{}: {shown}\n", number(hit.line as usize), hit.column));
-            printed_to = hit.line as usize;
-            for (i, a) in hit.after.iter().enumerate() {
-                let n = hit.line as usize + 1 + i;
-                if matched.contains(&(n as u32)) {
-                    break;
-                }
-                text.push_str(&format!("{name}{context_sep}{}-{a}\n", number(n)));
-                printed_to = n;
-            }
-        }
-        self.any = true;
-        text
-    }
-}
+mod lines;
+pub use lines::{ColorChoice, LinePrinter};
+use lines::{auto_color, for_a_person};
 
 /// Where results go.
 pub struct Out {
@@ -98,47 +26,6 @@ pub struct Out {
     color: bool,
     /// Line matches under a heading per file, as `rg` shows them on a terminal.
     heading: bool,
-}
-
-/// When to use colour (`--color`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    /// On a terminal (or under git's pager, as `color.pager` says), unless `NO_COLOR` is set.
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
-}
-
-/// Whether stdout is read by a person: a terminal, or git's pager (`git -p`, `pager.codecompass`).
-fn for_a_person() -> bool {
-    std::io::stdout().is_terminal() || std::env::var_os("GIT_PAGER_IN_USE").is_some()
-}
-
-/// Colour under `auto`: on a terminal unless `NO_COLOR`; under git's pager as git's own
-/// `color.pager` and `color.ui` say (both default to on).
-fn auto_color() -> bool {
-    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
-        return false;
-    }
-    if std::io::stdout().is_terminal() {
-        return git_bool("color.ui").unwrap_or(true);
-    }
-    std::env::var_os("GIT_PAGER_IN_USE").is_some()
-        && git_bool("color.pager").unwrap_or(true)
-        && git_bool("color.ui").unwrap_or(true)
-}
-
-/// A git setting read as colour settings are (`true`, `always`, `auto` on; `false`, `never` off).
-fn git_bool(key: &str) -> Option<bool> {
-    let out = std::process::Command::new("git").args(["config", "--get", key]).output().ok()?;
-    let value = String::from_utf8_lossy(&out.stdout).trim().to_ascii_lowercase();
-    match value.as_str() {
-        "true" | "always" | "auto" | "yes" | "on" | "1" => Some(true),
-        "false" | "never" | "no" | "off" | "0" => Some(false),
-        _ => None,
-    }
 }
 
 impl Out {

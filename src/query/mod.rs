@@ -629,9 +629,9 @@ pub fn search_streaming(
     }
     let mut output = match (request.mode, classified.intent) {
         (Mode::Regex, _) | (Mode::Auto, Intent::Regex) => {
-            run_exact(ctx, request, query, false, &allowed, deadline, "regex", sink)?
+            exact::run(ctx, request, query, false, &allowed, deadline, "regex", sink)?
         }
-        (Mode::Literal, _) => run_exact(ctx, request, query, true, &allowed, deadline, "literal", sink)?,
+        (Mode::Literal, _) => exact::run(ctx, request, query, true, &allowed, deadline, "literal", sink)?,
         (Mode::Auto, Intent::ErrorText) => error_text(ctx, request, unquote(query), &allowed, deadline)?,
         (Mode::Fts, _) => rank::ranked(ctx, request, query, Mode::Fts, &allowed)?,
         (Mode::Symbol, _) | (Mode::Auto, Intent::Symbol) => rank::ranked(ctx, request, query, Mode::Symbol, &allowed)?,
@@ -662,7 +662,7 @@ fn error_text(
     // Every exact line is looked at before the order is decided: in path order, tests and
     // docs could fill the limit before the source that produces the message is reached.
     let wide = SearchRequest { limit: request.limit.max(1) * 10, max_tokens: None, ..request.clone() };
-    let mut exact = run_exact(ctx, &wide, message, true, allowed, deadline, "literal", None)?;
+    let mut exact = exact::run(ctx, &wide, message, true, allowed, deadline, "literal", None)?;
     let mut found: Vec<(bool, SearchResult)> = exact.results.drain(..).map(|r| (false, r)).collect();
     let mut details = Details::new(ctx.store, ctx.max_file_size);
     for hit in messages::templates(ctx, message, allowed)? {
@@ -756,137 +756,6 @@ fn unquote(q: &str) -> &str {
         }
     }
     t
-}
-
-/// Exact modes match case like `git grep`: exactly, unless `--ignore-case`, or `--smart-case`
-/// and no pattern has an upper-case letter.
-fn ignore_case(request: &SearchRequest) -> bool {
-    if request.case_sensitive {
-        return false;
-    }
-    let lower = |p: &str| !p.chars().any(char::is_uppercase);
-    request.ignore_case
-        || request.grep.smart_case && lower(&request.query) && request.grep.patterns.iter().all(|p| lower(p))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn run_exact(
-    ctx: &SearchContext<'_>,
-    request: &SearchRequest,
-    pattern: &str,
-    literal: bool,
-    allowed: &Arc<RoaringBitmap>,
-    deadline: Instant,
-    mode: &'static str,
-    sink: Option<LineSink<'_>>,
-) -> Result<SearchOutput, QueryError> {
-    let mut patterns = vec![pattern];
-    patterns.extend(request.grep.patterns.iter().map(String::as_str));
-    let mut matcher = Matcher::any_of(&patterns, literal, ignore_case(request))?;
-    if request.grep.word {
-        matcher = matcher.words_only();
-    }
-    let options = exact::ExactOptions {
-        limit: if request.grep.all_lines { usize::MAX } else { request.limit },
-        max_count: request.grep.max_count,
-        unmatched: request.grep.files_without_match,
-    };
-    let local = ctx.content.local();
-    let (before_n, after_n) =
-        (request.grep.before.unwrap_or(request.context), request.grep.after.unwrap_or(request.context));
-    // One file's lines as results, with their context.
-    let to_results = |info: &FileInfo, lines: Vec<grep::LineMatch>| -> Vec<SearchResult> {
-        let content = if before_n + after_n > 0 { ctx.content.read(local.as_ref(), info) } else { None };
-        // The lines of the file: a final line end ends the last line, it does not start another.
-        let all_lines: Vec<&[u8]> = content
-            .as_deref()
-            .map(|c| c.strip_suffix(b"\n").unwrap_or(c).split(|&b| b == b'\n').collect())
-            .unwrap_or_default();
-        let language = (!info.lang.is_empty()).then(|| info.lang.clone());
-        let around = |from: usize, to: usize| -> Vec<String> {
-            (from..to)
-                .filter_map(|i| all_lines.get(i))
-                .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
-                .collect()
-        };
-        lines
-            .into_iter()
-            .map(|m| {
-                let index = m.line as usize - 1;
-                let before = if before_n > 0 { around(index.saturating_sub(before_n), index) } else { Vec::new() };
-                let after = if after_n > 0 { around(index + 1, index + 1 + after_n) } else { Vec::new() };
-                SearchResult {
-                    path: info.path_str(),
-                    line_start: m.line,
-                    line_end: m.line,
-                    kind: "line".to_owned(),
-                    language: if request.compact { None } else { language.clone() },
-                    lines: vec![LineHit {
-                        line: m.line,
-                        column: m.column,
-                        text: m.text,
-                        ranges: m.ranges,
-                        before,
-                        after,
-                    }],
-                    ..SearchResult::default()
-                }
-            })
-            .collect()
-    };
-    let mut results = Vec::new();
-    let mut total = 0usize;
-    let streaming = request.max_tokens.is_none() && !request.grep.files_without_match;
-    let streamed_any = streaming && sink.is_some();
-    let outcome = match sink.filter(|_| streaming) {
-        Some(sink) => {
-            let mut on_file = |info: FileInfo, lines: Vec<grep::LineMatch>| {
-                total += lines.len();
-                sink(to_results(&info, lines));
-            };
-            exact::search(ctx, &matcher, allowed, &options, deadline, Some(&mut on_file))?
-        }
-        None => exact::search(ctx, &matcher, allowed, &options, deadline, None)?,
-    };
-    if request.grep.files_without_match {
-        for info in &outcome.unmatched {
-            total += 1;
-            results.push(SearchResult {
-                path: info.path_str(),
-                kind: "file".to_owned(),
-                language: (!info.lang.is_empty() && !request.compact).then(|| info.lang.clone()),
-                ..SearchResult::default()
-            });
-        }
-    }
-    for (info, lines) in outcome.files.into_iter().filter(|_| !request.grep.files_without_match) {
-        total += lines.len();
-        results.extend(to_results(&info, lines));
-    }
-    let mut output = SearchOutput {
-        mode,
-        intent: "",
-        confidence: 1.0,
-        total_candidates: total,
-        streamed: streamed_any,
-        total_is_lower_bound: outcome.truncated || outcome.timed_out,
-        truncated: outcome.truncated,
-        results,
-        suppressed_duplicate_count: 0,
-        safety_limit_applied: outcome.timed_out,
-        prefilter: Some(if outcome.prefiltered { "trigram" } else { "none: every file of the view was scanned" }),
-        files_scanned: Some(outcome.files_scanned),
-        unreadable_files: (outcome.unreadable > 0).then_some(outcome.unreadable),
-        estimated_tokens: None,
-        suggestion: None,
-        clues: None,
-        notes: Vec::new(),
-        fallback: None,
-    };
-    if let Some(budget) = request.max_tokens {
-        rank::fit_budget(&mut output, budget);
-    }
-    Ok(output)
 }
 
 /// File and symbol details, loaded once each and only when needed.
