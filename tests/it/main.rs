@@ -14,6 +14,7 @@ mod history;
 mod hooks;
 mod mcp;
 mod oracle;
+mod properties;
 mod ranking;
 mod robustness;
 mod search;
