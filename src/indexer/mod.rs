@@ -8,13 +8,14 @@
 
 mod content;
 mod gc;
+mod jobs;
+mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Instant;
 
 use roaring::RoaringBitmap;
 
-use crate::extract;
 use crate::git::{FileMode, GitError, LocalRepo, ObjectId, TreeFile};
 use crate::index::FullText;
 use crate::lang;
@@ -25,6 +26,8 @@ use crate::view::{self, Scope, Workspace};
 
 pub use content::{TEXT_EXTRACTOR, is_binary};
 pub use gc::GcReport;
+use jobs::Job;
+pub use state::{WorktreeState, derivation, gaps_filled, record_key, worktree_state};
 
 /// What went wrong while indexing.
 #[derive(Debug, thiserror::Error)]
@@ -775,143 +778,6 @@ impl<'a> Indexer<'a> {
         report.symbols = symbols.max(0) as u64;
         Ok(report)
     }
-
-    fn process_jobs(
-        &self,
-        repo: Option<&LocalRepo>,
-        jobs: Vec<Job>,
-        report: &mut ViewReport,
-    ) -> Result<JobsOutcome, IndexError> {
-        use rayon::prelude::*;
-        let mut outcome = JobsOutcome::default();
-        if jobs.is_empty() {
-            return Ok(outcome);
-        }
-        if let Some(repo) = repo.filter(|_| self.ws.fetch_missing()) {
-            fetch_absent(repo, &jobs);
-        }
-        let mut slot = self.fulltext.borrow_mut();
-        if slot.is_none() {
-            let fulltext = FullText::open(self.store.dir())?;
-            let writer = fulltext.writer()?;
-            *slot = Some((fulltext, writer));
-        }
-        let (fulltext, writer) = slot.as_mut().expect("the writer was just opened");
-        let fields = *fulltext.fields();
-        let git = self.ws.git();
-        let max = self.max_file_size;
-        let store_dir = self.store.dir().to_owned();
-        let total = jobs.len() as u64;
-        let (tx, rx) = crossbeam_channel::bounded::<content::Processed>(256);
-        let writer_ref = &*writer;
-        let result = std::thread::scope(|scope| -> Result<(), IndexError> {
-            let worker = scope.spawn(move || -> Result<(), IndexError> {
-                jobs.into_par_iter().try_for_each_init(
-                    || (git.map(|g| g.local()), store::read_connection(&store_dir), Vec::new()),
-                    |(local, conn, buf), job| -> Result<(), IndexError> {
-                        let conn =
-                            conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_sqlite_error(e))))?;
-                        let context = content::Context {
-                            repo: local.as_ref(),
-                            conn,
-                            max_file_size: max,
-                            fields: &fields,
-                            writer: writer_ref,
-                        };
-                        let processed = content::process(&context, job, buf)?;
-                        // A closed channel means the writer failed; its error is reported.
-                        let _ = tx.send(processed);
-                        Ok(())
-                    },
-                )
-            });
-            let mut bar = progress::Bar::new("parsing", total);
-            let mut batch = Some(self.store.begin()?);
-            let mut in_batch = 0usize;
-            for processed in rx.iter() {
-                bar.inc(1);
-                outcome.documented.extend(processed.documented);
-                outcome.unreadable.extend(processed.unreadable);
-                if let Some(blob) = processed.missing {
-                    report.missing_objects += 1;
-                    outcome.missing.push(blob);
-                }
-                let Some(record) = processed.record else {
-                    continue;
-                };
-                if let Some(reason) = record.skip_reason {
-                    *report.skipped.entry(reason.to_owned()).or_default() += 1;
-                }
-                let pair = (record.blob_id, lang::by_name(&record.lang).map_or("", |l| l.name));
-                outcome.symbol_counts.insert(pair, record.extraction.symbols.len() as i64);
-                report.blobs_parsed += 1;
-                report.symbols_extracted += record.extraction.symbols.len() as u64;
-                let current = batch.as_ref().expect("a batch is open while records arrive");
-                current.insert_record(&record)?;
-                in_batch += 1;
-                if in_batch >= 2000 {
-                    batch.take().expect("a batch is open while records arrive").commit()?;
-                    crate::failpoint::hit("index.after_record_batch");
-                    batch = Some(self.store.begin()?);
-                    in_batch = 0;
-                }
-            }
-            if let Some(b) = batch.take() {
-                b.commit()?;
-            }
-            worker.join().map_err(|_| IndexError::WorkerPanicked)??;
-            Ok(())
-        });
-        result?;
-        writer.commit().map_err(crate::index::FtsError::from)?;
-        crate::failpoint::hit("index.after_fulltext_commit");
-        Ok(outcome)
-    }
-}
-
-/// A blob to process: parse it (when no record exists) and/or write documents for file
-/// versions that hold it.
-struct Job {
-    blob_id: ObjectId,
-    lang: &'static str,
-    extractor: String,
-    parse: bool,
-    content: Option<Vec<u8>>,
-    documents: Vec<content::DocTarget>,
-}
-
-/// What the parallel pass produced, beside the records it wrote.
-#[derive(Default)]
-struct JobsOutcome {
-    symbol_counts: HashMap<(ObjectId, &'static str), i64>,
-    /// File versions that got documents: id, record key, and whether they must be scanned.
-    documented: Vec<(u32, String, bool)>,
-    /// File versions whose content could not be read.
-    unreadable: Vec<u32>,
-    /// Blobs missing from the object store.
-    missing: Vec<ObjectId>,
-}
-
-/// Fetches, in one request, the blobs of `jobs` that a partial clone does not have yet
-/// (`codecompass.fetchMissing`); what cannot be fetched stays missing and the view partial.
-fn fetch_absent(repo: &LocalRepo, jobs: &[Job]) {
-    let absent: Vec<ObjectId> =
-        jobs.iter().filter(|j| j.content.is_none() && !repo.has_object(j.blob_id)).map(|j| j.blob_id).collect();
-    if absent.is_empty() {
-        return;
-    }
-    progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", absent.len()));
-    match repo.fetch_blobs(&absent) {
-        Ok(arrived) if arrived < absent.len() => {
-            progress::note(&format!("{} blobs are still missing after the fetch", absent.len() - arrived))
-        }
-        Ok(_) => {}
-        Err(e) => progress::note(&format!("warning: could not fetch missing blobs: {e}")),
-    }
-}
-
-fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {
-    rusqlite::Error::InvalidPath(std::path::PathBuf::from(e.to_string()))
 }
 
 fn rules_from_blob(repo: &LocalRepo, file: &TreeFile) -> Result<IgnoreRules, IndexError> {
@@ -930,105 +796,4 @@ fn repo_ignore_bytes(repo: &LocalRepo, tree_id: ObjectId) -> Result<Vec<u8>, Ind
         }
         None => Ok(Vec::new()),
     }
-}
-
-/// Whether some blob `view` was built without is in the object store now; with `fetch`
-/// (`codecompass.fetchMissing`), after asking the promisor remote for them.
-pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow, fetch: bool) -> Result<bool, IndexError> {
-    if view.missing == 0 {
-        return Ok(false);
-    }
-    let missing = store.view_missing(view.id)?;
-    if fetch && !missing.iter().any(|blob| repo.has_object(*blob)) {
-        progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", missing.len()));
-        if let Err(e) = repo.fetch_blobs(&missing) {
-            progress::note(&format!("warning: could not fetch missing blobs: {e}"));
-        }
-    }
-    Ok(missing.into_iter().any(|blob| repo.has_object(blob)))
-}
-
-/// The extractor key of records of `lang` (`""` for plain text) under a size limit: what
-/// else than the blob decides a record's content.
-pub fn record_key(lang: &str, max_file_size: u64) -> String {
-    let base = match lang::by_name(lang) {
-        Some(language) if !lang.is_empty() => extract::extractor_key(language),
-        _ => TEXT_EXTRACTOR.to_owned(),
-    };
-    format!("{base}|max={max_file_size}")
-}
-
-/// What besides the blobs shapes a view: the size limit and every language's extractor key
-/// (extractor version and query). A view built under another derivation would answer from
-/// records that are not there (after `codecompass.maxFileSize` changed, or a new version
-/// changed a query), so it is re-derived before it answers as fresh.
-pub fn derivation(max_file_size: u64) -> String {
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(record_key("", max_file_size).as_bytes());
-    for language in lang::LANGUAGES {
-        hasher.update(b"\n");
-        hasher.update(record_key(language.name, max_file_size).as_bytes());
-    }
-    format!("d1-{}", &hasher.finalize().to_hex()[..16])
-}
-
-/// What a working tree holds now, against `HEAD`, and its fingerprint: the worktree view is
-/// current exactly when its stored fingerprint equals this one.
-pub struct WorktreeState {
-    /// `HEAD`'s commit and tree; `None` on an unborn branch.
-    pub head: Option<crate::git::Resolved>,
-    /// Paths that may differ from `HEAD`, hashed.
-    pub changes: Vec<crate::git::WorktreeChange>,
-    /// The `.codecompassignore` on disk.
-    pub disk_rules: Vec<u8>,
-    /// A digest of all the above and of the configuration that shapes records.
-    pub fingerprint: String,
-}
-
-/// Computes the state of the workspace's working tree. Needs no lock: it only reads.
-///
-/// A checkout running at the same time replaces files and the index under the walk: a read
-/// that fails is tried again a few times, then reported as [`IndexError::WorktreeChanging`].
-pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
-    let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
-    let mut attempt = 0;
-    let (head, changes) = loop {
-        let read = if crate::failpoint::fails("worktree.read") {
-            Err(GitError::Io { path: ws.root().to_owned(), source: std::io::Error::other("failpoint worktree.read") })
-        } else {
-            repo.head().and_then(|head| Ok((head, repo.worktree_changes()?)))
-        };
-        match read {
-            Ok(state) => break state,
-            Err(GitError::Io { .. } | GitError::Other { .. }) if attempt < 3 => {
-                attempt += 1;
-                std::thread::sleep(std::time::Duration::from_millis(25 << attempt));
-            }
-            Err(source @ (GitError::Io { .. } | GitError::Other { .. })) => {
-                return Err(IndexError::WorktreeChanging { source });
-            }
-            Err(e) => return Err(e.into()),
-        }
-    };
-    let disk_rules = std::fs::read(ws.root().join(IGNORE_FILE)).unwrap_or_default();
-    let mut hasher = blake3::Hasher::new();
-    hasher.update(head.map(|h| h.tree_id.0).unwrap_or_default().as_slice());
-    hasher.update(&(disk_rules.len() as u64).to_le_bytes());
-    hasher.update(&disk_rules);
-    hasher.update(derivation(ws.max_file_size()).as_bytes());
-    for change in &changes {
-        hasher.update(&(change.path.len() as u64).to_le_bytes());
-        hasher.update(&change.path);
-        match &change.now {
-            Some((blob_id, mode, _)) => {
-                hasher.update(&blob_id.0);
-                hasher.update(&[*mode as u8]);
-            }
-            None => {
-                hasher.update(b"-");
-            }
-        }
-    }
-    let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
-    Ok(WorktreeState { head, changes, disk_rules, fingerprint })
 }

@@ -1,0 +1,113 @@
+//! What decides whether a view is current: the blobs it was built without, the derivation
+//! it was built under (size limit and extractor keys), and a working tree's state against
+//! `HEAD` with its fingerprint.
+
+use super::{IndexError, TEXT_EXTRACTOR};
+use crate::extract;
+use crate::git::{GitError, LocalRepo};
+use crate::lang;
+use crate::progress;
+use crate::store::{self, Store};
+use crate::view::Workspace;
+use crate::view::ignore_rules::IGNORE_FILE;
+
+/// Whether some blob `view` was built without is in the object store now; with `fetch`
+/// (`codecompass.fetchMissing`), after asking the promisor remote for them.
+pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow, fetch: bool) -> Result<bool, IndexError> {
+    if view.missing == 0 {
+        return Ok(false);
+    }
+    let missing = store.view_missing(view.id)?;
+    if fetch && !missing.iter().any(|blob| repo.has_object(*blob)) {
+        progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", missing.len()));
+        if let Err(e) = repo.fetch_blobs(&missing) {
+            progress::note(&format!("warning: could not fetch missing blobs: {e}"));
+        }
+    }
+    Ok(missing.into_iter().any(|blob| repo.has_object(blob)))
+}
+
+/// The extractor key of records of `lang` (`""` for plain text) under a size limit: what
+/// else than the blob decides a record's content.
+pub fn record_key(lang: &str, max_file_size: u64) -> String {
+    let base = match lang::by_name(lang) {
+        Some(language) if !lang.is_empty() => extract::extractor_key(language),
+        _ => TEXT_EXTRACTOR.to_owned(),
+    };
+    format!("{base}|max={max_file_size}")
+}
+
+/// What besides the blobs shapes a view: the size limit and every language's extractor key
+/// (extractor version and query). A view built under another derivation would answer from
+/// records that are not there (after `codecompass.maxFileSize` changed, or a new version
+/// changed a query), so it is re-derived before it answers as fresh.
+pub fn derivation(max_file_size: u64) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(record_key("", max_file_size).as_bytes());
+    for language in lang::LANGUAGES {
+        hasher.update(b"\n");
+        hasher.update(record_key(language.name, max_file_size).as_bytes());
+    }
+    format!("d1-{}", &hasher.finalize().to_hex()[..16])
+}
+
+/// What a working tree holds now, against `HEAD`, and its fingerprint: the worktree view is
+/// current exactly when its stored fingerprint equals this one.
+pub struct WorktreeState {
+    /// `HEAD`'s commit and tree; `None` on an unborn branch.
+    pub head: Option<crate::git::Resolved>,
+    /// Paths that may differ from `HEAD`, hashed.
+    pub changes: Vec<crate::git::WorktreeChange>,
+    /// The `.codecompassignore` on disk.
+    pub disk_rules: Vec<u8>,
+    /// A digest of all the above and of the configuration that shapes records.
+    pub fingerprint: String,
+}
+
+/// Computes the state of the workspace's working tree. Needs no lock: it only reads.
+///
+/// A checkout running at the same time replaces files and the index under the walk: a read
+/// that fails is tried again a few times, then reported as [`IndexError::WorktreeChanging`].
+pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
+    let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
+    let mut attempt = 0;
+    let (head, changes) = loop {
+        let read = if crate::failpoint::fails("worktree.read") {
+            Err(GitError::Io { path: ws.root().to_owned(), source: std::io::Error::other("failpoint worktree.read") })
+        } else {
+            repo.head().and_then(|head| Ok((head, repo.worktree_changes()?)))
+        };
+        match read {
+            Ok(state) => break state,
+            Err(GitError::Io { .. } | GitError::Other { .. }) if attempt < 3 => {
+                attempt += 1;
+                std::thread::sleep(std::time::Duration::from_millis(25 << attempt));
+            }
+            Err(source @ (GitError::Io { .. } | GitError::Other { .. })) => {
+                return Err(IndexError::WorktreeChanging { source });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
+    let disk_rules = std::fs::read(ws.root().join(IGNORE_FILE)).unwrap_or_default();
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(head.map(|h| h.tree_id.0).unwrap_or_default().as_slice());
+    hasher.update(&(disk_rules.len() as u64).to_le_bytes());
+    hasher.update(&disk_rules);
+    hasher.update(derivation(ws.max_file_size()).as_bytes());
+    for change in &changes {
+        hasher.update(&(change.path.len() as u64).to_le_bytes());
+        hasher.update(&change.path);
+        match &change.now {
+            Some((blob_id, mode, _)) => {
+                hasher.update(&blob_id.0);
+                hasher.update(&[*mode as u8]);
+            }
+            None => {
+                hasher.update(b"-");
+            }
+        }
+    }
+    let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
+    Ok(WorktreeState { head, changes, disk_rules, fingerprint })
+}
