@@ -508,6 +508,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         }
         other => other?,
     };
+    out.follow_git_colors(&|key| engine.workspace().git().and_then(|g| g.local().config_string(key)));
     match &cli.command {
         Command::Index { refs, force, .. } => {
             let scopes: Vec<Scope> = if refs.is_empty() {
@@ -776,9 +777,9 @@ fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         store: cli.global.store.clone(),
         // Workspaces named on the command line, or by requests under the allowed roots, are
         // asked for; the current directory is not.
-        live: LiveOptIn {
-            allowed: !serve.is_empty() || *auto_workspace || live_opt_in(cli).allowed,
-            ..live_opt_in(cli)
+        live: {
+            let asked = live_opt_in(cli);
+            LiveOptIn { allowed: asked.allowed || !serve.is_empty() || *auto_workspace, ..asked }
         },
     };
     crate::mcp::run(options).map_err(|e| Error::new(crate::error::ErrorCode::Internal, format!("{e:#}")))?;

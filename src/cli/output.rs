@@ -26,19 +26,29 @@ pub struct Out {
     color: bool,
     /// Line matches under a heading per file, as `rg` shows them on a terminal.
     heading: bool,
+    /// What `--color` asked.
+    choice: ColorChoice,
 }
 
 impl Out {
     /// Text or JSON; colour as `color` says (`NO_COLOR` turns off colour only), headings for
     /// a person unless `heading` says otherwise.
-    pub fn new(json: bool, color: ColorChoice, heading: Option<bool>) -> Out {
+    pub fn new(json: bool, choice: ColorChoice, heading: Option<bool>) -> Out {
         let color = !json
-            && match color {
+            && match choice {
                 ColorChoice::Always => true,
                 ColorChoice::Never => false,
-                ColorChoice::Auto => auto_color(),
+                ColorChoice::Auto => auto_color(&|_| None),
             };
-        Out { json, color, heading: !json && heading.unwrap_or_else(for_a_person) }
+        Out { json, color, heading: !json && heading.unwrap_or_else(for_a_person), choice }
+    }
+
+    /// Under `--color auto`, follows git's colour settings (`color.ui`, `color.pager`) as
+    /// `setting` reads them, once the repository is open.
+    pub fn follow_git_colors(&mut self, setting: &dyn Fn(&str) -> Option<String>) {
+        if self.choice == ColorChoice::Auto && !self.json {
+            self.color = auto_color(setting);
+        }
     }
 
     fn write(&self, text: &str) {
@@ -352,21 +362,7 @@ impl Out {
     /// what a summary says.
     pub fn streamed(&self, response: &SearchResponse) {
         self.notes_first(response);
-        let mut stderr = std::io::stderr().lock();
-        if response.output.total_candidates == 0 {
-            let _ = writeln!(
-                stderr,
-                "nothing matched `{}` in {}",
-                crate::quote::shown_query(&response.query),
-                response.scope
-            );
-        }
-        if response.output.truncated {
-            let _ = writeln!(stderr, "(more results: raise --limit)");
-        }
-        if response.output.safety_limit_applied {
-            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
-        }
+        self.notes_and_summary(response);
     }
 
     /// Before the results, on stderr: what the answer must be read with (another mode answered,
@@ -402,7 +398,10 @@ impl Out {
     /// After the results, on stderr: nothing matched, more results, the time limit, a hint.
     fn notes_and_summary(&self, response: &SearchResponse) {
         let mut stderr = std::io::stderr().lock();
-        if response.output.results.is_empty() {
+        // A streamed answer printed its lines already; its results here are empty.
+        let found =
+            !response.output.results.is_empty() || response.output.streamed && response.output.total_candidates > 0;
+        if !found {
             let _ = writeln!(
                 stderr,
                 "nothing matched `{}` in {}",

@@ -178,11 +178,13 @@ impl Engine {
         let policy = WatchPolicy::configured(self);
         let ws = self.workspace();
         let Some(repo) = ws.git() else { return };
-        if policy == WatchPolicy::Never || !ws.has_worktree() || self.watch_status().running {
+        if policy == WatchPolicy::Never || !ws.has_worktree() {
             return;
         }
+        // One stat decides for most queries (a small worktree under `auto`), before the
+        // watcher's state is read.
         let index_bytes = std::fs::metadata(repo.git_dir().join("index")).map_or(0, |m| m.len());
-        if policy == WatchPolicy::Auto && index_bytes <= AUTO_INDEX_BYTES {
+        if policy == WatchPolicy::Auto && index_bytes <= AUTO_INDEX_BYTES || self.watch_status().running {
             return;
         }
         let idle = idle_exit().as_secs().to_string();

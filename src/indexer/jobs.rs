@@ -128,22 +128,11 @@ pub(super) struct JobsOutcome {
     pub(super) missing: Vec<ObjectId>,
 }
 
-/// Fetches, in one request, the blobs of `jobs` that a partial clone does not have yet
-/// (`codecompass.fetchMissing`); what cannot be fetched stays missing and the view partial.
+/// The blobs of `jobs` that a partial clone does not have yet, fetched in one request.
 fn fetch_absent(repo: &LocalRepo, jobs: &[Job]) {
     let absent: Vec<ObjectId> =
         jobs.iter().filter(|j| j.content.is_none() && !repo.has_object(j.blob_id)).map(|j| j.blob_id).collect();
-    if absent.is_empty() {
-        return;
-    }
-    progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", absent.len()));
-    match repo.fetch_blobs(&absent) {
-        Ok(arrived) if arrived < absent.len() => {
-            progress::note(&format!("{} blobs are still missing after the fetch", absent.len() - arrived))
-        }
-        Ok(_) => {}
-        Err(e) => progress::note(&format!("warning: could not fetch missing blobs: {e}")),
-    }
+    super::state::fetch_missing(repo, &absent);
 }
 
 fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {

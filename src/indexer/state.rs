@@ -19,12 +19,26 @@ pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow, fetch
     }
     let missing = store.view_missing(view.id)?;
     if fetch && !missing.iter().any(|blob| repo.has_object(*blob)) {
-        progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", missing.len()));
-        if let Err(e) = repo.fetch_blobs(&missing) {
-            progress::note(&format!("warning: could not fetch missing blobs: {e}"));
-        }
+        fetch_missing(repo, &missing);
     }
     Ok(missing.into_iter().any(|blob| repo.has_object(blob)))
+}
+
+/// Asks a partial clone's promisor remote for `blobs` in one request
+/// (`codecompass.fetchMissing`), saying so; what cannot be fetched stays missing, and the view
+/// that needs it partial.
+pub(super) fn fetch_missing(repo: &LocalRepo, blobs: &[crate::git::ObjectId]) {
+    if blobs.is_empty() {
+        return;
+    }
+    progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", blobs.len()));
+    match repo.fetch_blobs(blobs) {
+        Ok(arrived) if arrived < blobs.len() => {
+            progress::note(&format!("{} blobs are still missing after the fetch", blobs.len() - arrived))
+        }
+        Ok(_) => {}
+        Err(e) => progress::note(&format!("warning: could not fetch missing blobs: {e}")),
+    }
 }
 
 /// The extractor key of records of `lang` (`""` for plain text) under a size limit: what

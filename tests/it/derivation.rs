@@ -65,14 +65,21 @@ fn changing_the_size_limit_re_derives_every_view() {
     }
 }
 
-#[test]
-fn a_view_built_without_some_blobs_says_partial_and_heals_when_they_arrive() {
+/// The shop fixture served with filters on, and a blobless clone of it (no checkout, so no
+/// blob is here): the guard, the source and the clone.
+fn partial_clone() -> (crate::support::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let (tmp, source) = fixture("shop");
     git(&source, &["config", "uploadpack.allowFilter", "true"]);
     git(&source, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
     let clone = tmp.path().join("partial");
     let url = format!("file://{}", source.display());
     git(tmp.path(), &["clone", "-q", "--no-checkout", "--filter=blob:none", &url, clone.to_str().unwrap()]);
+    (tmp, source, clone)
+}
+
+#[test]
+fn a_view_built_without_some_blobs_says_partial_and_heals_when_they_arrive() {
+    let (_tmp, source, clone) = partial_clone();
 
     // No blob is here yet: the answer is partial and says why, never "complete".
     let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
@@ -92,12 +99,7 @@ fn a_view_built_without_some_blobs_says_partial_and_heals_when_they_arrive() {
 
 #[test]
 fn a_partial_clone_fetches_the_blobs_a_view_needs_when_allowed() {
-    let (tmp, source) = fixture("shop");
-    git(&source, &["config", "uploadpack.allowFilter", "true"]);
-    git(&source, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
-    let clone = tmp.path().join("partial");
-    let url = format!("file://{}", source.display());
-    git(tmp.path(), &["clone", "-q", "--no-checkout", "--filter=blob:none", &url, clone.to_str().unwrap()]);
+    let (_tmp, _source, clone) = partial_clone();
 
     // Not allowed: partial, and the note says how to allow it.
     let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);

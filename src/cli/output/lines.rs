@@ -100,24 +100,23 @@ pub(super) fn for_a_person() -> bool {
 }
 
 /// Colour under `auto`: on a terminal unless `NO_COLOR`; under git's pager as git's own
-/// `color.pager` and `color.ui` say (both default to on).
-pub(super) fn auto_color() -> bool {
+/// `color.pager` and `color.ui` say (both default to on). `setting` reads a git setting (the
+/// repository's configuration, already loaded; nothing before it is open).
+pub(super) fn auto_color(setting: &dyn Fn(&str) -> Option<String>) -> bool {
+    let on = |key: &str| setting(key).and_then(|v| colour_setting(&v)).unwrap_or(true);
     if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         return false;
     }
     if std::io::stdout().is_terminal() {
-        return git_bool("color.ui").unwrap_or(true);
+        return on("color.ui");
     }
-    std::env::var_os("GIT_PAGER_IN_USE").is_some()
-        && git_bool("color.pager").unwrap_or(true)
-        && git_bool("color.ui").unwrap_or(true)
+    std::env::var_os("GIT_PAGER_IN_USE").is_some() && on("color.pager") && on("color.ui")
 }
 
-/// A git setting read as colour settings are (`true`, `always`, `auto` on; `false`, `never` off).
-fn git_bool(key: &str) -> Option<bool> {
-    let out = std::process::Command::new("git").args(["config", "--get", key]).output().ok()?;
-    let value = String::from_utf8_lossy(&out.stdout).trim().to_ascii_lowercase();
-    match value.as_str() {
+/// A git colour setting read as git reads it (`true`, `always`, `auto` on; `false`, `never`
+/// off).
+fn colour_setting(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
         "true" | "always" | "auto" | "yes" | "on" | "1" => Some(true),
         "false" | "never" | "no" | "off" | "0" => Some(false),
         _ => None,
