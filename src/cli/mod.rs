@@ -571,7 +571,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             } else {
                 engine.search(&request, &scope, freshness)?
             };
-            let found = !response.output.results.is_empty() || response.output.total_candidates > 0;
+            let found = response.output.found();
             if *jsonl {
                 out.search_jsonl(&response);
             } else if cli.global.json {

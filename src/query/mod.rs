@@ -468,6 +468,12 @@ pub struct SearchOutput {
 }
 
 impl SearchOutput {
+    /// Whether anything was found: results here, or lines handed to a sink as they were found
+    /// (then `results` is empty and `total_candidates` counts them).
+    pub fn found(&self) -> bool {
+        !self.results.is_empty() || self.streamed && self.total_candidates > 0
+    }
+
     /// An empty answer of `mode`.
     pub(crate) fn empty(mode: &'static str) -> SearchOutput {
         SearchOutput {

@@ -1065,7 +1065,7 @@ pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput
     let quoted = |q: &str| {
         if q.contains(' ') || q.contains('\'') { format!("\"{}\"", q.replace('"', "\\\"")) } else { q.to_owned() }
     };
-    let weak = output.results.is_empty() || classified.confidence < 0.6;
+    let weak = !output.found() || classified.confidence < 0.6;
     if !weak {
         return None;
     }
@@ -1076,7 +1076,7 @@ pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput
     if classified.intent == Intent::Symbol || (!query.contains(' ') && output.mode != "regex") {
         return Some(Suggestion {
             mode: "symbol",
-            reason: if output.results.is_empty() {
+            reason: if !output.found() {
                 "nothing matched; a definition lookup tolerates case and qualified names".into()
             } else {
                 "the query looks like a name; locate answers with definitions only".into()
@@ -1084,14 +1084,14 @@ pub(crate) fn suggest(query: &str, classified: Classified, output: &SearchOutput
             command: format!("git codecompass locate {}", quoted(query)),
         });
     }
-    if output.results.is_empty() && output.mode != "literal" && output.mode != "regex" {
+    if !output.found() && output.mode != "literal" && output.mode != "regex" {
         return Some(Suggestion {
             mode: "literal",
             reason: "no document has every word; an exact search finds the text as written".into(),
             command: format!("git codecompass search --mode regex {}", quoted(&regex::escape(query))),
         });
     }
-    if output.results.is_empty() {
+    if !output.found() {
         return Some(Suggestion {
             mode: "fts",
             reason: "no line matches exactly; a word search tolerates order and case".into(),

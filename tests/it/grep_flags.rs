@@ -163,6 +163,10 @@ fn exact_search_prints_every_match_and_counts_them_truly() {
     assert_eq!(run.json["results"].as_array().unwrap().len(), all);
     assert_eq!(run.json["total_candidates"].as_u64(), Some(all as u64), "{}", run.stdout);
     assert!(run.json["total_is_lower_bound"].is_null());
+    // Printed as found (streamed), the answer is not taken for an empty one.
+    let text = cc_text(&repo, &["search", "--mode", "regex", "e"]);
+    assert_eq!(text.stdout.lines().count(), all);
+    assert!(!text.stderr.contains("nothing matched") && !text.stderr.contains("hint:"), "{}", text.stderr);
     // A limit cuts, and says the count is a lower bound.
     let run = crate::support::cc(&repo, &["search", "--mode", "regex", "e", "--limit", "5"]);
     assert_eq!(run.json["results"].as_array().unwrap().len(), 5);
