@@ -278,7 +278,10 @@ impl Store {
     /// Starts a write transaction. Records written in it become visible when it commits;
     /// nothing refers to them until a view does.
     pub fn begin(&self) -> Result<Batch<'_>, StoreError> {
-        Ok(Batch { tx: self.conn.unchecked_transaction()? })
+        // Immediate: the database's write lock is taken at the start, where the busy timeout
+        // waits for another connection's commit; a deferred transaction that read first and
+        // then writes fails at once ("database is locked") when another commit came between.
+        Ok(Batch { tx: rusqlite::Transaction::new_unchecked(&self.conn, rusqlite::TransactionBehavior::Immediate)? })
     }
 
     /// Marks jobs left `running` by a process that died as `interrupted`. Call with the write

@@ -105,7 +105,12 @@ fn two_index_processes_at_once_both_finish_consistently() {
     };
     let (a, b) = (spawn(), spawn());
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
-    assert!(a.status.success() && b.status.success());
+    assert!(
+        a.status.success() && b.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&a.stdout),
+        String::from_utf8_lossy(&b.stdout)
+    );
     let parse = |o: &std::process::Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
     let (a, b) = (parse(&a), parse(&b));
     let parsed = a["total"]["blobs_parsed"].as_u64().unwrap() + b["total"]["blobs_parsed"].as_u64().unwrap();
