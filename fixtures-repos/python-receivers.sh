@@ -4,12 +4,18 @@
 # Usage: python-receivers.sh DIR
 #
 # The story: `Store` (store/base.py) declares `name` and defines `save` and `close`;
-# `DiskStore(Store)` overrides `save`, which calls the inherited `self.close()` and
+# `DiskStore(Store)` (imported under another name, `BaseStore`) overrides `save`, which calls the inherited `self.close()` and
 # `super().save()`, and assigns the declared `self.name`. `MemoryStore` has a `save` and a
 # `close` of its own. `App` keeps the `DiskStore` its constructor is given (`store:
 # DiskStore`), so `self.store.save()` is `DiskStore.save`; `flush(other: MemoryStore)` calls
 # `MemoryStore.save`; the module's `app = App(...)` makes `app.run()` `App.run`. `main.py`'s
 # untyped `store.save()` may be any of the three: ambiguous.
+#
+# Then tests, whose receivers are typed by what the code binds to them: pytest fixtures in
+# `tests/conftest.py` (`memory` returns a local `MemoryStore()`, `app` what an annotated
+# helper returns), a local `DiskStore(...)`, and a `with` on an unannotated factory that
+# returns a `MemoryStore`. `scripts/tool.py` has a parameter named like a fixture, but it is
+# no test: its `memory.save()` stays untyped, ambiguous.
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -30,10 +36,10 @@ class Store:
         self.items = []
 PY
 write store/disk.py <<'PY'
-from .base import Store
+from .base import Store as BaseStore
 
 
-class DiskStore(Store):
+class DiskStore(BaseStore):
     def __init__(self, path):
         super().__init__()
         self.name = path
@@ -77,3 +83,53 @@ def handle(store):
     return store.save()
 PY
 commit "A store hierarchy, an app that keeps one, and an untyped handler"
+
+write tests/conftest.py <<'PY'
+import pytest
+
+from app import App
+from store.memory import MemoryStore
+
+
+@pytest.fixture
+def memory():
+    store = MemoryStore()
+    return store
+
+
+@pytest.fixture
+def app(memory):
+    yield make_app(memory)
+
+
+def make_app(store) -> App:
+    return App(store)
+PY
+write tests/test_app.py <<'PY'
+from store.disk import DiskStore
+from store.memory import MemoryStore
+
+
+def test_run(app):
+    app.run()
+
+
+def test_flush(memory):
+    memory.save()
+
+
+def test_local():
+    store = DiskStore("x")
+    store.save()
+    with opened() as other:
+        other.close()
+
+
+def opened():
+    return MemoryStore()
+PY
+write scripts/tool.py <<'PY'
+def main(memory):
+    memory.save()
+PY
+commit "Tests whose fixtures and locals say what their receivers are"

@@ -145,6 +145,8 @@ enum Capture {
     LocalDefinition,
     /// A name that is no reference (an alias being bound, a keyword argument's name).
     NotReference,
+    /// The value of a `@reference.binding`.
+    Value,
     Ignored,
 }
 
@@ -154,6 +156,7 @@ fn parse_capture(name: &str) -> Result<Capture, String> {
         "name" => Capture::Name,
         "scope" => Capture::Scope,
         "context" => Capture::Context,
+        "value" => Capture::Value,
         _ if name.starts_with('_') => Capture::Ignored,
         _ => {
             if let Some(k) = name.strip_prefix("definition.") {
@@ -253,7 +256,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
     for t in &trees {
         collect_matches(compiled, language, t.root_node(), source, &mut m);
     }
-    let Matches { mut found, references, locals, not_references } = m;
+    let Matches { mut found, references, locals, not_references, bindings } = m;
 
     // One node captured by several patterns is one symbol: a definition wins over a declaration,
     // and the first pattern wins otherwise.
@@ -281,7 +284,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         definition_names.remove(&id);
     }
     definition_names.extend(not_references);
-    out.occurrences = occurrences::collect(source, references, &definition_names, &locals, &out.symbols);
+    out.occurrences = occurrences::collect(source, references, &definition_names, &locals, &bindings, &out.symbols);
     out
 }
 
@@ -292,6 +295,7 @@ struct Matches<'t> {
     references: Vec<occurrences::FoundRef<'t>>,
     locals: Vec<Node<'t>>,
     not_references: Vec<usize>,
+    bindings: Vec<occurrences::FoundBinding<'t>>,
 }
 
 fn collect_matches<'t>(
@@ -308,6 +312,7 @@ fn collect_matches<'t>(
             let mut def: Option<(Node<'t>, &'static str, Option<Role>)> = None;
             let mut name = None;
             let mut reference = None;
+            let mut value = None;
             let mut context: Option<String> = None;
             for capture in m.captures() {
                 match compiled.captures[capture.index as usize] {
@@ -328,10 +333,13 @@ fn collect_matches<'t>(
                     Capture::Reference(kind) => reference = Some(kind),
                     Capture::LocalDefinition => into.locals.push(capture.node),
                     Capture::NotReference => into.not_references.push(capture.node.id()),
+                    Capture::Value => value = Some(capture.node),
                     Capture::Ignored => {}
                 }
             }
-            if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
+            if let (Some(RefKind::Binding), Some(value)) = (reference, value) {
+                into.bindings.push(occurrences::FoundBinding { name_node: name, value });
+            } else if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
                 into.found.push(Found { node, name_node, kind, role, context, pattern: m.pattern_index });
             } else if let (Some(kind), Some(name_node)) = (reference, name) {
                 into.references.push(occurrences::FoundRef { name_node, kind });

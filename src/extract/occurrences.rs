@@ -23,6 +23,11 @@ pub enum RefKind {
     /// A name imported from a module (`a` of Python's `from m import a`); the qualifier is the
     /// module as written.
     ImportName,
+    /// No use: a value bound to a local name, kept to type receivers. The name is the name
+    /// bound (`return` for what a function returns or yields), the qualifier the value as
+    /// written when it is a name, a member chain or a call of one (`app`, `self.app`,
+    /// `Flask()`, `app.test_client()`).
+    Binding,
 }
 
 impl RefKind {
@@ -34,6 +39,7 @@ impl RefKind {
             RefKind::Type => "type",
             RefKind::Name => "name",
             RefKind::ImportName => "import_name",
+            RefKind::Binding => "binding",
         }
     }
 
@@ -45,6 +51,7 @@ impl RefKind {
             "type" | "implementation" => RefKind::Type,
             "import" => RefKind::Import,
             "import_name" => RefKind::ImportName,
+            "binding" => RefKind::Binding,
             _ => RefKind::Name,
         }
     }
@@ -57,6 +64,7 @@ impl RefKind {
             2 => RefKind::Type,
             3 => RefKind::Name,
             4 => RefKind::ImportName,
+            5 => RefKind::Binding,
             _ => return None,
         })
     }
@@ -66,6 +74,7 @@ impl RefKind {
         match self {
             RefKind::ImportName => 3,
             RefKind::Name => 4,
+            RefKind::Binding => 5,
             other => other.code(),
         }
     }
@@ -73,6 +82,11 @@ impl RefKind {
     /// The stored code of the kind.
     pub fn code(self) -> u8 {
         self as u8
+    }
+
+    /// Whether occurrences of this kind are uses of their name (every kind but bindings).
+    pub fn is_use(self) -> bool {
+        self != RefKind::Binding
     }
 }
 
@@ -101,6 +115,13 @@ pub(super) struct FoundRef<'t> {
     pub kind: RefKind,
 }
 
+/// A value bound to a name, found by the query: `@name` (none for a return or a yield) and
+/// `@value` of a `@reference.binding` match.
+pub(super) struct FoundBinding<'t> {
+    pub name_node: Option<Node<'t>>,
+    pub value: Node<'t>,
+}
+
 /// Longest qualifier kept: a receiver chain longer than this is cut from the left.
 const MAX_QUALIFIER: usize = 80;
 
@@ -112,6 +133,7 @@ pub(super) fn collect(
     mut found: Vec<FoundRef<'_>>,
     definition_names: &HashSet<usize>,
     local_definitions: &[Node<'_>],
+    bindings: &[FoundBinding<'_>],
     symbols: &[Symbol],
 ) -> Vec<Occurrence> {
     // `mod x;` names a definition and imports a file: imports keep their node.
@@ -162,7 +184,52 @@ pub(super) fn collect(
             caller,
         });
     }
+    if !bindings.is_empty() {
+        let mut found: Vec<(Node<'_>, String, String)> = bindings
+            .iter()
+            .filter_map(|b| {
+                let value = binding_value(b.value, source)?;
+                let name = b.name_node.map_or_else(|| "return".to_owned(), |n| node_text(n, source).to_owned());
+                Some((b.name_node.unwrap_or(b.value), name, value))
+            })
+            .collect();
+        found.sort_by_key(|(at, _, _)| at.start_byte());
+        found.dedup_by_key(|(at, _, _)| at.start_byte());
+        let callers = innermost(symbols, found.iter().map(|(at, _, _)| at.start_byte()));
+        for ((at, name, value), caller) in found.into_iter().zip(callers) {
+            let position = at.start_position();
+            out.push(Occurrence {
+                kind: RefKind::Binding,
+                name,
+                qualifier: value,
+                line: position.row as u32 + 1,
+                column: position.column as u32 + 1,
+                caller,
+            });
+        }
+        out.sort_by_key(|o| (o.line, o.column));
+    }
     out
+}
+
+/// A bound value as a binding keeps it: a name or a member chain (`app`, `self.app`), or a
+/// call of one with its arguments left out (`Flask()`, `app.test_client()`); `await x` and
+/// `(x)` as `x`. `None` for any other value, and for one longer than a qualifier.
+fn binding_value(node: Node<'_>, source: &[u8]) -> Option<String> {
+    let chain = |n: Node<'_>| -> Option<String> {
+        let text: String = node_text(n, source).split_whitespace().collect();
+        let plain = !text.is_empty()
+            && text.split('.').all(|s| {
+                !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_') && !s.starts_with(char::is_numeric)
+            });
+        (plain && text.len() <= MAX_QUALIFIER).then_some(text)
+    };
+    match node.kind() {
+        "identifier" | "attribute" | "dotted_name" => chain(node),
+        "call" => chain(node.child_by_field_name("function")?).map(|f| format!("{f}()")),
+        "await" | "parenthesized_expression" => binding_value(node.named_child(0)?, source),
+        _ => None,
+    }
 }
 
 /// For positions in ascending order, the index of the innermost symbol whose byte range holds

@@ -50,6 +50,7 @@ fn refs(extraction: &Extraction) -> Vec<String> {
     extraction
         .occurrences
         .iter()
+        .filter(|o| o.kind.is_use())
         .map(|o| {
             let caller = o.caller.map_or(String::new(), |c| extraction.symbols[c as usize].qualified_name.clone());
             let qualifier = if o.qualifier.is_empty() { String::new() } else { format!("{}.", o.qualifier) };
@@ -126,4 +127,37 @@ fn python_instance_attributes_are_fields_of_their_class_once_and_later_assignmen
         assert!(got.iter().any(|g| g == expected), "{expected}: {got:#?}");
     }
     assert!(!got.iter().any(|g| g.starts_with("5:")), "{got:#?}");
+}
+
+#[test]
+fn python_bindings_keep_the_values_that_type_receivers_and_are_no_uses() {
+    let source = b"from .app import App as Base\n\napp = flask.Flask(__name__)\n\ndef client(app):\n    c = app.test_client()\n    with app.app_context() as ctx:\n        yield ctx\n    total = 1 + 2\n    return (await c)\n";
+    let extraction = extract(python(), source);
+    let bindings: Vec<String> = extraction
+        .occurrences
+        .iter()
+        .filter(|o| o.kind == RefKind::Binding)
+        .map(|o| {
+            let caller = o.caller.map_or(String::new(), |c| extraction.symbols[c as usize].qualified_name.clone());
+            format!("{}:{} {} = {} in {caller}", o.line, o.column, o.name, o.qualifier)
+        })
+        .collect();
+    assert_eq!(
+        bindings,
+        [
+            "1:25 Base = App in ",
+            "3:1 app = flask.Flask() in app",
+            "6:5 c = app.test_client() in client",
+            "7:31 ctx = app.app_context() in client",
+            "8:15 return = ctx in client",
+            "10:12 return = c in client",
+        ],
+        "a value that is no name, member chain or call (`1 + 2`) is not kept"
+    );
+    // No binding is a use: neither `references` nor the name index sees them.
+    assert!(
+        refs(&extraction).iter().all(|r| !r.contains(" c in") && !r.contains("return")),
+        "{:#?}",
+        refs(&extraction)
+    );
 }

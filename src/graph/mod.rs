@@ -415,7 +415,7 @@ impl<'s> ViewGraph<'s> {
         let names: HashSet<String> = self
             .occurrences(file.record)?
             .iter()
-            .filter(|o| o.kind != RefKind::Import && o.line <= last_import)
+            .filter(|o| o.kind != RefKind::Import && o.kind.is_use() && o.line <= last_import)
             .map(|o| o.name.clone())
             .collect();
         let names = Rc::new(names);

@@ -1,11 +1,17 @@
 //! The class of a Python receiver, where the code says it: `self` and `cls` are the enclosing
 //! class, `super()` its bases, a parameter or a module variable has the class its annotation or
 //! its constructor call names, and `a.b` the class of `a`'s attribute `b` (its annotation, the
-//! class it is constructed from, or the annotation of the parameter it is assigned from). A
-//! member is then looked up in that class and its bases, nearest first, as Python does.
+//! class it is constructed from, or the annotation of the parameter it was assigned from). A
+//! local name has the class of the value last bound to it above the use (`app = Flask(...)`,
+//! `client = app.test_client()`, `with app.app_context() as ctx`), a call the class its
+//! function's return annotation names or, without one, the class of what it returns; a test's
+//! parameter without an annotation is the pytest fixture of that name (the test file's own, or
+//! one of a `conftest.py` above it) and has the class the fixture returns or yields. A member
+//! is then looked up in that class and its bases, nearest first, as Python does.
 //!
-//! No inference beyond that: a value of any other origin has no known class, and the generic
-//! rules of [`super::scope`] apply to it.
+//! No inference beyond that: a value of any other origin (an argument of no annotation outside
+//! tests, an element of a container, a branch of an expression) has no known class, and the
+//! generic rules of [`super::scope`] apply to it.
 
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -18,72 +24,218 @@ use crate::store::{StoreError, SymbolRow};
 const MAX_CLASSES: usize = 16;
 /// Attributes followed along a receiver (`self.app.json`), at most.
 const MAX_CHAIN: usize = 4;
+/// Values followed through bindings, calls and fixtures for one receiver, at most (this also
+/// ends a cycle such as `a = b` / `b = a`).
+const MAX_DEPTH: usize = 8;
 
 /// The classes a member is looked up in, nearest first.
 pub(super) type Lineage = Rc<Vec<Def>>;
 
-/// A cache key for a receiver: the file version, the symbol the use sits in, the receiver.
-pub(super) type ReceiverKey = (u32, Option<u32>, String);
+/// A cache key for a receiver: the file version, the symbol the use sits in, its line, the
+/// receiver.
+pub(super) type ReceiverKey = (u32, Option<u32>, u32, String);
+
+/// Where a value is read: the file, the symbol the code sits in, and the line.
+struct At {
+    file: Rc<File>,
+    caller: Option<u32>,
+    line: u32,
+}
 
 impl ViewGraph<'_> {
     /// The classes `qualifier` (the receiver of a member use `u`) is an instance of, with its
     /// bases, nearest first; `None` when the code does not say.
     pub(super) fn receiver_lineage(&self, u: &Use, qualifier: &str) -> Result<Option<Lineage>, StoreError> {
-        let key = (u.file.fv, u.occurrence.caller, qualifier.to_owned());
+        let key = (u.file.fv, u.occurrence.caller, u.occurrence.line, qualifier.to_owned());
         if let Some(l) = self.receivers.borrow().get(&key) {
             return Ok(l.clone());
         }
-        let lineage = self.compute_lineage(u, qualifier)?;
+        let at = At { file: u.file.clone(), caller: u.occurrence.caller, line: u.occurrence.line };
+        let lineage = self.lineage_of(&at, qualifier, 0)?;
         self.receivers.borrow_mut().insert(key, lineage.clone());
         Ok(lineage)
     }
 
-    fn compute_lineage(&self, u: &Use, qualifier: &str) -> Result<Option<Lineage>, StoreError> {
+    /// The lineage of the value a name or member chain (`app`, `self.app.json`) holds at `at`.
+    fn lineage_of(&self, at: &At, qualifier: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
         let mut segments = qualifier.split('.');
         let head = segments.next().unwrap_or_default();
         let rest: Vec<&str> = segments.collect();
         if rest.len() > MAX_CHAIN || !rest.iter().all(|s| is_identifier(s)) {
             return Ok(None);
         }
-        let symbols = self.symbols(u.file.record)?;
-        let enclosing: Vec<&SymbolRow> = ancestors(&symbols, u.occurrence.caller).collect();
+        let symbols = self.symbols(at.file.record)?;
+        let enclosing: Vec<&SymbolRow> = ancestors(&symbols, at.caller).collect();
         let class = enclosing.iter().find(|s| s.kind == "class");
         let mut lineage = match head {
             "self" | "cls" => match class {
-                Some(c) => self.lineage(&Def { file: u.file.clone(), symbol: (*c).clone() })?,
+                Some(c) => self.lineage(&Def { file: at.file.clone(), symbol: (*c).clone() })?,
                 None => return Ok(None),
             },
             "super()" => match class {
                 Some(c) => {
-                    let all = self.lineage(&Def { file: u.file.clone(), symbol: (*c).clone() })?;
+                    let all = self.lineage(&Def { file: at.file.clone(), symbol: (*c).clone() })?;
                     Rc::new(all.iter().skip(1).cloned().collect())
                 }
                 None => return Ok(None),
             },
-            name if is_identifier(name) => {
-                // A parameter of an enclosing function hides the module's names.
-                let parameter = enclosing
-                    .iter()
-                    .filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor"))
-                    .find_map(|s| parameter(&s.signature, name));
-                let class = match parameter {
-                    Some(Some(annotation)) => self.class_named(&u.file, &annotation)?,
-                    Some(None) => None,
-                    None => self.class_of_module_name(&u.file, name)?,
-                };
-                match class {
-                    Some(c) => self.lineage(&c)?,
-                    None => return Ok(None),
-                }
-            }
+            name if is_identifier(name) => match self.lineage_of_name(at, &enclosing, name, depth)? {
+                Some(l) => l,
+                None => return Ok(None),
+            },
             _ => return Ok(None),
         };
         for attribute in rest {
             let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
-            let Some(class) = self.class_of_member(&member)? else { return Ok(None) };
-            lineage = self.lineage(&class)?;
+            let Some(class) = self.class_of_member(&member, depth + 1)? else { return Ok(None) };
+            lineage = class;
         }
         Ok(Some(lineage))
+    }
+
+    /// Whether `name` is a parameter of a function enclosing `u` or bound in one above it: then
+    /// it is that function's, whatever a module of that name may be.
+    pub(super) fn bound_locally(&self, u: &Use, name: &str) -> Result<bool, StoreError> {
+        let symbols = self.symbols(u.file.record)?;
+        for function in ancestors(&symbols, u.occurrence.caller)
+            .filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor"))
+        {
+            if parameter(&function.signature, name).is_some()
+                || self.bound_value(&u.file, Some(function.ord), name, Some(u.occurrence.line))?.is_some()
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// The lineage of a plain name at `at`: in each enclosing function, innermost first, the
+    /// value last bound to it above the line, else its parameter (the annotation's class, or
+    /// the pytest fixture of that name); then the module's variable or class of that name.
+    fn lineage_of_name(
+        &self,
+        at: &At,
+        enclosing: &[&SymbolRow],
+        name: &str,
+        depth: usize,
+    ) -> Result<Option<Lineage>, StoreError> {
+        for function in enclosing.iter().filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor")) {
+            if let Some((line, value)) = self.bound_value(&at.file, Some(function.ord), name, Some(at.line))? {
+                let scope = At { file: at.file.clone(), caller: Some(function.ord), line };
+                return self.lineage_of_value(&scope, &value, depth + 1);
+            }
+            if let Some(annotation) = parameter(&function.signature, name) {
+                return match annotation {
+                    Some(annotation) => self.lineage_named(&at.file, &annotation),
+                    None => self.fixture_lineage(&at.file, name, depth + 1),
+                };
+            }
+        }
+        self.class_of_module_name(&at.file, name, depth)
+    }
+
+    /// The value last bound to `name` in the symbol `caller` of `file` above line `before`
+    /// (anywhere in it when `None`), with its line.
+    fn bound_value(
+        &self,
+        file: &File,
+        caller: Option<u32>,
+        name: &str,
+        before: Option<u32>,
+    ) -> Result<Option<(u32, String)>, StoreError> {
+        Ok(self
+            .occurrences(file.record)?
+            .iter()
+            .filter(|o| o.kind == RefKind::Binding && o.caller == caller && o.name == name)
+            .filter(|o| before.is_none_or(|b| o.line < b))
+            .last()
+            .map(|o| (o.line, o.qualifier.clone())))
+    }
+
+    /// The lineage of a bound value (see [`RefKind::Binding`]): a class called is its
+    /// instance, a method or function called gives what it returns, a name or member chain
+    /// what it holds.
+    fn lineage_of_value(&self, at: &At, value: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        let Some(callee) = value.strip_suffix("()") else {
+            return self.lineage_of(at, value, depth + 1);
+        };
+        let last = callee.rsplit('.').next().unwrap_or(callee);
+        if last.starts_with(char::is_uppercase)
+            && let Some(class) = self.class_named(&at.file, callee)?
+        {
+            return Ok(Some(self.lineage(&class)?));
+        }
+        let function = match callee.rsplit_once('.') {
+            Some((receiver, method)) => match self.lineage_of(at, receiver, depth + 1)? {
+                Some(lineage) => self.member(&lineage, method)?,
+                None => None,
+            },
+            None => self.top_level_named(&at.file, callee, "function")?,
+        };
+        match function {
+            Some(f) => self.returned(&f, depth + 1),
+            None => Ok(None),
+        }
+    }
+
+    /// The lineage of what a function or method returns: its return annotation's class, else
+    /// that of the first of its `return`/`yield` values whose class is known.
+    fn returned(&self, function: &Def, depth: usize) -> Result<Option<Lineage>, StoreError> {
+        if !matches!(function.symbol.kind.as_str(), "function" | "method") || depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        if let Some(annotation) = return_annotation(&function.symbol.signature) {
+            return self.lineage_named(&function.file, &annotation);
+        }
+        let values: Vec<(u32, String)> = self
+            .occurrences(function.file.record)?
+            .iter()
+            .filter(|o| o.kind == RefKind::Binding && o.caller == Some(function.symbol.ord) && o.name == "return")
+            .map(|o| (o.line, o.qualifier.clone()))
+            .collect();
+        for (line, value) in values {
+            let at = At { file: function.file.clone(), caller: Some(function.symbol.ord), line: line + 1 };
+            if let Some(l) = self.lineage_of_value(&at, &value, depth + 1)? {
+                return Ok(Some(l));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The lineage of pytest fixture `name` as a parameter of a test in `file`: the fixture is
+    /// a module-level function of that name in the test file itself or in the nearest
+    /// `conftest.py` above it. Only test files (`test_*.py`, `*_test.py`, `conftest.py`) have
+    /// fixtures for parameters.
+    fn fixture_lineage(&self, file: &Rc<File>, name: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
+        let (dir, base) = file.path.rsplit_once('/').unwrap_or(("", file.path.as_str()));
+        let test_file =
+            (base.starts_with("test_") && base.ends_with(".py")) || base.ends_with("_test.py") || base == "conftest.py";
+        if !test_file {
+            return Ok(None);
+        }
+        let fixtures = self.definitions(name)?;
+        let nearest = fixtures
+            .iter()
+            .filter(|d| d.symbol.parent.is_none() && d.symbol.kind == "function" && d.file.lang == "python")
+            .filter_map(|d| {
+                if d.file.fv == file.fv {
+                    return Some((usize::MAX, d));
+                }
+                let (fixture_dir, fixture_base) = d.file.path.rsplit_once('/').unwrap_or(("", d.file.path.as_str()));
+                let above = fixture_dir.is_empty() || dir == fixture_dir || dir.starts_with(&format!("{fixture_dir}/"));
+                (fixture_base == "conftest.py" && above).then_some((fixture_dir.len(), d))
+            })
+            .max_by_key(|(rank, _)| *rank);
+        match nearest {
+            Some((_, fixture)) => self.returned(&fixture.clone(), depth + 1),
+            None => Ok(None),
+        }
     }
 
     /// A class and its bases in the view, depth first, left to right (Python's order for the
@@ -153,16 +305,19 @@ impl ViewGraph<'_> {
         Ok(pool.iter().copied().find(|&i| candidates[i].key() == member.key()))
     }
 
-    /// The class an attribute or a property holds, as its definition says.
-    fn class_of_member(&self, member: &Def) -> Result<Option<Def>, StoreError> {
+    /// The lineage of what an attribute or a property holds, as its definition says.
+    fn class_of_member(&self, member: &Def, depth: usize) -> Result<Option<Lineage>, StoreError> {
         let signature = member.symbol.signature.as_str();
-        let written = match member.symbol.kind.as_str() {
-            "field" => field_annotation(signature, &member.symbol.name).or_else(|| constructed(signature)),
-            "method" | "function" => return_annotation(signature),
-            _ => None,
-        };
-        if let Some(annotation) = written {
-            return self.class_named(&member.file, &annotation);
+        match member.symbol.kind.as_str() {
+            "method" | "function" => return self.returned(member, depth + 1),
+            "field" => {
+                if let Some(annotation) =
+                    field_annotation(signature, &member.symbol.name).or_else(|| constructed(signature))
+                {
+                    return self.lineage_named(&member.file, &annotation);
+                }
+            }
+            _ => return Ok(None),
         }
         // `self.app = app` in a method whose parameter `app` is annotated.
         let Some(source) = assigned_name(signature, &member.symbol.name) else { return Ok(None) };
@@ -174,41 +329,65 @@ impl ViewGraph<'_> {
             .filter(|s| s.line_start <= line && line <= s.line_end)
             .max_by_key(|s| s.line_start);
         match method.and_then(|m| parameter_annotation(&m.signature, &source)) {
-            Some(annotation) => self.class_named(&member.file, &annotation),
+            Some(annotation) => self.lineage_named(&member.file, &annotation),
             None => Ok(None),
         }
     }
 
-    /// The class a module-level variable of `file`, or a class name itself, stands for:
-    /// `app = Flask(__name__)`, `app: Flask = ...`, `Flask`.
-    fn class_of_module_name(&self, file: &Rc<File>, name: &str) -> Result<Option<Def>, StoreError> {
+    /// The lineage of an instance of the class `written` names in `file`.
+    fn lineage_named(&self, file: &Rc<File>, written: &str) -> Result<Option<Lineage>, StoreError> {
+        match self.class_named(file, written)? {
+            Some(class) => Ok(Some(self.lineage(&class)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The lineage of a module-level name of `file`: a variable (`app = Flask(__name__)`,
+    /// `app: Flask = ...`, `app = create_app()`), or a class name itself (`Flask`).
+    fn class_of_module_name(&self, file: &Rc<File>, name: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
         let symbols = self.symbols(file.record)?;
         if let Some(v) = symbols
             .iter()
             .find(|s| s.parent.is_none() && s.name == name && matches!(s.kind.as_str(), "variable" | "constant"))
         {
-            let written = field_annotation(&v.signature, name).or_else(|| constructed(&v.signature));
-            return match written {
-                Some(annotation) => self.class_named(file, &annotation),
+            if let Some(annotation) = field_annotation(&v.signature, name) {
+                return self.lineage_named(file, &annotation);
+            }
+            return match self.bound_value(file, Some(v.ord), name, None)? {
+                Some((line, value)) => {
+                    let at = At { file: file.clone(), caller: None, line: line + 1 };
+                    self.lineage_of_value(&at, &value, depth + 1)
+                }
                 None => Ok(None),
             };
         }
         if name.starts_with(char::is_uppercase) {
-            return self.class_named(file, name);
+            return self.lineage_named(file, name);
         }
         Ok(None)
     }
 
-    /// The class a (possibly dotted) name written in `file` means: the file's own, one it
-    /// imports by that name, else the only class of that name in the view.
+    /// The class a (possibly dotted) name written in `file` means (see
+    /// [`Self::top_level_named`]).
     fn class_named(&self, file: &Rc<File>, written: &str) -> Result<Option<Def>, StoreError> {
+        self.top_level_named(file, written, "class")
+    }
+
+    /// The module-level class or function (`kind`) a (possibly dotted) name written in `file`
+    /// means: the file's own, one it imports by that name, else the only one of that name in
+    /// the view.
+    fn top_level_named(&self, file: &Rc<File>, written: &str, kind: &str) -> Result<Option<Def>, StoreError> {
         let name = written.rsplit('.').next().unwrap_or(written);
         let classes: Vec<Def> = self
             .definitions(name)?
             .iter()
-            .filter(|d| d.symbol.kind == "class" && d.file.lang == "python")
+            .filter(|d| d.symbol.kind == kind && d.file.lang == "python")
+            .filter(|d| kind == "class" || d.symbol.parent.is_none())
             .cloned()
             .collect();
+        if classes.is_empty() && name == written {
+            return self.imported_under_alias(file, name, kind);
+        }
         if classes.is_empty() {
             return Ok(None);
         }
@@ -233,6 +412,50 @@ impl ViewGraph<'_> {
             return Ok(Some(classes[decided.targets[0]].clone()));
         }
         Ok((classes.len() == 1).then(|| classes[0].clone()))
+    }
+}
+
+impl ViewGraph<'_> {
+    /// The class or function (`kind`) that `file` imports as `alias`
+    /// (`from .sansio.blueprints import Blueprint as SansioBlueprint`).
+    fn imported_under_alias(&self, file: &Rc<File>, alias: &str, kind: &str) -> Result<Option<Def>, StoreError> {
+        let occurrences = self.occurrences(file.record)?;
+        let Some(original) = occurrences
+            .iter()
+            .find(|o| o.kind == RefKind::Binding && o.caller.is_none() && o.name == alias)
+            .map(|o| o.qualifier.clone())
+        else {
+            return Ok(None);
+        };
+        let Some(module) = occurrences
+            .iter()
+            .find(|o| o.kind == RefKind::ImportName && o.name == original)
+            .map(|o| o.qualifier.clone())
+        else {
+            return Ok(None);
+        };
+        let candidates: Vec<Def> = self
+            .definitions(&original)?
+            .iter()
+            .filter(|d| d.symbol.kind == kind && d.file.lang == "python" && d.symbol.parent.is_none())
+            .cloned()
+            .collect();
+        let probe = Use {
+            file: file.clone(),
+            occurrence: crate::extract::Occurrence {
+                kind: RefKind::ImportName,
+                name: original,
+                qualifier: module,
+                line: 0,
+                column: 0,
+                caller: None,
+            },
+        };
+        let mut pool: Vec<usize> = (0..candidates.len()).collect();
+        match self.resolve_python(&probe, &candidates, &mut pool)? {
+            Some(decided) if decided.targets.len() == 1 => Ok(Some(candidates[decided.targets[0]].clone())),
+            _ => Ok(None),
+        }
     }
 }
 

@@ -169,7 +169,9 @@ impl ViewGraph<'_> {
             }
             return Ok(pick(targets, Confidence::Import));
         }
-        if let Some(module) = self.module_named(&u.file, qualifier)? {
+        if !self.bound_locally(u, qualifier.split('.').next().unwrap_or(qualifier))?
+            && let Some(module) = self.module_named(&u.file, qualifier)?
+        {
             // `flask.json.dumps` after `import flask`: module `flask.json`'s own `dumps`.
             let mut targets = Vec::new();
             for &i in pool.iter() {

@@ -129,9 +129,9 @@ pub fn decode(data: &[u8]) -> Option<Vec<Occurrence>> {
     decode_where(data, |_, _| true)
 }
 
-/// Unpacks only the references whose name is `name` (and allocates nothing for the others).
+/// Unpacks only the uses of the name `name` (and allocates nothing for the others).
 pub fn decode_named(data: &[u8], name: &str) -> Option<Vec<Occurrence>> {
-    decode_where(data, |s, _| s == name)
+    decode_where(data, |s, kind| s == name && kind.is_use())
 }
 
 /// Unpacks only the imports.
@@ -164,10 +164,11 @@ fn decode_where(data: &[u8], wanted: impl Fn(&str, RefKind) -> bool) -> Option<V
         strings.push(std::str::from_utf8(bytes).ok()?);
         at += len;
     }
-    let keep: Vec<[bool; 5]> = strings
+    let keep: Vec<[bool; 6]> = strings
         .iter()
         .map(|s| {
-            [RefKind::Import, RefKind::Call, RefKind::Type, RefKind::Name, RefKind::ImportName].map(|k| wanted(s, k))
+            [RefKind::Import, RefKind::Call, RefKind::Type, RefKind::Name, RefKind::ImportName, RefKind::Binding]
+                .map(|k| wanted(s, k))
         })
         .collect();
     let count = get_varint(body, &mut at)? as usize;
@@ -203,7 +204,7 @@ fn keys(occurrences: &[Occurrence]) -> Vec<i64> {
     for o in occurrences {
         if o.kind == RefKind::Import {
             keys.extend(import_segments(&o.name).into_iter().map(import_key));
-        } else {
+        } else if o.kind.is_use() {
             keys.push(name_key(&o.name));
         }
     }
@@ -304,7 +305,9 @@ impl Store {
         record_id: i64,
         name: &str,
     ) -> Result<Option<Vec<Occurrence>>, StoreError> {
-        self.occurrences_where(record_id, |d| decode_where(d, |s, kind| s == name || kind == RefKind::Import))
+        self.occurrences_where(record_id, |d| {
+            decode_where(d, |s, kind| (s == name && kind.is_use()) || kind == RefKind::Import)
+        })
     }
 
     /// The references of a record to `name`, in position order (see [`Store::occurrences_of`]).

@@ -229,20 +229,32 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
         found.iter().map(|(path, line, confidence)| format!("{path}:{line} {confidence}")).collect()
     };
 
-    // `self.store` was assigned from a parameter annotated `DiskStore`.
-    assert_eq!(both(&lines("DiskStore.save")), ["app.py:10 import", "main.py:2 ambiguous"]);
+    // `self.store` was assigned from a parameter annotated `DiskStore`; in a test, a local
+    // constructed from it.
+    assert_eq!(
+        both(&lines("DiskStore.save")),
+        ["app.py:10 import", "main.py:2 ambiguous", "scripts/tool.py:2 ambiguous", "tests/test_app.py:15 import"]
+    );
     // `super()` is the bases; an untyped receiver stays ambiguous.
-    assert_eq!(both(&lines("store.base.Store.save")), ["main.py:2 ambiguous", "store/disk.py:11 import"]);
-    // A parameter's annotation.
-    assert_eq!(both(&lines("MemoryStore.save")), ["app.py:13 import", "main.py:2 ambiguous"]);
+    assert_eq!(
+        both(&lines("store.base.Store.save")),
+        ["main.py:2 ambiguous", "scripts/tool.py:2 ambiguous", "store/disk.py:11 import"]
+    );
+    // A parameter's annotation; a test's fixture returning a local `MemoryStore()`.
+    assert_eq!(
+        both(&lines("MemoryStore.save")),
+        ["app.py:13 import", "main.py:2 ambiguous", "scripts/tool.py:2 ambiguous", "tests/test_app.py:10 import"]
+    );
     // An inherited method through `self`; the other class's method of that name is not it.
     assert_eq!(both(&lines("Store.close")), ["store/disk.py:10 import"]);
-    assert!(lines("MemoryStore.close").is_empty());
+    // `with opened() as other`: an unannotated function returning a `MemoryStore()`.
+    assert_eq!(both(&lines("MemoryStore.close")), ["tests/test_app.py:17 import"]);
     // `super().__init__()` is the base's constructor only.
     assert_eq!(both(&lines("Store.__init__")), ["store/disk.py:6 import"]);
     assert!(lines("MemoryStore.__init__").is_empty());
-    // A module variable constructed from a class.
-    assert_eq!(both(&lines("App.run")), ["app.py:17 resolved"]);
+    // A module variable constructed from a class; a fixture yielding what an annotated helper
+    // returns.
+    assert_eq!(both(&lines("App.run")), ["app.py:17 resolved", "tests/test_app.py:6 import"]);
     // A later assignment to an instance attribute is a use of it.
     assert_eq!(both(&lines("Store.items")), ["store/base.py:8 resolved", "store/base.py:11 resolved"]);
 }

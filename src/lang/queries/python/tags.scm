@@ -60,3 +60,12 @@
 (with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
 (except_clause (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
 (named_expression name: (identifier) @local.definition)
+
+; Values bound to names, kept to type receivers (never uses): `app = Flask(...)`,
+; `client = app.test_client()`, `with app.app_context() as ctx`, and what a function returns
+; or yields (`return app`); a name imported under another (`from .app import App as Base`).
+(assignment left: (identifier) @name right: (_) @value) @reference.binding
+(with_item value: (as_pattern (_) @value alias: (as_pattern_target (identifier) @name))) @reference.binding
+(import_from_statement name: (aliased_import name: (dotted_name) @value alias: (identifier) @name)) @reference.binding
+(return_statement (_) @value) @reference.binding
+(yield (_) @value) @reference.binding
