@@ -361,6 +361,26 @@ pub(super) fn module_segments(text: &str) -> Vec<String> {
     segments
 }
 
+/// The one symbol of `found` defined in a module whose path ends with `namespace`.
+fn unique_in<'a>(found: Option<&Vec<(&'a str, Vec<String>)>>, namespace: &[String]) -> Option<&'a str> {
+    let matching: Vec<&str> =
+        found?.iter().filter(|(_, module)| module.ends_with(namespace)).map(|(s, _)| *s).collect();
+    (matching.len() == 1).then(|| matching[0])
+}
+
+/// Descriptors by name only, a term repeated once (`g.g.`) and types and terms alike, for an
+/// occurrence whose exact symbol the index never defines.
+fn loose(names: &[(String, Suffix, String)]) -> String {
+    let mut out: Vec<(&str, bool)> = Vec::new();
+    for (name, suffix, _) in names {
+        let value = matches!(suffix, Suffix::Type | Suffix::Term);
+        if out.last() != Some(&(name.as_str(), value)) || !value {
+            out.push((name.as_str(), value));
+        }
+    }
+    out.iter().map(|(n, v)| format!("{n}{}", if *v { "." } else { "?" })).collect::<Vec<_>>().join(" ")
+}
+
 /// SCIP symbols defined in the index with their uses, sampled into cases.
 ///
 /// Indexers may name one module two ways (scip-python names `src/flask/app.py` as
@@ -394,34 +414,40 @@ pub(super) fn scip_cases(
         Some((namespace, rest, d[namespaces..].to_vec()))
     };
     let mut by_rest: HashMap<String, Vec<(&str, Vec<String>)>> = HashMap::new();
+    let mut by_loose: HashMap<String, Vec<(&str, Vec<String>)>> = HashMap::new();
     for (symbol, sites) in &definitions {
-        if let Some((_, rest, _)) = split(symbol) {
+        if let Some((_, rest, names)) = split(symbol) {
             let first = sites.iter().next().expect("a definition site");
             by_rest.entry(rest).or_default().push((symbol, module_segments(&first.0)));
+            by_loose.entry(loose(&names)).or_default().push((symbol, module_segments(&first.0)));
         }
     }
-    let mut uses: HashMap<&str, BTreeSet<Site>> = HashMap::new();
+    // Each occurrence's symbol as the one the index defines.
     let mut aliases: HashMap<&str, Option<&str>> = HashMap::new();
-    for o in occurrences.iter().filter(|o| !o.definition) {
-        let symbol = if definitions.contains_key(o.symbol.as_str()) {
-            o.symbol.as_str()
+    let mut defined: Vec<Option<&str>> = Vec::with_capacity(occurrences.len());
+    for o in &occurrences {
+        defined.push(if definitions.contains_key(o.symbol.as_str()) {
+            Some(o.symbol.as_str())
         } else {
-            let alias = *aliases.entry(o.symbol.as_str()).or_insert_with(|| {
-                let (namespace, rest, _) = split(&o.symbol)?;
+            *aliases.entry(o.symbol.as_str()).or_insert_with(|| {
+                let (namespace, rest, names) = split(&o.symbol)?;
                 if namespace.is_empty() {
                     return None;
                 }
-                let matching: Vec<&str> = by_rest
-                    .get(&rest)?
-                    .iter()
-                    .filter(|(_, module)| module.ends_with(&namespace))
-                    .map(|(s, _)| *s)
-                    .collect();
-                (matching.len() == 1).then(|| matching[0])
-            });
-            let Some(alias) = alias else { continue };
-            alias
-        };
+                // Exactly, else the one defined symbol of the module with these names: the
+                // index has no type `g`, so its `flask.globals/g#` in a test is the variable
+                // the module defines (`g.g.`).
+                unique_in(by_rest.get(&rest), &namespace)
+                    .or_else(|| unique_in(by_loose.get(&loose(&names)), &namespace))
+            })
+        });
+    }
+    let mut uses: HashMap<&str, BTreeSet<Site>> = HashMap::new();
+    for (o, symbol) in occurrences.iter().zip(&defined) {
+        let Some(symbol) = *symbol else { continue };
+        if o.definition {
+            continue;
+        }
         uses.entry(symbol).or_default().insert(o.site.clone());
     }
     let mut candidates: Vec<(u64, Case)> = Vec::new();
