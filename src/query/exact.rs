@@ -14,7 +14,7 @@ use tantivy::schema::IndexRecordOption;
 
 use super::grep::{LineMatch, Matcher};
 use super::prefilter::Prefilter;
-use super::{LineHit, LineSink, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult, grep, rank};
+use super::{LineHit, LineSink, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult, budget, grep};
 use crate::index::ViewFileVersions;
 use crate::store::FileInfo;
 
@@ -318,7 +318,7 @@ pub(super) fn run(
         fallback: None,
     };
     if let Some(budget) = request.max_tokens {
-        rank::fit_budget(&mut output, budget);
+        budget::fit_budget(&mut output, budget);
     }
     Ok(output)
 }

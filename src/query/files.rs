@@ -447,7 +447,7 @@ pub(crate) fn ranked_files(
         ));
     }
     if let Some(budget) = request.max_tokens {
-        super::rank::fit_budget(&mut output, budget);
+        super::budget::fit_budget(&mut output, budget);
     }
     Ok(output)
 }

@@ -6,6 +6,7 @@
 //! view asked about (the collectors test the view's bitmap per document); exact modes never
 //! answer from the index alone.
 
+mod budget;
 pub mod clues;
 mod exact;
 mod files;
@@ -15,6 +16,7 @@ mod messages;
 pub mod pathspec;
 mod prefilter;
 mod rank;
+mod recall;
 mod words;
 
 use std::collections::HashMap;
@@ -24,10 +26,10 @@ use std::time::{Duration, Instant};
 use roaring::RoaringBitmap;
 use serde::Serialize;
 
+pub use budget::estimate_tokens;
+pub(crate) use budget::fit_budget;
 pub use grep::{LineMatch, Matcher, PatternError};
 pub use intent::{Classified, Intent};
-pub use rank::estimate_tokens;
-pub(crate) use rank::fit_budget;
 
 use crate::git::{GitRepo, LocalRepo, ObjectId};
 use crate::index::FullText;
@@ -647,7 +649,7 @@ pub fn search_streaming(
     output.intent = classified.intent.as_str();
     output.confidence = classified.confidence;
     if output.suggestion.is_none() {
-        output.suggestion = rank::suggest(query, classified, &output);
+        output.suggestion = budget::suggest(query, classified, &output);
     }
     Ok(output)
 }
@@ -715,7 +717,7 @@ fn error_text(
     exact.results = found.into_iter().map(|(_, r)| r).take(request.limit).collect();
     if exact.results.len() >= FEW_EXACT || exact.safety_limit_applied {
         if let Some(budget) = request.max_tokens {
-            rank::fit_budget(&mut exact, budget);
+            budget::fit_budget(&mut exact, budget);
         }
         return Ok(exact);
     }
