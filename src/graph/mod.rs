@@ -136,6 +136,7 @@ pub struct ViewGraph<'s> {
     receivers: RefCell<HashMap<receivers::ReceiverKey, Option<receivers::Lineage>>>,
     imported_by_name: RefCell<HashMap<u32, Rc<HashSet<String>>>>,
     lineages: RefCell<HashMap<(u32, u32), receivers::Lineage>>,
+    bindings: RefCell<HashMap<i64, Rc<receivers::Bindings>>>,
 }
 
 impl<'s> ViewGraph<'s> {
@@ -158,6 +159,7 @@ impl<'s> ViewGraph<'s> {
             receivers: RefCell::default(),
             imported_by_name: RefCell::default(),
             lineages: RefCell::default(),
+            bindings: RefCell::default(),
         }
     }
 

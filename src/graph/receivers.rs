@@ -31,6 +31,10 @@ const MAX_DEPTH: usize = 8;
 /// The classes a member is looked up in, nearest first.
 pub(super) type Lineage = Rc<Vec<Def>>;
 
+/// A record's bound values by the symbol they sit in and the name bound: `(line, value)` in
+/// line order.
+pub(super) type Bindings = std::collections::HashMap<(Option<u32>, String), Vec<(u32, String)>>;
+
 /// A cache key for a receiver: the file version, the symbol the use sits in, its line, the
 /// receiver.
 pub(super) type ReceiverKey = (u32, Option<u32>, u32, String);
@@ -137,6 +141,21 @@ impl ViewGraph<'_> {
         self.class_of_module_name(&at.file, name, depth)
     }
 
+    /// The values a record binds (see [`RefKind::Binding`]), by the symbol they sit in and the
+    /// name bound, in line order.
+    fn bindings(&self, record: i64) -> Result<Rc<Bindings>, StoreError> {
+        if let Some(b) = self.bindings.borrow().get(&record) {
+            return Ok(b.clone());
+        }
+        let mut out = Bindings::new();
+        for o in self.occurrences(record)?.iter().filter(|o| o.kind == RefKind::Binding) {
+            out.entry((o.caller, o.name.clone())).or_default().push((o.line, o.qualifier.clone()));
+        }
+        let out = Rc::new(out);
+        self.bindings.borrow_mut().insert(record, out.clone());
+        Ok(out)
+    }
+
     /// The value last bound to `name` in the symbol `caller` of `file` above line `before`
     /// (anywhere in it when `None`), with its line.
     fn bound_value(
@@ -146,13 +165,9 @@ impl ViewGraph<'_> {
         name: &str,
         before: Option<u32>,
     ) -> Result<Option<(u32, String)>, StoreError> {
-        Ok(self
-            .occurrences(file.record)?
-            .iter()
-            .filter(|o| o.kind == RefKind::Binding && o.caller == caller && o.name == name)
-            .filter(|o| before.is_none_or(|b| o.line < b))
-            .last()
-            .map(|o| (o.line, o.qualifier.clone())))
+        let bindings = self.bindings(file.record)?;
+        let Some(values) = bindings.get(&(caller, name.to_owned())) else { return Ok(None) };
+        Ok(values.iter().rev().find(|(line, _)| before.is_none_or(|b| *line < b)).cloned())
     }
 
     /// The lineage of a bound value (see [`RefKind::Binding`]): a class called is its
@@ -193,12 +208,8 @@ impl ViewGraph<'_> {
         if let Some(annotation) = return_annotation(&function.symbol.signature) {
             return self.lineage_named(&function.file, &annotation);
         }
-        let values: Vec<(u32, String)> = self
-            .occurrences(function.file.record)?
-            .iter()
-            .filter(|o| o.kind == RefKind::Binding && o.caller == Some(function.symbol.ord) && o.name == "return")
-            .map(|o| (o.line, o.qualifier.clone()))
-            .collect();
+        let bindings = self.bindings(function.file.record)?;
+        let values = bindings.get(&(Some(function.symbol.ord), "return".to_owned())).cloned().unwrap_or_default();
         for (line, value) in values {
             let at = At { file: function.file.clone(), caller: Some(function.symbol.ord), line: line + 1 };
             if let Some(l) = self.lineage_of_value(&at, &value, depth + 1)? {
@@ -419,14 +430,8 @@ impl ViewGraph<'_> {
     /// The class or function (`kind`) that `file` imports as `alias`
     /// (`from .sansio.blueprints import Blueprint as SansioBlueprint`).
     fn imported_under_alias(&self, file: &Rc<File>, alias: &str, kind: &str) -> Result<Option<Def>, StoreError> {
+        let Some((_, original)) = self.bound_value(file, None, alias, None)? else { return Ok(None) };
         let occurrences = self.occurrences(file.record)?;
-        let Some(original) = occurrences
-            .iter()
-            .find(|o| o.kind == RefKind::Binding && o.caller.is_none() && o.name == alias)
-            .map(|o| o.qualifier.clone())
-        else {
-            return Ok(None);
-        };
         let Some(module) = occurrences
             .iter()
             .find(|o| o.kind == RefKind::ImportName && o.name == original)
