@@ -8,7 +8,8 @@
 # `super().save()`, and assigns the declared `self.name`. `MemoryStore` has a `save` and a
 # `close` of its own. `App` keeps the `DiskStore` its constructor is given (`store:
 # DiskStore`), so `self.store.save()` is `DiskStore.save`; `flush(other: MemoryStore)` calls
-# `MemoryStore.save`; the module's `app = App(...)` makes `app.run()` `App.run`. `main.py`'s
+# `MemoryStore.save`; the module's `app = App(...)` makes `app.run()` `App.run`, but a loop's
+# `app` in a function is its own, of no known class. `main.py`'s
 # untyped `store.save()` may be any of the three: ambiguous.
 #
 # Then tests, whose receivers are typed by what the code binds to them: pytest fixtures in
@@ -77,6 +78,11 @@ class App:
 
 app = App(DiskStore("data"))
 app.run()
+
+
+def each(apps):
+    for app in apps:
+        app.flush(None)
 PY
 write main.py <<'PY'
 def handle(store):

@@ -337,7 +337,7 @@ fn collect_matches<'t>(
                     Capture::Ignored => {}
                 }
             }
-            if let (Some(RefKind::Binding), Some(value)) = (reference, value) {
+            if reference == Some(RefKind::Binding) {
                 into.bindings.push(occurrences::FoundBinding { name_node: name, value });
             } else if let (Some((node, kind, role)), Some(name_node)) = (def, name) {
                 into.found.push(Found { node, name_node, kind, role, context, pattern: m.pattern_index });

@@ -26,7 +26,8 @@ pub enum RefKind {
     /// No use: a value bound to a local name, kept to type receivers. The name is the name
     /// bound (`return` for what a function returns or yields), the qualifier the value as
     /// written when it is a name, a member chain or a call of one (`app`, `self.app`,
-    /// `Flask()`, `app.test_client()`).
+    /// `Flask()`, `app.test_client()`), empty for any other value (`x = a[0]`, a loop's
+    /// element).
     Binding,
 }
 
@@ -116,10 +117,11 @@ pub(super) struct FoundRef<'t> {
 }
 
 /// A value bound to a name, found by the query: `@name` (none for a return or a yield) and
-/// `@value` of a `@reference.binding` match.
+/// `@value` (none where the name is bound to something the code does not spell, a loop's
+/// element) of a `@reference.binding` match.
 pub(super) struct FoundBinding<'t> {
     pub name_node: Option<Node<'t>>,
-    pub value: Node<'t>,
+    pub value: Option<Node<'t>>,
 }
 
 /// Longest qualifier kept: a receiver chain longer than this is cut from the left.
@@ -188,9 +190,16 @@ pub(super) fn collect(
         let mut found: Vec<(Node<'_>, String, String)> = bindings
             .iter()
             .filter_map(|b| {
-                let value = binding_value(b.value, source)?;
-                let name = b.name_node.map_or_else(|| "return".to_owned(), |n| node_text(n, source).to_owned());
-                Some((b.name_node.unwrap_or(b.value), name, value))
+                // A name bound to a value of no known shape is kept with an empty value: it is
+                // still the function's own name, whatever the module has of that name.
+                let value = b.value.and_then(|v| binding_value(v, source));
+                let at = b.name_node.or(b.value)?;
+                let name = match b.name_node {
+                    Some(n) => node_text(n, source).to_owned(),
+                    None if value.is_some() => "return".to_owned(),
+                    None => return None,
+                };
+                Some((at, name, value.unwrap_or_default()))
             })
             .collect();
         found.sort_by_key(|(at, _, _)| at.start_byte());

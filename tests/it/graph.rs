@@ -255,6 +255,9 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     // A module variable constructed from a class; a fixture yielding what an annotated helper
     // returns.
     assert_eq!(both(&lines("App.run")), ["app.py:17 resolved", "tests/test_app.py:6 import"]);
+    // A loop's `app` in a function is not the module's `app` (whose `flush` it would be): an
+    // untyped receiver calling a method builtin types have too, so nothing.
+    assert!(lines("App.flush").is_empty(), "{:?}", lines("App.flush"));
     // A later assignment to an instance attribute is a use of it.
     assert_eq!(both(&lines("Store.items")), ["store/base.py:8 resolved", "store/base.py:11 resolved"]);
 }
