@@ -1,6 +1,7 @@
 //! The streamable-HTTP transport: `/mcp` (rmcp) and `/health`, behind checks of `Host` and
 //! `Origin` (DNS rebinding) and, when configured, a bearer token. A body that is no JSON-RPC
-//! message gets its JSON-RPC error (400); sessions end after an idle time, and at most
+//! message gets its JSON-RPC error (400), one whose body does not arrive within 30 s a 408;
+//! sessions end after an idle time, and at most
 //! [`MAX_SESSIONS`] are open: a new one closes the oldest, whose client is then told its
 //! session is gone (404) and starts another.
 
@@ -24,6 +25,13 @@ use super::{Options, Server};
 
 /// Requests larger than this are refused (413).
 const MAX_BODY: usize = 4 * 1024 * 1024;
+/// A request body that takes longer than this to arrive is refused (408) and its connection
+/// closed: a client trickling its body holds nothing for longer.
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// A connection whose request headers take longer than this to arrive is closed.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long requests in flight may run on after a shutdown signal.
+const DRAIN: Duration = Duration::from_secs(5);
 /// Sessions open at once, at most.
 const MAX_SESSIONS: usize = 256;
 /// A session nobody used for this long is closed.
@@ -51,9 +59,13 @@ fn host_of(value: &str) -> String {
 /// For a POST to `/mcp`: the JSON-RPC check of its body, and room for a new session.
 async fn admit(guard: &Guard, request: Request) -> Result<(Request, bool), Response> {
     let (parts, body) = request.into_parts();
-    let bytes = match axum::body::to_bytes(body, MAX_BODY).await {
-        Ok(b) => b,
-        Err(_) => return Err((StatusCode::PAYLOAD_TOO_LARGE, "the request is too large\n").into_response()),
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => return Err((StatusCode::PAYLOAD_TOO_LARGE, "the request is too large\n").into_response()),
+        Err(_) => {
+            let said = format!("the request body did not arrive within {} s\n", BODY_TIMEOUT.as_secs());
+            return Err((StatusCode::REQUEST_TIMEOUT, [(header::CONNECTION, "close")], said).into_response());
+        }
     };
     let json =
         parts.headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("json"));
@@ -162,25 +174,71 @@ pub async fn serve(server: Server, options: &Options) -> Result<()> {
         .nest_service("/mcp", service)
         .layer(middleware::from_fn_with_state(guard_state, guard));
     eprintln!("codecompass: MCP over HTTP on http://{local}/mcp (health: /health)");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let ctrl_c = tokio::signal::ctrl_c();
-            #[cfg(unix)]
-            {
-                let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-                    .expect("installing a SIGTERM handler succeeds on unix because the runtime has signals enabled");
-                tokio::select! {
-                    _ = ctrl_c => {}
-                    _ = term.recv() => {}
+    serve_connections(listener, router, shutdown_signal()).await
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("installing a SIGTERM handler succeeds on unix because the runtime has signals enabled");
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+/// Accepts connections until `stop`, each served by HTTP/1 with a deadline for its request
+/// headers ([`HEADER_TIMEOUT`]: a client trickling them is cut off); then lets the requests in
+/// flight finish, for [`DRAIN`] at most (an open event stream would hold shutdown forever).
+async fn serve_connections(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    stop: impl std::future::Future<Output = ()>,
+) -> Result<()> {
+    let (stopping, stop_rx) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    tokio::pin!(stop);
+    loop {
+        while connections.try_join_next().is_some() {}
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = &mut stop => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of descriptors or a connection reset before it was taken: try again shortly.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut stop_rx = stop_rx.clone();
+        connections.spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+            let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stop_rx.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = connection.await;
                 }
             }
-            #[cfg(not(unix))]
-            {
-                let _ = ctrl_c.await;
-            }
-        })
-        .await
-        .context("serving HTTP")
+        });
+    }
+    let _ = stopping.send(true);
+    let _ = tokio::time::timeout(DRAIN, async { while connections.join_next().await.is_some() {} }).await;
+    Ok(())
 }
 
 /// The token of an `Authorization` value: the scheme is case-insensitive (RFC 9110), spaces

@@ -274,6 +274,11 @@ async def scenario_http(args):
             except httpx.HTTPError:
                 time.sleep(0.1)
         auth = {"Authorization": f"Bearer {token}"}
+        # A client that sends half its headers and stalls: the server closes the connection
+        # (after 30 s) instead of keeping it forever; checked at the end.
+        stalled = socket.create_connection(("127.0.0.1", port))
+        stalled.sendall(f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n".encode())
+        stalled_at = time.time()
         ok = httpx.get(f"{base}/health", headers=auth, timeout=5)
         check(ok.status_code == 200 and ok.json().get("version"), f"health: {ok.status_code} {ok.text}")
         check(ok.json().get("status") in ("ready", "warming", "indexing"), f"health status: {ok.json()}")
@@ -355,6 +360,15 @@ async def scenario_http(args):
             pass
         after = await one_client(3)
         check(len(after) == 1, f"the server answers after an abandoned call: {after}")
+        stalled.settimeout(max(1.0, stalled_at + 40 - time.time()))
+        try:
+            closed = stalled.recv(4096) == b"" or stalled.recv(4096) == b""
+        except socket.timeout:
+            closed = False
+        except OSError:
+            closed = True
+        check(closed and time.time() - stalled_at >= 29, "a connection stalled in its headers is closed after 30 s")
+        stalled.close()
         check(server.poll() is None, "the server is still running")
     finally:
         server.terminate()
