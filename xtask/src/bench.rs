@@ -344,7 +344,7 @@ struct SearchCase {
     git_grep: Option<Vec<String>>,
 }
 
-fn sample_names(store: &Path, limit: usize, common: bool) -> Result<Vec<String>> {
+pub(crate) fn sample_names(store: &Path, limit: usize, common: bool) -> Result<Vec<String>> {
     let db = codecompass::store::Store::open(store, false)?;
     let sql = if common {
         "SELECT name FROM symbols WHERE length(name) >= 4 AND name NOT GLOB '*[^A-Za-z0-9_]*'

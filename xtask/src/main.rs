@@ -6,6 +6,7 @@
 
 mod bench;
 mod bench_graph;
+mod bench_load;
 mod bench_nl;
 mod measure;
 
@@ -14,7 +15,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search|refs|mcp|snapshot|nl|graph> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
        cargo xtask bench queries
@@ -27,6 +28,9 @@ usage: cargo xtask bench <index|search|refs|mcp|snapshot|nl|graph> --repo PATH [
                 new branch is searchable, hook return time, store growth per branch
   bench mcp     drive the MCP server with the official Python client: cold start,
                 warm per-tool latency, compact against full response sizes
+  bench mcp-load the MCP server over HTTP on the loopback: one client alone, then 8 at once
+                beside hostile-size queries, slow connections and abandoned calls
+                (--seconds N per phase, default 20); latencies, answers, failures, peak RSS
   bench snapshot export and import a snapshot (time, size against the store), then import
                 plus catch-up from a snapshot 20 commits behind against a fresh index
   bench nl      file localization from the repository's own history: each commit's message
@@ -61,6 +65,8 @@ pub struct BenchArgs {
     pub oracle: Option<String>,
     /// `bench graph`: how many symbols.
     pub names: usize,
+    /// `bench mcp-load`: seconds per phase.
+    pub seconds: Option<usize>,
 }
 
 fn main() -> Result<()> {
@@ -76,6 +82,7 @@ fn main() -> Result<()> {
                 "index" => bench::index(&parsed),
                 "search" => bench::search(&parsed),
                 "mcp" => bench::mcp(&parsed),
+                "mcp-load" => bench_load::mcp_load(&parsed),
                 "refs" => bench::refs(&parsed),
                 "snapshot" => bench::snapshot(&parsed),
                 "nl" => bench_nl::nl(&parsed),
@@ -99,6 +106,7 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
     let mut scip = None;
     let mut oracle = None;
     let mut names = 200;
+    let mut seconds = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -120,10 +128,24 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
             "--names" => {
                 names = it.next().context("--names needs a number")?.parse().context("--names needs a number")?;
             }
+            "--seconds" => {
+                seconds =
+                    Some(it.next().context("--seconds needs a number")?.parse().context("--seconds needs a number")?);
+            }
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
     let repo = repo.context("--repo PATH is required")?;
     let repo = std::fs::canonicalize(&repo).with_context(|| format!("{} does not exist", repo.display()))?;
-    Ok(BenchArgs { repo, runs: runs.max(1), json, tasks: tasks.max(1), no_files, scip, oracle, names: names.max(1) })
+    Ok(BenchArgs {
+        repo,
+        runs: runs.max(1),
+        json,
+        tasks: tasks.max(1),
+        no_files,
+        scip,
+        oracle,
+        names: names.max(1),
+        seconds,
+    })
 }
