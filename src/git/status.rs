@@ -34,12 +34,18 @@ impl LocalRepo {
     /// The paths of the working tree that may differ from `HEAD`, each hashed as
     /// `git hash-object` would. Untracked files count unless ignored; submodules never do;
     /// paths a sparse checkout leaves out are gone.
-    pub fn worktree_changes(&self) -> Result<Vec<WorktreeChange>, GitError> {
+    ///
+    /// `refreshed` names where this worktree keeps the stats of files found unchanged by
+    /// content (see [`refreshed_index`]); `None` keeps nothing.
+    pub fn worktree_changes(&self, refreshed: Option<&Path>) -> Result<Vec<WorktreeChange>, GitError> {
         let Some(workdir) = self.repo.workdir().map(Path::to_owned) else {
             return Ok(Vec::new());
         };
+        let started = filetime::FileTime::now();
+        let real = self.repo.index_or_empty().map_err(other("reading the index"))?;
+        let kept = refreshed.and_then(|prefix| refreshed_index(prefix, &real));
         let mut touched: BTreeSet<BString> = BTreeSet::new();
-        let iter = self
+        let mut platform = self
             .repo
             .status(gix::progress::Discard)
             .map_err(other("computing status"))?
@@ -47,10 +53,12 @@ impl LocalRepo {
             .index_worktree_submodules(gix::status::Submodule::Given {
                 ignore: gix::submodule::config::Ignore::All,
                 check_dirty: false,
-            })
-            .into_iter(Vec::<BString>::new())
-            .map_err(other("computing status"))?;
-        for item in iter {
+            });
+        if let Some((index, _)) = &kept {
+            platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index.clone()));
+        }
+        let mut iter = platform.into_iter(Vec::<BString>::new()).map_err(other("computing status"))?;
+        for item in iter.by_ref() {
             let item = item.map_err(other("computing status"))?;
             if let gix::status::Item::IndexWorktree(ref inner) = item {
                 // Stat-only updates and ignored directory entries carry no content change.
@@ -60,9 +68,18 @@ impl LocalRepo {
             }
             touched.insert(item.location().to_owned());
         }
+        // Files compared by content and found unchanged: their stats go into the kept copy,
+        // stamped with the time this status began (a file changed since is read again).
+        if let (Some((_, path)), Some(mut outcome)) = (&kept, iter.into_outcome())
+            && outcome.has_changes()
+            && matches!(outcome.write_changes(), Some(Ok(_)))
+        {
+            let _ = filetime::set_file_mtime(path, started);
+        }
         // A sparse checkout leaves paths out of the working tree (skip-worktree): they are not
         // on disk, so, as for `git grep`, not in the worktree's view.
-        let index = self.repo.index_or_empty().map_err(other("reading the index"))?;
+        let index = real;
+        drop(kept);
         for entry in index.entries() {
             if entry.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE) {
                 touched.insert(entry.path(&index).to_owned());
@@ -116,6 +133,43 @@ impl LocalRepo {
         }
         Ok(changes)
     }
+}
+
+/// A copy of git's index, kept in the store for one worktree, that `git status` would have
+/// written into `.git/index`: with the stats of files found unchanged by content. This tool
+/// never writes `.git/index` (a lock on it would fail the user's own git commands).
+///
+/// After a clone or a checkout, files are written in the same second as the index, so git's
+/// racy-clean rule makes every status read and hash every such file, until git itself
+/// refreshes the index. The copy is named by the checksum of the index it was made from
+/// (`PREFIX-<checksum>`), so it answers only while `.git/index` is that one; its modification
+/// time is the moment its status began, which is the timestamp git's racy rule compares with:
+/// a file changed since then is read again. Copies of other indexes are removed. Anything
+/// unreadable is ignored: the copy is only ever a shortcut. `None` when the index has no
+/// checksum (`index.skipHash`).
+fn refreshed_index(prefix: &Path, real: &gix::worktree::Index) -> Option<(gix::index::File, std::path::PathBuf)> {
+    let checksum = real.checksum()?;
+    let name = prefix.file_name()?.to_str()?;
+    let dir = prefix.parent()?;
+    let path = dir.join(format!("{name}-{checksum}"));
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let other = entry.file_name();
+            let other = other.to_string_lossy();
+            if other.starts_with(&format!("{name}-")) && entry.path() != path && !other.ends_with(".lock") {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    let kept = gix::index::File::at(&path, real.object_hash(), false, gix::index::decode::Options::default())
+        .ok()
+        .filter(|kept| kept.entries().len() == real.entries().len());
+    let index = kept.unwrap_or_else(|| {
+        let mut copy = (***real).clone();
+        copy.set_path(&path);
+        copy
+    });
+    Some((index, path))
 }
 
 /// The attributes that make a file's bytes on disk differ from its blob beyond line endings.

@@ -84,12 +84,13 @@ pub struct WorktreeState {
 /// that fails is tried again a few times, then reported as [`IndexError::WorktreeChanging`].
 pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
     let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
+    let refreshed = ws.store_dir().join(format!("refreshed-{}", ws.worktree_view_key().replace(':', "-")));
     let mut attempt = 0;
     let (head, changes) = loop {
         let read = if crate::failpoint::fails("worktree.read") {
             Err(GitError::Io { path: ws.root().to_owned(), source: std::io::Error::other("failpoint worktree.read") })
         } else {
-            repo.head().and_then(|head| Ok((head, repo.worktree_changes()?)))
+            repo.head().and_then(|head| Ok((head, repo.worktree_changes(Some(&refreshed))?)))
         };
         match read {
             Ok(state) => break state,

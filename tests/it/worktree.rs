@@ -328,3 +328,53 @@ fn best_effort_answers_from_the_last_view_without_walking_the_working_tree_and_n
     assert_eq!(located(&run), [("src/late.rs".into(), 1)]);
     assert_eq!(run.json["metadata"]["freshness_status"], "fresh");
 }
+
+/// The `refreshed-*` copies of git's index a repository's store keeps.
+fn refreshed_copies(repo: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut stack = vec![repo.join(".git")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.path().is_dir() {
+                stack.push(entry.path());
+            } else if name.starts_with("refreshed-") && !name.ends_with(".lock") {
+                found.push(name);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn racily_clean_files_are_kept_verified_and_an_edit_of_the_same_size_is_still_seen() {
+    let (_tmp, repo) = fixture("shop");
+    // Every tracked file as old as git's index: racily clean, so each status reads them all
+    // (as after a clone) until the stats are kept.
+    let index_time =
+        filetime::FileTime::from_last_modification_time(&std::fs::metadata(repo.join(".git/index")).unwrap());
+    let tracked = git(&repo, &["ls-files"]);
+    for path in tracked.lines() {
+        filetime::set_file_mtime(repo.join(path), index_time).unwrap();
+    }
+    let lines = |pattern: &str| line_places(&cc(&repo, &["search", pattern, "--mode", "literal"]).json);
+    assert_eq!(lines("def "), git_grep(&repo, "def ", &[]));
+    assert_eq!(refreshed_copies(&repo).len(), 1, "the verified stats are kept: {:?}", refreshed_copies(&repo));
+
+    // An edit that keeps the size (and, on a coarse clock, could keep the time) is seen.
+    let path = tracked.lines().find(|p| p.ends_with(".py")).expect("the shop has Python files");
+    let text = std::fs::read_to_string(repo.join(path)).unwrap();
+    let edited = text.replacen("def ", "dex ", 1);
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(repo.join(path), &edited).unwrap();
+    assert_eq!(lines("dex "), git_grep(&repo, "dex ", &[]));
+    assert_eq!(lines("def "), git_grep(&repo, "def ", &[]));
+
+    // Git's own index changes: the copy made from the old one is dropped, answers stay right.
+    git(&repo, &["add", path]);
+    assert_eq!(lines("dex "), git_grep(&repo, "dex ", &[]));
+    assert!(refreshed_copies(&repo).len() <= 1, "{:?}", refreshed_copies(&repo));
+    git(&repo, &["checkout", "HEAD", "--", path]);
+    assert_eq!(lines("dex "), Vec::<String>::new());
+    assert_eq!(lines("def "), git_grep(&repo, "def ", &[]));
+}
