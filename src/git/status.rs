@@ -161,15 +161,27 @@ fn refreshed_index(prefix: &Path, real: &gix::worktree::Index) -> Option<(gix::i
             }
         }
     }
-    let kept = gix::index::File::at(&path, real.object_hash(), false, gix::index::decode::Options::default())
+    // Read without hashing it (that would cost as much as reading `.git/index` again): the
+    // copy must hold exactly the real index's entries, only their stats may differ, and a
+    // damaged stat costs a read of that file, never a wrong answer.
+    let kept = gix::index::File::at(&path, real.object_hash(), true, gix::index::decode::Options::default())
         .ok()
-        .filter(|kept| kept.entries().len() == real.entries().len());
+        .filter(|kept| same_entries(kept, real));
     let index = kept.unwrap_or_else(|| {
         let mut copy = (***real).clone();
         copy.set_path(&path);
         copy
     });
     Some((index, path))
+}
+
+/// Whether two indexes hold the same entries (paths, ids, modes, flags), whatever their stats.
+fn same_entries(a: &gix::index::State, b: &gix::index::State) -> bool {
+    a.entries().len() == b.entries().len()
+        && a.entries()
+            .iter()
+            .zip(b.entries())
+            .all(|(x, y)| x.id == y.id && x.mode == y.mode && x.flags == y.flags && x.path(a) == y.path(b))
 }
 
 /// The attributes that make a file's bytes on disk differ from its blob beyond line endings.
