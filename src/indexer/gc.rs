@@ -222,6 +222,21 @@ impl Indexer<'_> {
             conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
             report.documents_dropped = pending.len() as u64;
         }
+        // 7. Kept index copies (`refreshed-<worktree>-<checksum>`, see `git::status`) of
+        // worktrees no longer listed.
+        let worktrees: HashSet<String> = self
+            .store
+            .refs()?
+            .into_iter()
+            .filter(|r| r.kind == "worktree")
+            .map(|r| format!("refreshed-{}-", r.name.replace(':', "-")))
+            .collect();
+        for entry in std::fs::read_dir(self.store.dir()).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("refreshed-") && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str())) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
         self.store.checkpoint();
         report.bytes_after = crate::store::dir_size(self.store.dir());
         Ok(report)

@@ -329,6 +329,15 @@ fn best_effort_answers_from_the_last_view_without_walking_the_working_tree_and_n
     assert_eq!(run.json["metadata"]["freshness_status"], "fresh");
 }
 
+/// Gives every tracked file of the worktree at `dir` the modification time of its git index.
+fn make_racily_clean(dir: &Path) {
+    let index = dir.join(git(dir, &["rev-parse", "--git-path", "index"]).trim());
+    let index_time = filetime::FileTime::from_last_modification_time(&std::fs::metadata(index).unwrap());
+    for path in git(dir, &["ls-files"]).lines() {
+        filetime::set_file_mtime(dir.join(path), index_time).unwrap();
+    }
+}
+
 /// The `refreshed-*` copies of git's index a repository's store keeps.
 fn refreshed_copies(repo: &Path) -> Vec<String> {
     let mut found = Vec::new();
@@ -351,12 +360,8 @@ fn racily_clean_files_are_kept_verified_and_an_edit_of_the_same_size_is_still_se
     let (_tmp, repo) = fixture("shop");
     // Every tracked file as old as git's index: racily clean, so each status reads them all
     // (as after a clone) until the stats are kept.
-    let index_time =
-        filetime::FileTime::from_last_modification_time(&std::fs::metadata(repo.join(".git/index")).unwrap());
+    make_racily_clean(&repo);
     let tracked = git(&repo, &["ls-files"]);
-    for path in tracked.lines() {
-        filetime::set_file_mtime(repo.join(path), index_time).unwrap();
-    }
     let lines = |pattern: &str| line_places(&cc(&repo, &["search", pattern, "--mode", "literal"]).json);
     assert_eq!(lines("def "), git_grep(&repo, "def ", &[]));
     assert_eq!(refreshed_copies(&repo).len(), 1, "the verified stats are kept: {:?}", refreshed_copies(&repo));
@@ -377,4 +382,19 @@ fn racily_clean_files_are_kept_verified_and_an_edit_of_the_same_size_is_still_se
     git(&repo, &["checkout", "HEAD", "--", path]);
     assert_eq!(lines("dex "), Vec::<String>::new());
     assert_eq!(lines("def "), git_grep(&repo, "def ", &[]));
+}
+
+#[test]
+fn gc_drops_the_kept_index_copy_of_a_removed_linked_worktree() {
+    let (tmp, repo) = fixture("shop");
+    let other = tmp.path().join("shop-feature");
+    git(&repo, &["worktree", "add", "-q", other.to_str().unwrap(), "feature"]);
+    make_racily_clean(&repo);
+    make_racily_clean(&other);
+    cc(&repo, &["locate", "apply_coupon"]);
+    assert_eq!(located(&cc(&other, &["locate", "apply_coupon"])), [("src/cart.rs".into(), 33)]);
+    assert_eq!(refreshed_copies(&repo).len(), 2, "one per worktree: {:?}", refreshed_copies(&repo));
+    git(&repo, &["worktree", "remove", "--force", other.to_str().unwrap()]);
+    assert_eq!(cc(&repo, &["gc"]).code, 0);
+    assert_eq!(refreshed_copies(&repo).len(), 1, "{:?}", refreshed_copies(&repo));
 }
