@@ -273,6 +273,17 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
     let Some(parent) = name.parent() else {
         return String::new();
     };
+    // `StoreApi<S>['setState']`: the type before the brackets, without its arguments.
+    if name.kind() == "string_fragment"
+        && let Some(lookup) = parent.parent().and_then(|l| l.parent()).filter(|l| l.kind() == "lookup_type")
+        && let Some(object) = lookup.named_child(0)
+    {
+        let text = node_text(object, source);
+        let base = text.split('<').next().unwrap_or(text).trim();
+        let plain =
+            !base.is_empty() && base.split('.').all(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
+        return if plain && base.len() <= MAX_QUALIFIER { base.to_owned() } else { String::new() };
+    }
     if parent.start_byte() >= name.start_byte() {
         return String::new();
     }

@@ -163,3 +163,17 @@ fn python_bindings_keep_the_values_that_type_receivers_and_are_no_uses() {
         refs(&extraction)
     );
 }
+
+#[test]
+fn an_indexed_access_type_names_a_member_of_its_type() {
+    let ts = lang::by_name("typescript").expect("typescript is in the language table");
+    let source = b"const set: StoreApi<number>['setState'] = (v) => {}\ntype G = api.Store<T>[\"getState\"]\ntype K = T[string]\n";
+    let extraction = extract(ts, source);
+    let got: Vec<String> = extraction
+        .occurrences
+        .iter()
+        .filter(|o| o.name == "setState" || o.name == "getState")
+        .map(|o| format!("{}:{} {} {}.{}", o.line, o.column, o.kind.as_str(), o.qualifier, o.name))
+        .collect();
+    assert_eq!(got, ["1:30 type StoreApi.setState", "2:24 type api.Store.getState"]);
+}

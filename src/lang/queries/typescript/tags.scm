@@ -126,6 +126,9 @@
                      (required_parameter pattern: (rest_pattern (identifier) @local.definition))
                      (required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @local.definition))])
 (type_identifier) @name @reference.type
+; An indexed access type names a member of the type before the brackets
+; (`StoreApi<S>['setState']`).
+(lookup_type (_) (literal_type (string (string_fragment) @name))) @reference.type
 (type_parameter name: (type_identifier) @local.definition)
 (variable_declarator name: (identifier) @local.definition)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @local.definition))
