@@ -43,7 +43,10 @@ impl LocalRepo {
         };
         let started = filetime::FileTime::now();
         let real = self.repo.index_or_empty().map_err(other("reading the index"))?;
-        let kept = refreshed.and_then(|prefix| refreshed_index(prefix, &real));
+        let (kept, kept_path) = match refreshed.and_then(|prefix| refreshed_index(prefix, &real)) {
+            Some((index, path)) => (Some(index), Some(path)),
+            None => (None, None),
+        };
         let mut touched: BTreeSet<BString> = BTreeSet::new();
         let mut platform = self
             .repo
@@ -54,8 +57,8 @@ impl LocalRepo {
                 ignore: gix::submodule::config::Ignore::All,
                 check_dirty: false,
             });
-        if let Some((index, _)) = &kept {
-            platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index.clone()));
+        if let Some(index) = kept {
+            platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index));
         }
         let mut iter = platform.into_iter(Vec::<BString>::new()).map_err(other("computing status"))?;
         for item in iter.by_ref() {
@@ -70,7 +73,7 @@ impl LocalRepo {
         }
         // Files compared by content and found unchanged: their stats go into the kept copy,
         // stamped with the time this status began (a file changed since is read again).
-        if let (Some((_, path)), Some(mut outcome)) = (&kept, iter.into_outcome())
+        if let (Some(path), Some(mut outcome)) = (&kept_path, iter.into_outcome())
             && outcome.has_changes()
             && matches!(outcome.write_changes(), Some(Ok(_)))
         {
@@ -79,7 +82,6 @@ impl LocalRepo {
         // A sparse checkout leaves paths out of the working tree (skip-worktree): they are not
         // on disk, so, as for `git grep`, not in the worktree's view.
         let index = real;
-        drop(kept);
         for entry in index.entries() {
             if entry.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE) {
                 touched.insert(entry.path(&index).to_owned());
