@@ -398,10 +398,7 @@ impl Out {
     /// After the results, on stderr: nothing matched, more results, the time limit, a hint.
     fn notes_and_summary(&self, response: &SearchResponse) {
         let mut stderr = std::io::stderr().lock();
-        // A streamed answer printed its lines already; its results here are empty.
-        let found =
-            !response.output.results.is_empty() || response.output.streamed && response.output.total_candidates > 0;
-        if !found {
+        if !response.output.found() {
             let _ = writeln!(
                 stderr,
                 "nothing matched `{}` in {}",

@@ -78,6 +78,7 @@ impl LocalRepo {
             && matches!(outcome.write_changes(), Some(Ok(_)))
         {
             let _ = filetime::set_file_mtime(path, started);
+            remove_other_copies(path);
         }
         // A sparse checkout leaves paths out of the working tree (skip-worktree): they are not
         // on disk, so, as for `git grep`, not in the worktree's view.
@@ -152,17 +153,7 @@ impl LocalRepo {
 fn refreshed_index(prefix: &Path, real: &gix::worktree::Index) -> Option<(gix::index::File, std::path::PathBuf)> {
     let checksum = real.checksum()?;
     let name = prefix.file_name()?.to_str()?;
-    let dir = prefix.parent()?;
-    let path = dir.join(format!("{name}-{checksum}"));
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            let other = entry.file_name();
-            let other = other.to_string_lossy();
-            if other.starts_with(&format!("{name}-")) && entry.path() != path && !other.ends_with(".lock") {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-    }
+    let path = prefix.with_file_name(format!("{name}-{checksum}"));
     // Read without hashing it (that would cost as much as reading `.git/index` again): the
     // copy must hold exactly the real index's entries, only their stats may differ, and a
     // damaged stat costs a read of that file, never a wrong answer.
@@ -175,6 +166,20 @@ fn refreshed_index(prefix: &Path, real: &gix::worktree::Index) -> Option<(gix::i
         copy
     });
     Some((index, path))
+}
+
+/// Removes the copies of the same worktree made from other indexes than the one at `path`
+/// (`PREFIX-<checksum>`): done when a copy is written, never on a query that only reads.
+fn remove_other_copies(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else { return };
+    let Some((prefix, _)) = name.rsplit_once('-') else { return };
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let other = entry.file_name();
+        let other = other.to_string_lossy();
+        if other.starts_with(&format!("{prefix}-")) && other != name && !other.ends_with(".lock") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Whether two indexes hold the same entries (paths, ids, modes, flags), whatever their stats.

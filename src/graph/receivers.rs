@@ -405,22 +405,9 @@ impl ViewGraph<'_> {
         if let Some(own) = classes.iter().find(|d| d.file.fv == file.fv && d.symbol.parent.is_none()) {
             return Ok(Some(own.clone()));
         }
-        let probe = Use {
-            file: file.clone(),
-            occurrence: crate::extract::Occurrence {
-                kind: RefKind::Type,
-                name: name.to_owned(),
-                qualifier: written[..written.len() - name.len()].trim_end_matches('.').to_owned(),
-                line: 0,
-                column: 0,
-                caller: None,
-            },
-        };
-        let mut pool: Vec<usize> = (0..classes.len()).collect();
-        if let Some(decided) = self.resolve_python(&probe, &classes, &mut pool)?
-            && decided.targets.len() == 1
-        {
-            return Ok(Some(classes[decided.targets[0]].clone()));
+        let qualifier = written[..written.len() - name.len()].trim_end_matches('.');
+        if let Some(decided) = self.written_as(file, RefKind::Type, name, qualifier, &classes)? {
+            return Ok(Some(decided));
         }
         Ok((classes.len() == 1).then(|| classes[0].clone()))
     }
@@ -445,22 +432,35 @@ impl ViewGraph<'_> {
             .filter(|d| d.symbol.kind == kind && d.file.lang == "python" && d.symbol.parent.is_none())
             .cloned()
             .collect();
+        self.written_as(file, RefKind::ImportName, &original, &module, &candidates)
+    }
+
+    /// The one of `candidates` that `name` written in `file` as a reference of `kind` with
+    /// `qualifier` means, by Python's scoping rules; `None` unless exactly one.
+    fn written_as(
+        &self,
+        file: &Rc<File>,
+        kind: RefKind,
+        name: &str,
+        qualifier: &str,
+        candidates: &[Def],
+    ) -> Result<Option<Def>, StoreError> {
         let probe = Use {
             file: file.clone(),
             occurrence: crate::extract::Occurrence {
-                kind: RefKind::ImportName,
-                name: original,
-                qualifier: module,
+                kind,
+                name: name.to_owned(),
+                qualifier: qualifier.to_owned(),
                 line: 0,
                 column: 0,
                 caller: None,
             },
         };
         let mut pool: Vec<usize> = (0..candidates.len()).collect();
-        match self.resolve_python(&probe, &candidates, &mut pool)? {
-            Some(decided) if decided.targets.len() == 1 => Ok(Some(candidates[decided.targets[0]].clone())),
-            _ => Ok(None),
-        }
+        Ok(match self.resolve_python(&probe, candidates, &mut pool)? {
+            Some(decided) if decided.targets.len() == 1 => Some(candidates[decided.targets[0]].clone()),
+            _ => None,
+        })
     }
 }
 

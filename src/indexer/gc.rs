@@ -229,11 +229,13 @@ impl Indexer<'_> {
             .refs()?
             .into_iter()
             .filter(|r| r.kind == "worktree")
-            .map(|r| format!("refreshed-{}-", r.name.replace(':', "-")))
+            .map(|r| format!("{}-", super::state::refreshed_index_name(&r.name)))
             .collect();
         for entry in std::fs::read_dir(self.store.dir()).into_iter().flatten().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with("refreshed-") && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str())) {
+            if name.starts_with(&super::state::refreshed_index_name(""))
+                && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str()))
+            {
                 let _ = std::fs::remove_file(entry.path());
             }
         }

@@ -41,6 +41,12 @@ pub(super) fn fetch_missing(repo: &LocalRepo, blobs: &[crate::git::ObjectId]) {
     }
 }
 
+/// The start of the names of the copies of git's index a worktree keeps in the store (see
+/// `git::status`), `refreshed-<worktree>`; each copy adds `-<checksum of the index>`.
+pub(super) fn refreshed_index_name(worktree_key: &str) -> String {
+    format!("refreshed-{}", worktree_key.replace(':', "-"))
+}
+
 /// The extractor key of records of `lang` (`""` for plain text) under a size limit: what
 /// else than the blob decides a record's content.
 pub fn record_key(lang: &str, max_file_size: u64) -> String {
@@ -84,7 +90,7 @@ pub struct WorktreeState {
 /// that fails is tried again a few times, then reported as [`IndexError::WorktreeChanging`].
 pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
     let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
-    let refreshed = ws.store_dir().join(format!("refreshed-{}", ws.worktree_view_key().replace(':', "-")));
+    let refreshed = ws.store_dir().join(refreshed_index_name(&ws.worktree_view_key()));
     let mut attempt = 0;
     let (head, changes) = loop {
         let read = if crate::failpoint::fails("worktree.read") {

@@ -14,6 +14,7 @@ kind, peak RSS, and whether the server still answers at the end.
 """
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -68,28 +69,35 @@ class Memory(threading.Thread):
         self.peak = max(self.peak, self.read("VmHWM"))
 
 
-async def ordinary(base, names, until, latencies, counts):
-    """Asks search_code and locate_symbol for each name in turn until `until`."""
+@contextlib.asynccontextmanager
+async def session_at(base):
+    """An initialized client session with the server at `base`."""
     async with httpx.AsyncClient(timeout=120) as http:
         async with streamable_http_client(f"{base}/mcp", http_client=http) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                i = 0
-                while time.time() < until:
-                    name = names[i % len(names)]
-                    tool, arguments = [
-                        ("search_code", {"query": name, "ref": "HEAD", "limit": 10}),
-                        ("locate_symbol", {"name": name, "ref": "HEAD"}),
-                    ][i % 2]
-                    i += 1
-                    started = time.perf_counter()
-                    try:
-                        result = await session.call_tool(tool, arguments)
-                        ok = not result.is_error
-                    except Exception:
-                        ok = False
-                    latencies.append((time.perf_counter() - started) * 1000)
-                    counts["ordinary_ok" if ok else "ordinary_failed"] += 1
+                yield session
+
+
+async def ordinary(base, names, until, latencies, counts):
+    """Asks search_code and locate_symbol for each name in turn until `until`."""
+    async with session_at(base) as session:
+        i = 0
+        while time.time() < until:
+            name = names[i % len(names)]
+            tool, arguments = [
+                ("search_code", {"query": name, "ref": "HEAD", "limit": 10}),
+                ("locate_symbol", {"name": name, "ref": "HEAD"}),
+            ][i % 2]
+            i += 1
+            started = time.perf_counter()
+            try:
+                result = await session.call_tool(tool, arguments)
+                ok = not result.is_error
+            except Exception:
+                ok = False
+            latencies.append((time.perf_counter() - started) * 1000)
+            counts["ordinary_ok" if ok else "ordinary_failed"] += 1
 
 
 async def hostile(base, until, counts):
@@ -99,30 +107,24 @@ async def hostile(base, until, counts):
         ("search_code", {"query": "|".join(f"name_{i}_x" for i in range(1000)), "mode": "regex", "ref": "HEAD"}),
         ("locate_symbol", {"name": " ".join(f"word{i}" for i in range(5000)), "ref": "HEAD"}),
     ]
-    async with httpx.AsyncClient(timeout=120) as http:
-        async with streamable_http_client(f"{base}/mcp", http_client=http) as (read, write):
-            async with ClientSession(read, write) as session:
-                await session.initialize()
-                i = 0
-                while time.time() < until:
-                    tool, arguments = queries[i % len(queries)]
-                    i += 1
-                    try:
-                        result = await session.call_tool(tool, arguments)
-                        counts["hostile_answered" if not result.is_error else "hostile_refused"] += 1
-                    except Exception:
-                        counts["hostile_failed"] += 1
+    async with session_at(base) as session:
+        i = 0
+        while time.time() < until:
+            tool, arguments = queries[i % len(queries)]
+            i += 1
+            try:
+                result = await session.call_tool(tool, arguments)
+                counts["hostile_answered" if not result.is_error else "hostile_refused"] += 1
+            except Exception:
+                counts["hostile_failed"] += 1
 
 
 async def abandoning(base, until, counts):
     """Opens a session, starts a call and drops the connection, over and over."""
     while time.time() < until:
         async def call():
-            async with httpx.AsyncClient(timeout=120) as http:
-                async with streamable_http_client(f"{base}/mcp", http_client=http) as (read, write):
-                    async with ClientSession(read, write) as session:
-                        await session.initialize()
-                        await session.call_tool("search_code", {"query": "fn", "mode": "regex", "ref": "HEAD"})
+            async with session_at(base) as session:
+                await session.call_tool("search_code", {"query": "fn", "mode": "regex", "ref": "HEAD"})
 
         task = asyncio.create_task(call())
         await asyncio.sleep(0.2)

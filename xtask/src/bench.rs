@@ -581,13 +581,19 @@ pub fn search(args: &BenchArgs) -> Result<()> {
 }
 
 /// `cargo xtask bench mcp`: the server driven by the official Python client.
-pub fn mcp(args: &BenchArgs) -> Result<()> {
+/// The release binary and the Python of the virtualenv that holds the official MCP client.
+pub(crate) fn binary_and_mcp_client() -> Result<(PathBuf, PathBuf)> {
     let bin = release_binary()?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let python = root.join("target/mcp-venv/bin/python");
     if !python.exists() {
         bail!("the MCP client is missing: run `.ci/test` once (it installs it into target/mcp-venv)");
     }
+    Ok((bin, python))
+}
+
+pub fn mcp(args: &BenchArgs) -> Result<()> {
+    let (bin, python) = binary_and_mcp_client()?;
     let repo = &args.repo;
     let scratch = Scratch::new("bench-mcp")?;
     let store = scratch.0.join("store");

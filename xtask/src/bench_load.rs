@@ -8,19 +8,14 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::BenchArgs;
-use crate::bench::{release_binary, sample_names};
+use crate::bench::{binary_and_mcp_client, sample_names};
 use crate::measure::{self, Scratch, secs};
 
 /// Seconds per phase unless `--seconds` says otherwise.
 const SECONDS: usize = 20;
 
 pub fn mcp_load(args: &BenchArgs) -> Result<()> {
-    let bin = release_binary()?;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let python = root.join("target/mcp-venv/bin/python");
-    if !python.exists() {
-        bail!("the MCP client is missing: run `.ci/test` once (it installs it into target/mcp-venv)");
-    }
+    let (bin, python) = binary_and_mcp_client()?;
     let scratch = Scratch::new("bench-mcp-load")?;
     let store = scratch.0.join("store");
     let (indexed, _) = measure::run(
