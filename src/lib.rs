@@ -26,3 +26,4 @@ pub mod quote;
 pub mod snapshot;
 pub mod store;
 pub mod view;
+pub mod xray;

@@ -48,6 +48,12 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("imports", "git codecompass imports src/app.py\ngit codecompass imports src/main.ts --ref v1.0"),
     ("importers", "git codecompass importers src/util.py\ngit codecompass importers lib/index.ts --json"),
     ("tests-for", "git codecompass tests-for Cart.total\ngit codecompass tests-for src/cart.py"),
+    (
+        "xray",
+        "git codecompass xray open --query '(call function: (identifier) @f (#eq? @f \"open\")) @match' --lang python\n\
+         git codecompass xray unwrap --script rules/unwrap_in_result.rhai --ref main\n\
+         git codecompass xray explore src/app.py --line 42",
+    ),
     ("outline", "git codecompass outline src/cart.rs\ngit codecompass outline src/cart.rs --depth top --ref v1.0"),
     ("status", "git codecompass status\ngit codecompass status --json"),
     ("doctor", "git codecompass doctor\ngit codecompass doctor --quick --json"),

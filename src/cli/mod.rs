@@ -8,6 +8,7 @@ mod graph;
 mod grep;
 mod live;
 mod output;
+mod xray;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -144,6 +145,10 @@ enum Command {
     },
     #[command(flatten)]
     Graph(graph::GraphCommand),
+    /// Structural search: a driver (text every match contains) picks the candidate files
+    /// through the index, a tree-sitter query or a sandboxed Rhai script runs on their syntax
+    /// trees. `xray explore FILE` shows the nodes to write one against.
+    Xray(xray::XrayArgs),
     /// List the symbols of a file.
     Outline {
         /// The file, relative to the current directory or the repository root.
@@ -633,6 +638,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             Ok(!response.symbols.is_empty())
         }
         Command::Graph(command) => graph::run(&engine, &base, command, out, cli.global.json),
+        Command::Xray(args) => xray::run(&engine, &base, args, out),
         Command::Status => {
             let response = engine.status()?;
             out.status(&response);

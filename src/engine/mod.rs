@@ -18,6 +18,7 @@ mod source;
 mod status;
 mod sync;
 mod watch;
+mod xray;
 
 use std::path::{Path, PathBuf};
 
@@ -39,6 +40,7 @@ pub use source::{SourceRequest, SourceResponse};
 pub use status::{StatusResponse, ViewStatus};
 pub use sync::{RefEntry, RefsResponse};
 pub use watch::WatchState;
+pub use xray::{ExploreRequest, ExploreResponse, XrayResponse};
 
 use crate::error::ErrorCode;
 use crate::git::ObjectId;
@@ -610,6 +612,23 @@ impl Engine {
         freshness: Freshness,
     ) -> Result<ContextResponse, Error> {
         search::context(self, request, strategy, scope, freshness)
+    }
+
+    /// Structural search: a driver picks the candidate files, a query or script runs on their
+    /// syntax trees.
+    pub fn xray(
+        &self,
+        request: &crate::xray::XrayRequest,
+        filters: &crate::query::Filters,
+        scope: &Scope,
+        freshness: Freshness,
+    ) -> Result<XrayResponse, Error> {
+        xray::xray(self, request, filters, scope, freshness)
+    }
+
+    /// A file's syntax tree, or what a query captures in it.
+    pub fn xray_explore(&self, request: &ExploreRequest) -> Result<ExploreResponse, Error> {
+        xray::explore(self, request)
     }
 
     /// Reads a symbol's text or a line range, within bounds.

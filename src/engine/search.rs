@@ -85,13 +85,14 @@ pub struct ContextResponse {
     pub metadata: Metadata,
 }
 
-fn run_search(
+/// Runs `f` on the view of `scope` with what a search reads (store, full text, contents),
+/// and touches the view.
+pub(super) fn in_view<T>(
     engine: &Engine,
-    request: &SearchRequest,
     scope: &Scope,
     freshness: Freshness,
-    sink: Option<query::LineSink<'_>>,
-) -> Result<(SearchOutput, ResolvedScope), Error> {
+    f: impl FnOnce(&SearchContext<'_>) -> Result<T, Error>,
+) -> Result<(T, ResolvedScope), Error> {
     let (store, resolved) = engine.resolve(scope, freshness)?;
     let (fulltext, searcher) = engine.fulltext()?;
     let content = ContentReader {
@@ -107,10 +108,22 @@ fn run_search(
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
     };
-    // Damaged full-text files can make the engine panic deep in a decoder: that is an answer
-    // to give (damaged, with its remedy), never a crash.
-    let output =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| query::search_streaming(&ctx, request, sink)))
+    let answer = f(&ctx)?;
+    store.touch_view(resolved.view.id);
+    Ok((answer, resolved))
+}
+
+fn run_search(
+    engine: &Engine,
+    request: &SearchRequest,
+    scope: &Scope,
+    freshness: Freshness,
+    sink: Option<query::LineSink<'_>>,
+) -> Result<(SearchOutput, ResolvedScope), Error> {
+    in_view(engine, scope, freshness, |ctx| {
+        // Damaged full-text files can make the engine panic deep in a decoder: that is an
+        // answer to give (damaged, with its remedy), never a crash.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| query::search_streaming(ctx, request, sink)))
             .map_err(|panic| {
                 let what = panic
                     .downcast_ref::<String>()
@@ -119,9 +132,9 @@ fn run_search(
                     .unwrap_or("a panic");
                 Error::new(ErrorCode::IndexIncompatible, format!("the full-text index is damaged: {what}"))
                     .with_remedy("run `git codecompass index --force` to rebuild it")
-            })??;
-    store.touch_view(resolved.view.id);
-    Ok((output, resolved))
+            })?
+            .map_err(Error::from)
+    })
 }
 
 fn metadata_of(resolved: &ResolvedScope, output: &SearchOutput) -> Metadata {

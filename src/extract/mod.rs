@@ -409,13 +409,27 @@ fn parse_ranges(
 }
 
 fn parse(language: &'static Language, source: &[u8], out: &mut Extraction) -> Option<tree_sitter::Tree> {
+    match parse_whole(language, source) {
+        Ok(tree) => Some(tree),
+        Err(message) => {
+            out.partial = true;
+            out.diagnostics.push(Diagnostic { line: None, message });
+            None
+        }
+    }
+}
+
+/// Parses a whole file with this thread's parser for its grammar, within the time extraction
+/// allows a file; the error says why there is no tree (the parser stopped or gave up).
+pub fn parse_whole(language: &'static Language, source: &[u8]) -> Result<tree_sitter::Tree, String> {
     PARSERS.with_borrow_mut(|parsers| {
         let parser = match parsers.entry(language.grammar) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
-                let grammar = codecompass_grammars::language(language.grammar)?;
+                let grammar = codecompass_grammars::language(language.grammar)
+                    .ok_or_else(|| format!("no grammar for {}", language.name))?;
                 let mut parser = Parser::new();
-                parser.set_language(&grammar).ok()?;
+                parser.set_language(&grammar).map_err(|e| e.to_string())?;
                 e.insert(parser)
             }
         };
@@ -438,17 +452,14 @@ fn parse(language: &'static Language, source: &[u8], out: &mut Extraction) -> Op
             None,
             Some(options),
         );
-        if tree.is_none() {
+        tree.ok_or_else(|| {
             parser.reset();
-            out.partial = true;
-            let message = if timed_out {
+            if timed_out {
                 format!("parsing took over {}s and was stopped", PARSE_TIMEOUT.as_secs())
             } else {
                 "the parser gave up".to_owned()
-            };
-            out.diagnostics.push(Diagnostic { line: None, message });
-        }
-        tree
+            }
+        })
     })
 }
 

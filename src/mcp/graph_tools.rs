@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::tools::{Common, ToolSpec, confine, freshness, input, json_of, parse, relaxed, scope};
+use super::tools::{Common, TableTool, confine, freshness, input, json_of, parse, relaxed, scope};
 use super::workspaces::Workspace;
 use crate::engine::{
     Direction, Error, ExplainResponse, FileContextResponse, FileRequest, GraphRequest, GraphResponse,
@@ -96,22 +96,9 @@ pub struct ExplainParams {
     pub common: Common,
 }
 
-type Handler = fn(Option<&JsonObject>, &Arc<Workspace>) -> Result<Result<Value, Error>, String>;
-
-/// A graph tool: its spec and how to run it.
-pub struct GraphTool {
-    /// Its name.
-    pub name: &'static str,
-    title: &'static str,
-    description: &'static str,
-    input: fn() -> Arc<JsonObject>,
-    output: fn() -> Arc<JsonObject>,
-    handler: Handler,
-}
-
 /// Every graph tool.
-pub const TOOLS: &[GraphTool] = &[
-    GraphTool {
+pub const TOOLS: &[TableTool] = &[
+    TableTool {
         name: "find_references",
         title: "Find references",
         description: "Every use of a symbol (calls, type uses, names), grouped by file, the definition first, \
@@ -122,7 +109,7 @@ pub const TOOLS: &[GraphTool] = &[
         output: relaxed::<ReferencesResponse>,
         handler: find_references,
     },
-    GraphTool {
+    TableTool {
         name: "get_call_graph",
         title: "Call graph",
         description: "Who calls a symbol (direction=up), what it calls (down) or both, depth levels deep, with \
@@ -131,7 +118,7 @@ pub const TOOLS: &[GraphTool] = &[
         output: relaxed::<GraphResponse>,
         handler: get_call_graph,
     },
-    GraphTool {
+    TableTool {
         name: "get_file_context",
         title: "A file in context",
         description: "One file in context: its outline, what it imports (resolved to files), who imports it and \
@@ -140,7 +127,7 @@ pub const TOOLS: &[GraphTool] = &[
         output: relaxed::<FileContextResponse>,
         handler: get_file_context,
     },
-    GraphTool {
+    TableTool {
         name: "get_related_tests",
         title: "Related tests",
         description: "The tests of a symbol or a file: test files that use it, import its file, or are named \
@@ -150,7 +137,7 @@ pub const TOOLS: &[GraphTool] = &[
         output: relaxed::<TestsForResponse>,
         handler: get_related_tests,
     },
-    GraphTool {
+    TableTool {
         name: "explain_symbol",
         title: "Explain a symbol",
         description: "A symbol in one answer: definition, signature, doc, how many callers and callees (the top \
@@ -160,22 +147,6 @@ pub const TOOLS: &[GraphTool] = &[
         handler: explain_symbol,
     },
 ];
-
-/// The specs of the graph tools.
-pub fn specs() -> impl Iterator<Item = ToolSpec> {
-    TOOLS.iter().map(|t| ToolSpec {
-        name: t.name,
-        title: t.title,
-        description: t.description,
-        input: (t.input)(),
-        output: (t.output)(),
-    })
-}
-
-/// Runs the graph tool `name`, if it is one.
-pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Option<Result<Result<Value, Error>, String>> {
-    TOOLS.iter().find(|t| t.name == name).map(|t| (t.handler)(args, ws))
-}
 
 fn find_references(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
     let p: ReferencesParams = parse(args)?;

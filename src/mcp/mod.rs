@@ -10,6 +10,7 @@ mod server;
 mod stdio;
 pub mod tools;
 pub mod workspaces;
+mod xray_tools;
 
 use std::path::PathBuf;
 use std::sync::Arc;

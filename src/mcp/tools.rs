@@ -380,6 +380,33 @@ pub fn annotations(spec: &ToolSpec) -> rmcp::model::ToolAnnotations {
         .open_world(false)
 }
 
+/// How a table tool runs: its arguments and workspace in, its answer (or the engine's
+/// error) out; `Err(String)` for arguments that do not parse.
+pub type Handler = fn(Option<&JsonObject>, &Arc<Workspace>) -> Result<Result<Value, Error>, String>;
+
+/// A tool declared in a table (`graph_tools`, `xray_tools`): its spec and how to run it.
+pub struct TableTool {
+    /// Its name.
+    pub name: &'static str,
+    /// Its title.
+    pub title: &'static str,
+    /// What it does, for the agent choosing it.
+    pub description: &'static str,
+    /// Its input schema.
+    pub input: fn() -> Arc<JsonObject>,
+    /// Its output schema.
+    pub output: fn() -> Arc<JsonObject>,
+    /// How it runs.
+    pub handler: Handler,
+}
+
+/// The tables of tools beside the core ones.
+const TABLES: &[&[TableTool]] = &[super::graph_tools::TOOLS, super::xray_tools::TOOLS];
+
+fn table_tool(name: &str) -> Option<&'static TableTool> {
+    TABLES.iter().flat_map(|t| t.iter()).find(|t| t.name == name)
+}
+
 /// Every tool.
 pub fn specs() -> Vec<ToolSpec> {
     vec![
@@ -467,7 +494,13 @@ pub fn specs() -> Vec<ToolSpec> {
         },
     ]
     .into_iter()
-    .chain(super::graph_tools::specs())
+    .chain(TABLES.iter().flat_map(|t| t.iter()).map(|t| ToolSpec {
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        input: (t.input)(),
+        output: (t.output)(),
+    }))
     .collect()
 }
 
@@ -640,7 +673,12 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
             let _: CommonParams = parse(args)?;
             engine.refs().map(|r| json_of(&r))
         }
-        _ => return super::graph_tools::run(name, args, ws).unwrap_or_else(|| Err(format!("unknown tool `{name}`"))),
+        _ => {
+            return match table_tool(name) {
+                Some(tool) => (tool.handler)(args, ws),
+                None => Err(format!("unknown tool `{name}`")),
+            };
+        }
     };
     Ok(value)
 }
@@ -692,7 +730,7 @@ fn shape_locate(value: Value, detail: DetailLevel, compact: bool) -> Value {
 
 /// A concise text rendering of an answer, for clients that show text.
 pub fn text_of(name: &str, value: &Value) -> String {
-    let graph_text = super::graph_tools::text_of(name, value);
+    let graph_text = super::graph_tools::text_of(name, value).or_else(|| super::xray_tools::text_of(name, value));
     let mut out = String::new();
     let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
     let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);

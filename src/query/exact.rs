@@ -74,6 +74,34 @@ fn trigram_query(ctx: &SearchContext<'_>, p: &Prefilter) -> Box<dyn Query> {
     }
 }
 
+/// The files of `allowed` (the view, after filters) that can hold a match of `prefilter`, in
+/// path order, and whether the trigram index narrowed them (no prefilter, or one that any
+/// text passes, gives every file). Files without trigram documents (too large, not UTF-8) are
+/// always candidates; symlinks never are (`git grep` searches neither their text nor what
+/// they point at).
+pub fn candidates(
+    ctx: &SearchContext<'_>,
+    prefilter: Option<&Prefilter>,
+    allowed: &Arc<RoaringBitmap>,
+) -> Result<(Vec<FileInfo>, bool), QueryError> {
+    let prefilter = prefilter.filter(|p| !p.is_any());
+    let mut candidates = match prefilter {
+        Some(p) => {
+            let query = trigram_query(ctx, p);
+            let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
+            found | (&ctx.view.scan_bitmap & &**allowed)
+        }
+        None => (**allowed).clone(),
+    };
+    // Binaries have file documents without trigrams and are not in the scan set; with no
+    // prefilter they are still candidates here and are dropped when read.
+    candidates &= &**allowed;
+    let mut infos = ctx.store.file_infos_in(&candidates)?;
+    infos.retain(|f| f.mode != 2);
+    infos.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((infos, prefilter.is_some()))
+}
+
 /// Runs `matcher` over the files of `allowed` (the view, after filters).
 pub fn search(
     ctx: &SearchContext<'_>,
@@ -86,21 +114,8 @@ pub fn search(
     let limit = options.limit;
     let per_file = options.max_count.unwrap_or(usize::MAX).min(limit.saturating_add(1));
     // Files without a match are known only by reading every file.
-    let prefiltered = !matcher.prefilter().is_any() && !options.unmatched;
-    let mut candidates = if prefiltered {
-        let query = trigram_query(ctx, matcher.prefilter());
-        let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
-        found | (&ctx.view.scan_bitmap & &**allowed)
-    } else {
-        (**allowed).clone()
-    };
-    // Binaries have file documents without trigrams and are not in the scan set; with no
-    // prefilter they are still candidates here and are dropped when read.
-    candidates &= &**allowed;
-    let mut infos = ctx.store.file_infos_in(&candidates)?;
-    // `git grep` never searches symlinks, neither their target text nor what they point at.
-    infos.retain(|f| f.mode != 2);
-    infos.sort_by(|a, b| a.path.cmp(&b.path));
+    let prefilter = Some(matcher.prefilter()).filter(|_| !options.unmatched);
+    let (infos, prefiltered) = candidates(ctx, prefilter, allowed)?;
 
     let mut outcome = ExactOutcome {
         files: Vec::new(),

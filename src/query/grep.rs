@@ -184,6 +184,11 @@ impl Matcher {
         if self.word { self.matches(content).next().is_some() } else { self.regex.is_match(content) }
     }
 
+    /// The byte ranges of the first `limit` matches in `content`, in order.
+    pub fn spans(&self, content: &[u8], limit: usize) -> Vec<(usize, usize)> {
+        self.matches(content).take(limit).collect()
+    }
+
     /// The matching lines of `content`, at most `limit`.
     pub fn lines(&self, content: &[u8], limit: usize) -> Vec<LineMatch> {
         let mut out: Vec<LineMatch> = Vec::new();

@@ -19,6 +19,8 @@ mod rank;
 mod recall;
 mod words;
 
+pub use exact::candidates as candidate_files;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

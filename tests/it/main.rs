@@ -23,3 +23,4 @@ mod support;
 mod terminal;
 mod words;
 mod worktree;
+mod xray;

@@ -37,6 +37,8 @@ EXPECTED_TOOLS = {
     "index_status",
     "health_check",
     "sync_repo",
+    "xray_search",
+    "xray_explore",
 }
 
 failures = []
@@ -183,6 +185,31 @@ async def exercise_tools(session, repo):
     check(structured(tests_of).get("target") == "file", f"get_related_tests: {structured(tests_of)}")
     escape = await session.call_tool("get_file_context", {"path": "../../etc/passwd"})
     check(escape.is_error, "get_file_context refuses a path outside the workspace")
+
+    # Structural search.
+    located_total = structured(await session.call_tool("locate_symbol", {"name": "Cart::total_cents"}))
+    total_line = located_total.get("results", [{}])[0].get("line")
+    xray = await session.call_tool(
+        "xray_search",
+        {"driver": "fn ", "literal": True, "lang": ["rust"], "query": "(function_item name: (identifier) @name) @match"},
+    )
+    found = [(r.get("path"), r.get("line_start"), r.get("captures", [{}])[0].get("text")) for r in structured(xray).get("results", [])]
+    check(("src/cart.rs", total_line, "total_cents") in found, f"xray_search: {found} (total_cents at {total_line})")
+    check(structured(xray).get("prefilter") == "trigram", f"xray_search prefilter: {structured(xray).get('prefilter')}")
+    scripted = await session.call_tool(
+        "xray_search",
+        {"driver": "total_cents", "script": 'root.descendants("function_item").filter(|f| f.field("name").text == "total_cents")'},
+    )
+    check(
+        [(r.get("path"), r.get("line_start")) for r in structured(scripted).get("results", [])] == [("src/cart.rs", total_line)],
+        f"xray_search script: {structured(scripted)}",
+    )
+    bad_query = await session.call_tool("xray_search", {"driver": "fn", "query": "(function_item"})
+    check(bad_query.is_error and structured(bad_query).get("error", {}).get("code") == "invalid_argument", "xray_search refuses a bad query")
+    explored = await session.call_tool("xray_explore", {"path": "src/cart.rs", "line": total_line})
+    check(structured(explored).get("nodes", [{}])[0].get("kind") == "function_item", f"xray_explore: {structured(explored)}")
+    escape = await session.call_tool("xray_explore", {"path": "../../etc/passwd"})
+    check(escape.is_error, "xray_explore refuses a path outside the workspace")
 
     # A branch as the scope.
     at_ref = await session.call_tool("locate_symbol", {"name": "apply_coupon", "ref": "feature"})

@@ -1,0 +1,161 @@
+//! `xray` and `xray explore`: the engine side of structural search (scope, view, reader); the
+//! search itself is `crate::xray`.
+
+use serde::Serialize;
+
+use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, metadata};
+use crate::error::ErrorCode;
+use crate::query::{ContentReader, Filters};
+use crate::view::Scope;
+use crate::xray::{ExploreTree, XrayError, XrayOutput, XrayRequest};
+
+impl From<XrayError> for Error {
+    fn from(e: XrayError) -> Error {
+        match e {
+            XrayError::Query { message, line, column } => {
+                Error::new(ErrorCode::InvalidArgument, format!("query line {line}, column {column}: {message}"))
+                    .with_remedy(
+                        "fix the query (tree-sitter S-expressions: `(kind field: (kind) @capture)`); \
+                         `git codecompass xray explore FILE` shows a file's node kinds and fields",
+                    )
+            }
+            XrayError::Script { message, line, column } => {
+                Error::new(ErrorCode::InvalidArgument, format!("script line {line}, column {column}: {message}"))
+                    .with_remedy("fix the script (Rhai syntax); docs/xray.md lists what a script receives")
+            }
+            XrayError::Search(q) => q.into(),
+        }
+    }
+}
+
+/// The answer of `xray`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct XrayResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The scope as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// The commit answered from.
+    pub commit: Option<String>,
+    /// What was found.
+    #[serde(flatten)]
+    pub output: XrayOutput,
+    /// Freshness and completeness.
+    pub metadata: Metadata,
+}
+
+/// An `xray explore` question.
+#[derive(Clone, Debug)]
+pub struct ExploreRequest {
+    /// Repository-relative path.
+    pub path: String,
+    /// Only the node of this line (1-based) and below.
+    pub line: Option<u32>,
+    /// Show what this query captures instead of the nodes.
+    pub query: Option<String>,
+    /// Anonymous nodes too.
+    pub all: bool,
+    /// At most this many nodes or captures.
+    pub max_nodes: usize,
+    /// The scope.
+    pub scope: Scope,
+    /// How hard to try for freshness.
+    pub freshness: Freshness,
+}
+
+/// The answer of `xray explore`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct ExploreResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The scope as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// The commit answered from.
+    pub commit: Option<String>,
+    /// Repository-relative path.
+    pub path: String,
+    /// The tree.
+    #[serde(flatten)]
+    pub tree: ExploreTree,
+    /// Freshness and completeness.
+    pub metadata: Metadata,
+}
+
+pub(super) fn xray(
+    engine: &Engine,
+    request: &XrayRequest,
+    filters: &Filters,
+    scope: &Scope,
+    freshness: Freshness,
+) -> Result<XrayResponse, Error> {
+    if request.limit == 0 {
+        return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
+    }
+    let (output, resolved) = super::search::in_view(engine, scope, freshness, |ctx| {
+        let allowed = crate::query::allowed_files(ctx.store, ctx.view, filters)?;
+        Ok(crate::xray::run(ctx, request, &allowed)?)
+    })?;
+    let completeness = if output.timed_out || output.evaluation_error_count > 0 {
+        "partial"
+    } else if output.truncated {
+        "truncated"
+    } else {
+        "complete"
+    };
+    let mut metadata = metadata(&resolved, completeness);
+    metadata.safety_limit_applied = output.timed_out;
+    Ok(XrayResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        scope: resolved.name.clone(),
+        commit: resolved.commit.map(|c| c.to_hex()),
+        output,
+        metadata,
+    })
+}
+
+pub(super) fn explore(engine: &Engine, request: &ExploreRequest) -> Result<ExploreResponse, Error> {
+    let (store, resolved) = engine.resolve(&request.scope, request.freshness)?;
+    let file = super::outline::file_in_view(&store, &resolved.view.bitmap, &request.path)?.ok_or_else(|| {
+        Error::new(ErrorCode::FileNotFound, format!("`{}` is not in {}", request.path, resolved.name))
+            .with_remedy("give the path relative to the repository root (or to the current directory)")
+    })?;
+    let language = crate::lang::by_name(&file.lang)
+        .filter(|l| codecompass_grammars::NAMES.contains(&l.grammar))
+        .ok_or_else(|| {
+            Error::new(ErrorCode::InvalidArgument, format!("`{}` is in no language X-Ray parses", request.path))
+                .with_remedy(format!(
+                    "X-Ray parses {}",
+                    crate::lang::LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+                ))
+        })?;
+    let content = ContentReader {
+        git: engine.workspace().git(),
+        store_dir: engine.workspace().store_dir(),
+        root: engine.workspace().root(),
+    };
+    let data = content.read(content.local().as_ref(), &file).ok_or_else(|| {
+        Error::new(ErrorCode::Io, format!("the content of `{}` is not available (missing object)", request.path))
+    })?;
+    if crate::indexer::is_binary(&data) {
+        return Err(Error::new(ErrorCode::InvalidArgument, format!("`{}` is binary", request.path)));
+    }
+    let tree = crate::xray::explore(
+        language,
+        &data,
+        request.line,
+        request.query.as_deref(),
+        request.all,
+        request.max_nodes.max(1),
+    )?;
+    let completeness = if tree.truncated { "truncated" } else { "complete" };
+    Ok(ExploreResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        scope: resolved.name.clone(),
+        commit: resolved.commit.map(|c| c.to_hex()),
+        path: file.path_str(),
+        metadata: metadata(&resolved, completeness),
+        tree,
+    })
+}

@@ -1,0 +1,307 @@
+//! The tree-sitter query evaluator: a query compiled for each language it runs on, its
+//! matches reported with their captures. The text predicates (`#eq?`, `#not-eq?`, `#any-eq?`,
+//! `#match?`, `#not-match?`, `#any-match?`, `#any-of?`, `#not-any-of?`) are evaluated by
+//! tree-sitter itself; a predicate it leaves to its caller is refused, never ignored (a query
+//! whose condition is silently dropped would answer more than it asks).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use tree_sitter::{Query, QueryCursor, QueryErrorKind, StreamingIterator, Tree};
+
+use super::{Capture, Found, XrayError, clip};
+
+/// In-progress matches a cursor keeps (tree-sitter drops the oldest past this).
+const MATCH_LIMIT: u32 = 65_536;
+
+/// A query compiled per language, by language name.
+pub type Queries = BTreeMap<&'static str, CompiledQuery>;
+
+/// A query compiled for one grammar.
+pub struct CompiledQuery {
+    query: Query,
+    /// Per capture index: whether it is reported (names starting with `_` are not).
+    reported: Vec<bool>,
+    /// The index of the capture named `match`, which gives a match its place.
+    main: Option<u32>,
+}
+
+/// Compiles `text` for each of `languages` (names of [`crate::lang::LANGUAGES`]); with none,
+/// for every language X-Ray parses, to check it. Returns the queries by language and, for
+/// the languages it does not compile for, why. Refused when it compiles for none of them (the
+/// error of the first, with its position), when it captures nothing, or when it uses a
+/// predicate this evaluator does not run.
+pub fn compile_for(
+    text: &str,
+    languages: &BTreeSet<&'static str>,
+) -> Result<(Queries, BTreeMap<String, String>), XrayError> {
+    let checking_only = languages.is_empty();
+    let all: BTreeSet<&'static str>;
+    let tried = if checking_only {
+        all = crate::lang::LANGUAGES
+            .iter()
+            .filter(|l| codecompass_grammars::NAMES.contains(&l.grammar))
+            .map(|l| l.name)
+            .collect();
+        &all
+    } else {
+        languages
+    };
+    let mut compiled = BTreeMap::new();
+    let mut skipped = BTreeMap::new();
+    let mut first_error: Option<tree_sitter::QueryError> = None;
+    let mut syntax_error = false;
+    for &name in tried {
+        let Some(grammar) = crate::lang::by_name(name).and_then(|l| codecompass_grammars::language(l.grammar)) else {
+            continue;
+        };
+        match Query::new(&grammar, text) {
+            Ok(query) => {
+                refuse_unsupported_predicates(&query, text)?;
+                if query.capture_names().is_empty() {
+                    return Err(XrayError::Query {
+                        message: "the query captures nothing, so no match has a place: name the node to report \
+                                  with a capture, e.g. `(call_expression) @match`"
+                            .to_owned(),
+                        line: 1,
+                        column: 1,
+                    });
+                }
+                let reported = query.capture_names().iter().map(|n| !n.starts_with('_')).collect();
+                let main = query.capture_names().iter().position(|n| *n == "match").map(|i| i as u32);
+                if !checking_only {
+                    compiled.insert(name, CompiledQuery { query, reported, main });
+                }
+                if checking_only {
+                    // It compiles for one language: nothing runs, nothing more to check.
+                    return Ok((BTreeMap::new(), BTreeMap::new()));
+                }
+            }
+            Err(e) => {
+                syntax_error |= e.kind == QueryErrorKind::Syntax;
+                skipped.insert(name.to_owned(), describe(&e));
+                if first_error.is_none() {
+                    first_error = Some(e);
+                }
+            }
+        }
+    }
+    if compiled.is_empty()
+        && let Some(e) = first_error
+    {
+        let per_language = if syntax_error || skipped.len() == 1 {
+            describe(&e)
+        } else {
+            skipped.iter().map(|(l, m)| format!("{l}: {m}")).collect::<Vec<_>>().join("; ")
+        };
+        let scope = if checking_only { "any language".to_owned() } else { tried_names(tried) };
+        return Err(XrayError::Query {
+            message: format!("the query does not compile for {scope}: {per_language}"),
+            line: e.row as u32 + 1,
+            column: e.column as u32 + 1,
+        });
+    }
+    Ok((compiled, skipped))
+}
+
+fn tried_names(tried: &BTreeSet<&'static str>) -> String {
+    tried.iter().copied().collect::<Vec<_>>().join(", ")
+}
+
+/// A query error as one line: what is wrong and where in the query.
+fn describe(e: &tree_sitter::QueryError) -> String {
+    let what = match e.kind {
+        QueryErrorKind::Syntax => "syntax error",
+        QueryErrorKind::NodeType => "no node kind",
+        QueryErrorKind::Field => "no field",
+        QueryErrorKind::Capture => "unknown capture",
+        QueryErrorKind::Predicate => "bad predicate",
+        QueryErrorKind::Structure => "impossible pattern",
+        QueryErrorKind::Language => "grammar mismatch",
+    };
+    let detail = e.message.lines().next().unwrap_or("").trim();
+    format!("{what} `{detail}` at line {}, column {}", e.row + 1, e.column + 1)
+}
+
+/// Predicates tree-sitter hands back to its caller (anything but the text predicates and
+/// `#set!`) are refused with the list of those that run.
+fn refuse_unsupported_predicates(query: &Query, text: &str) -> Result<(), XrayError> {
+    for pattern in 0..query.pattern_count() {
+        let unsupported = query.general_predicates(pattern).first().map(|p| p.operator.to_string()).or_else(|| {
+            query
+                .property_predicates(pattern)
+                .first()
+                .map(|(_, positive)| if *positive { "is?".to_owned() } else { "is-not?".to_owned() })
+        });
+        if let Some(operator) = unsupported {
+            let before = &text[..query.start_byte_for_pattern(pattern).min(text.len())];
+            let line = before.matches('\n').count() as u32 + 1;
+            let column = (before.len() - before.rfind('\n').map_or(0, |i| i + 1)) as u32 + 1;
+            return Err(XrayError::Query {
+                message: format!(
+                    "the predicate #{operator} is not supported; X-Ray runs #eq?, #not-eq?, #any-eq?, \
+                     #any-not-eq?, #match?, #not-match?, #any-match?, #any-not-match?, #any-of? and #not-any-of?"
+                ),
+                line,
+                column,
+            });
+        }
+    }
+    Ok(())
+}
+
+impl CompiledQuery {
+    /// The compiled query.
+    pub(super) fn query(&self) -> &Query {
+        &self.query
+    }
+
+    /// The query's matches in `tree`, one per place (two patterns matching the same place give
+    /// it once, with the first's captures). A match's place is its `@match` capture when the
+    /// query names one, else the span of all its reported captures.
+    pub(super) fn matches(&self, tree: &Tree, source: &[u8]) -> Vec<Found> {
+        let mut cursor = QueryCursor::new();
+        cursor.set_match_limit(MATCH_LIMIT);
+        let mut matches = cursor.matches(&self.query, tree.root_node(), source);
+        let mut out: Vec<Found> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(m) = matches.next() {
+            let mut reported: Vec<_> = m.captures().iter().filter(|c| self.reported[c.index as usize]).collect();
+            // In the order the query names them (tree-sitter gives them in document order).
+            reported.sort_by_key(|c| c.index);
+            let placed = match self.main {
+                Some(main) => reported.iter().find(|c| c.index == main).map(|c| c.node),
+                None => None,
+            };
+            let (node, start_byte, end_byte, start, end) = match placed {
+                Some(n) => (n, n.start_byte(), n.end_byte(), n.start_position(), n.end_position()),
+                None => {
+                    let Some(widest) =
+                        reported.iter().map(|c| c.node).max_by_key(|n| (n.end_byte() - n.start_byte(), n.end_byte()))
+                    else {
+                        continue;
+                    };
+                    let first = reported.iter().map(|c| c.node).min_by_key(|n| n.start_byte()).unwrap_or(widest);
+                    let last = reported.iter().map(|c| c.node).max_by_key(|n| n.end_byte()).unwrap_or(widest);
+                    (widest, first.start_byte(), last.end_byte(), first.start_position(), last.end_position())
+                }
+            };
+            if !seen.insert((start_byte, end_byte)) {
+                continue;
+            }
+            let names = self.query.capture_names();
+            let captures = reported
+                .iter()
+                .map(|c| {
+                    let n = c.node;
+                    Capture {
+                        name: names[c.index as usize].to_owned(),
+                        kind: n.kind().to_owned(),
+                        text: clip(source, n.start_byte(), n.end_byte()),
+                        line: n.start_position().row as u32 + 1,
+                        column: n.start_position().column as u32 + 1,
+                        line_end: n.end_position().row as u32 + 1,
+                        column_end: n.end_position().column as u32 + 1,
+                    }
+                })
+                .collect();
+            out.push(Found {
+                start_byte,
+                end_byte,
+                start,
+                end,
+                kind: node.kind().to_owned(),
+                text: clip(source, start_byte, end_byte),
+                captures,
+                value: None,
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn langs(names: &[&'static str]) -> BTreeSet<&'static str> {
+        names.iter().copied().collect()
+    }
+
+    /// Line, text and `(capture, text)` pairs of one match.
+    type Seen = (u32, String, Vec<(String, String)>);
+
+    fn run(query: &str, lang: &'static str, source: &str) -> Vec<Seen> {
+        let (compiled, _) = compile_for(query, &langs(&[lang])).unwrap();
+        let language = crate::lang::by_name(lang).unwrap();
+        let tree = crate::extract::parse_whole(language, source.as_bytes()).unwrap();
+        compiled[lang]
+            .matches(&tree, source.as_bytes())
+            .into_iter()
+            .map(|f| (f.start.row as u32 + 1, f.text, f.captures.into_iter().map(|c| (c.name, c.text)).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn text_predicates_narrow_the_matches() {
+        let src = "open(a, 'r')\nopen(b, 'w')\nclose(c)\nopen(d)\n";
+        let q = r#"(call function: (identifier) @f (#eq? @f "open") arguments: (argument_list (_) (string) @mode (#not-match? @mode "^'r'$"))) @match"#;
+        let found = run(q, "python", src);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 2);
+        assert_eq!(found[0].1, "open(b, 'w')");
+        assert_eq!(
+            found[0].2,
+            vec![("f".into(), "open".into()), ("mode".into(), "'w'".into()), ("match".into(), "open(b, 'w')".into())]
+        );
+
+        let any = run(r#"((identifier) @id (#any-of? @id "close" "d"))"#, "python", src);
+        assert_eq!(any.iter().map(|f| f.1.as_str()).collect::<Vec<_>>(), vec!["close", "d"]);
+        let not_any = run(r#"(call function: (identifier) @f (#not-any-of? @f "open"))"#, "python", src);
+        assert_eq!(not_any.iter().map(|f| f.1.as_str()).collect::<Vec<_>>(), vec!["close"]);
+        let eq_capture = run(
+            r#"(call function: (identifier) @f arguments: (argument_list (identifier) @a (#eq? @a "c")))"#,
+            "python",
+            src,
+        );
+        assert_eq!(eq_capture.len(), 1);
+        assert_eq!(eq_capture[0].0, 3);
+    }
+
+    #[test]
+    fn underscore_captures_are_not_reported_and_the_span_covers_the_others() {
+        let src = "def f(a, b):\n    return a\n";
+        let found = run("(function_definition name: (identifier) @name parameters: (parameters) @_p)", "python", src);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "f");
+        assert_eq!(found[0].2, vec![("name".into(), "f".into())]);
+    }
+
+    #[test]
+    fn errors_say_where_and_what() {
+        let err = compile_for("(call function: (identifier) @f", &langs(&["python"])).err().unwrap();
+        match err {
+            XrayError::Query { message, line, .. } => {
+                assert!(message.contains("syntax error"), "{message}");
+                assert_eq!(line, 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        let err = compile_for("(no_such_node) @x", &langs(&["python", "rust"])).err().unwrap();
+        assert!(err.to_string().contains("no node kind"), "{err}");
+        let err = compile_for("(identifier)", &langs(&["python"])).err().unwrap();
+        assert!(err.to_string().contains("captures nothing"), "{err}");
+        let err = compile_for(r#"((identifier) @x (#lua-match? @x "a"))"#, &langs(&["python"])).err().unwrap();
+        assert!(err.to_string().contains("#lua-match? is not supported"), "{err}");
+        // Without candidates, a query that compiles for some language is fine; one that
+        // compiles for none is refused.
+        assert!(compile_for("(call_expression) @c", &langs(&[])).is_ok());
+        assert!(compile_for("(no_such_node_anywhere) @c", &langs(&[])).is_err());
+    }
+
+    #[test]
+    fn a_query_for_one_language_skips_the_others() {
+        let (compiled, skipped) = compile_for("(call_expression) @c", &langs(&["python", "rust"])).unwrap();
+        assert!(compiled.contains_key("rust"));
+        assert!(skipped.contains_key("python"), "{skipped:?}");
+    }
+}

@@ -1,0 +1,250 @@
+//! X-Ray end to end on the `xray` fixture: a driver narrows the files through the index (the
+//! candidates are exactly the files `git grep` finds the driver in), a query or a script
+//! answers from each ref's own blobs and from the working tree as it is on disk, the sandbox
+//! turns a runaway script into one file's error, and bad queries and scripts are refused
+//! before anything runs.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::support::{cc, cc_text, fixture, git};
+
+/// Open calls whose second argument is a string literal other than 'r'.
+const OPEN_WITH_MODE: &str = r#"(call function: (identifier) @f (#eq? @f "open") arguments: (argument_list (_) (string) @mode (#not-match? @mode "^['\"]r['\"]$"))) @match"#;
+
+fn places(json: &Value) -> Vec<String> {
+    json["results"]
+        .as_array()
+        .expect("xray answers have results")
+        .iter()
+        .map(|r| format!("{}:{}", r["path"].as_str().unwrap_or_default(), r["line_start"]))
+        .collect()
+}
+
+/// Files `git grep` finds `text` in at `reference`.
+fn grep_files(repo: &std::path::Path, text: &str, reference: &str) -> BTreeSet<String> {
+    git(repo, &["grep", "-l", "-F", text, reference])
+        .lines()
+        .map(|l| l.split_once(':').map_or(l, |(_, p)| p).to_owned())
+        .collect()
+}
+
+#[test]
+fn a_query_reads_only_the_files_holding_its_driver_and_answers_per_ref() {
+    let (_tmp, repo) = fixture("xray");
+    for (reference, expected) in
+        [("main", vec!["app/broken.py:2", "app/io.py:11"]), ("refactor", vec!["app/broken.py:2", "app/save.py:2"])]
+    {
+        let run = cc(&repo, &["xray", "open(", "-F", "--query", OPEN_WITH_MODE, "--ref", reference]);
+        assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+        assert_eq!(places(&run.json), expected, "at {reference}");
+        assert_eq!(run.json["prefilter"], "trigram");
+        assert_eq!(run.json["ref"], reference);
+        // The candidates are exactly the files holding the driver, no more.
+        let holding = grep_files(&repo, "open(", reference);
+        assert_eq!(run.json["candidates"].as_u64(), Some(holding.len() as u64), "at {reference}: {holding:?}");
+        assert_eq!(run.json["files_parsed"], run.json["candidates"]);
+        assert!(!holding.contains("app/util.py"));
+        let first = &run.json["results"][0];
+        assert_eq!(first["kind"], "call");
+        assert_eq!(first["text"], "open(\"log\", \"a\")");
+        let captures: Vec<(&str, &str)> = first["captures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["name"].as_str().unwrap(), c["text"].as_str().unwrap()))
+            .collect();
+        assert_eq!(captures, vec![("f", "open"), ("mode", "\"a\""), ("match", "open(\"log\", \"a\")")]);
+        assert_eq!(run.json["metadata"]["result_completeness"], "complete");
+    }
+
+    // The mention in a string and `opener(...)` hold the driver and are no match; the call
+    // with the mode 'r' is left out by the predicate.
+    let all_opens = cc(
+        &repo,
+        &["xray", "open", "--query", r#"(call function: (identifier) @f (#match? @f "open")) @match"#, "--ref", "main"],
+    );
+    assert_eq!(
+        places(&all_opens.json),
+        vec!["app/broken.py:2", "app/io.py:2", "app/io.py:7", "app/io.py:11", "app/io.py:16"]
+    );
+
+    // The text output is grep's: path:line:column: text, captures below.
+    let text = cc_text(&repo, &["xray", "open(", "-F", "--query", OPEN_WITH_MODE, "--ref", "main"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.starts_with("app/broken.py:2:12: open(\"log\", \"a\")\n"), "{}", text.stdout);
+    assert!(text.stdout.contains("    @mode 2:24: \"a\"\n"), "{}", text.stdout);
+    assert!(text.stderr.contains("2 match(es) in 2 file(s)"), "{}", text.stderr);
+
+    // Nothing matched: exit 1.
+    let none = cc(&repo, &["xray", "no_such_text", "--query", "(call) @c", "--ref", "main"]);
+    assert_eq!(none.code, 1, "{}", none.stdout);
+    assert_eq!(none.json["candidates"], 0);
+}
+
+#[test]
+fn the_working_tree_is_searched_as_it_is_on_disk() {
+    let (_tmp, repo) = fixture("xray");
+    std::fs::write(repo.join("app/util.py"), "def log(name):\n    return open(name, \"a\")\n").unwrap();
+    let run = cc(&repo, &["xray", "open(", "-F", "--query", OPEN_WITH_MODE]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["ref"], "worktree");
+    assert_eq!(places(&run.json), vec!["app/broken.py:2", "app/io.py:11", "app/util.py:2"]);
+}
+
+#[test]
+fn scripts_walk_the_tree_from_the_drivers_matches() {
+    let (_tmp, repo) = fixture("xray");
+    let rules = tempfile_in(&repo, "unwrap_in_result.rhai", UNWRAP_IN_RESULT);
+    let run = cc(&repo, &["xray", "unwrap()", "-F", "--script", &rules, "--ref", "main"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(places(&run.json), vec!["src/lib.rs:4"]);
+    assert_eq!(run.json["results"][0]["value"], "load");
+    assert_eq!(run.json["evaluator"], "script");
+
+    // No driver: every file of the view in the language is parsed, and the answer says so.
+    let many = tempfile_in(&repo, "many.rhai", MANY_PARAMETERS);
+    let run = cc(&repo, &["xray", "--script", &many, "--lang", "typescript", "--lang", "python", "--ref", "main"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(places(&run.json), vec!["app/util.py:5", "web/api.ts:1"]);
+    assert!(run.json["prefilter"].as_str().unwrap().starts_with("none"), "{}", run.json["prefilter"]);
+    assert!(run.json["notes"][0].as_str().unwrap().starts_with("no driver: all 4 file(s)"), "{}", run.json["notes"]);
+    assert_eq!(run.json["results"][1]["value"], 6);
+}
+
+const UNWRAP_IN_RESULT: &str = r#"
+// unwrap() inside a function whose return type is a Result.
+let out = [];
+for m in match_positions {
+    let n = root.node_at(m.start);
+    for a in n.ancestors() {
+        if a.kind == "function_item" {
+            let r = a.field("return_type");
+            if type_of(r) != "()" && r.text.starts_with("Result") {
+                out.push(#{node: n, value: a.field("name").text});
+            }
+            break;
+        }
+    }
+}
+out
+"#;
+
+const MANY_PARAMETERS: &str = r#"
+let out = [];
+for f in root.descendants() {
+    if f.kind == "function_definition" || f.kind == "function_declaration" {
+        let n = f.field("parameters").named_children.len();
+        if n > 5 { out.push(#{node: f.field("name"), value: n}); }
+    }
+}
+out
+"#;
+
+/// Writes `text` into the repository's git dir (never a file of the view) and returns its path.
+fn tempfile_in(repo: &std::path::Path, name: &str, text: &str) -> String {
+    let path = repo.join(".git").join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_runaway_script_is_one_files_error_and_the_others_answer() {
+    let (_tmp, repo) = fixture("xray");
+    let script = tempfile_in(
+        &repo,
+        "runaway.rhai",
+        r#"if file_path == "app/io.py" { loop { } } root.descendants("function_definition")"#,
+    );
+    let run = cc(&repo, &["xray", "--script", &script, "--lang", "python", "--ref", "main"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    let errors = run.json["evaluation_errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0]["path"], "app/io.py");
+    assert_eq!(errors[0]["kind"], "operations");
+    // The parser recovers `def broken(:` as a definition with an error inside.
+    assert_eq!(places(&run.json), vec!["app/broken.py:1", "app/broken.py:4", "app/util.py:1", "app/util.py:5"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "partial");
+
+    // The wall clock per file, when the operations would allow more.
+    let slow = cc(
+        &repo,
+        &[
+            "xray",
+            "--script",
+            &script,
+            "--lang",
+            "python",
+            "--ref",
+            "main",
+            "--max-operations",
+            "1000000000000",
+            "--file-time",
+            "100",
+        ],
+    );
+    assert_eq!(slow.json["evaluation_errors"][0]["kind"], "time", "{}", slow.stdout);
+
+    // Modules (and so files) are not there to load.
+    let sandboxed = tempfile_in(&repo, "import.rhai", r#"import "std" as s; root"#);
+    let refused = cc(&repo, &["xray", "def", "--script", &sandboxed, "--lang", "python", "--ref", "main"]);
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    let kinds: BTreeSet<&str> =
+        refused.json["evaluation_errors"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, BTreeSet::from(["sandbox"]));
+}
+
+#[test]
+fn bad_queries_and_scripts_are_refused_before_anything_runs() {
+    let (_tmp, repo) = fixture("xray");
+    let unclosed = cc(&repo, &["xray", "open", "--query", "(call function: (identifier) @f", "--ref", "main"]);
+    assert_eq!(unclosed.code, 2, "{}", unclosed.stdout);
+    assert_eq!(unclosed.json["error"]["code"], "invalid_argument");
+    let message = unclosed.json["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("query line 1, column "), "{message}");
+    assert!(message.contains("syntax error"), "{message}");
+    assert!(unclosed.json["error"]["data"]["remedy"].as_str().unwrap().contains("xray explore"));
+
+    let wrong_kind = cc(&repo, &["xray", "open", "--query", "(function_item) @f", "--lang", "python", "--ref", "main"]);
+    assert_eq!(wrong_kind.code, 2);
+    assert!(wrong_kind.json["error"]["message"].as_str().unwrap().contains("no node kind"), "{}", wrong_kind.stdout);
+
+    let script = tempfile_in(&repo, "bad.rhai", "let x = ;\n");
+    let bad_script = cc(&repo, &["xray", "open", "--script", &script, "--ref", "main"]);
+    assert_eq!(bad_script.code, 2);
+    assert!(
+        bad_script.json["error"]["message"].as_str().unwrap().starts_with("script line 1"),
+        "{}",
+        bad_script.stdout
+    );
+
+    let neither = cc_text(&repo, &["xray", "open"]);
+    assert_eq!(neither.code, 2);
+    assert!(neither.stderr.contains("--query"), "{}", neither.stderr);
+}
+
+#[test]
+fn explore_shows_the_nodes_a_query_is_written_against() {
+    let (_tmp, repo) = fixture("xray");
+    let line = cc(&repo, &["xray", "explore", "app/io.py", "--line", "11", "--ref", "main"]);
+    assert_eq!(line.code, 0, "{} {}", line.stdout, line.stderr);
+    assert_eq!(line.json["language"], "python");
+    assert_eq!(line.json["nodes"][0]["kind"], "with_statement");
+    assert_eq!(line.json["ancestors"], serde_json::json!(["module", "function_definition", "block"]));
+    let call = line.json["nodes"].as_array().unwrap().iter().find(|n| n["kind"] == "call").unwrap();
+    assert_eq!((call["line_start"].as_u64(), call["column"].as_u64()), (Some(11), Some(10)));
+    let field = line.json["nodes"].as_array().unwrap().iter().find(|n| n["field"] == "arguments").unwrap();
+    assert_eq!(field["kind"], "argument_list");
+
+    let captured = cc(&repo, &["xray", "explore", "app/io.py", "--query", "(string) @s", "--ref", "refactor"]);
+    let texts: Vec<&str> =
+        captured.json["captures"].as_array().unwrap().iter().map(|c| c["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, vec!["'r'", "\"w\"", "'w'", "\"call open(x, 'w') to write\""]);
+
+    let broken = cc(&repo, &["xray", "explore", "app/broken.py", "--ref", "main"]);
+    assert_eq!(broken.json["has_errors"], true);
+    let missing = cc(&repo, &["xray", "explore", "app/nothing.py", "--ref", "main"]);
+    assert_eq!(missing.code, 2);
+    assert_eq!(missing.json["error"]["code"], "file_not_found");
+}
