@@ -248,3 +248,111 @@ fn explore_shows_the_nodes_a_query_is_written_against() {
     assert_eq!(missing.code, 2);
     assert_eq!(missing.json["error"]["code"], "file_not_found");
 }
+
+/// One rule of `docs/xray.md`: its driver (text, literal), its evaluator and its examples.
+struct Rule {
+    title: String,
+    driver: Option<(String, bool)>,
+    query: Option<(String, String)>,
+    script: Option<String>,
+    examples: Vec<(String, String)>,
+}
+
+/// The rules of the library in `docs/xray.md`, as the page writes them.
+fn rule_library() -> Vec<Rule> {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/xray.md")).unwrap();
+    let (_, library) = page.split_once("## A rule library").expect("docs/xray.md has a rule library");
+    let mut rules: Vec<Rule> = Vec::new();
+    let mut lines = library.lines();
+    while let Some(line) = lines.next() {
+        if let Some(title) = line.strip_prefix("### ") {
+            rules.push(Rule { title: title.to_owned(), driver: None, query: None, script: None, examples: Vec::new() });
+            continue;
+        }
+        let Some(rule) = rules.last_mut() else { continue };
+        if let Some(driver) = line.strip_prefix("Driver: ") {
+            if driver != "none" {
+                let (text, kind) = driver.strip_prefix('`').and_then(|d| d.split_once("` (")).expect(line);
+                rule.driver = Some((text.to_owned(), kind == "literal)"));
+            }
+            continue;
+        }
+        let Some(info) = line.strip_prefix("```") else { continue };
+        let block: String = lines.by_ref().take_while(|l| *l != "```").map(|l| format!("{l}\n")).collect();
+        match info.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["query", lang] => rule.query = Some(((*lang).to_owned(), block)),
+            ["rhai"] => rule.script = Some(block),
+            [lang, "example"] => rule.examples.push(((*lang).to_owned(), block)),
+            other => panic!("{}: a block of unknown kind {other:?}", rule.title),
+        }
+    }
+    rules
+}
+
+#[test]
+fn the_rule_library_finds_what_it_says() {
+    let rules = rule_library();
+    assert!(rules.len() >= 15, "the library has {} rules", rules.len());
+    let languages: BTreeSet<&str> = rules.iter().flat_map(|r| r.examples.iter().map(|(l, _)| l.as_str())).collect();
+    for lang in ["rust", "python", "typescript", "go", "java", "c"] {
+        assert!(languages.contains(lang), "no rule for {lang}");
+    }
+    fn extension(lang: &str) -> &str {
+        match lang {
+            "python" => "py",
+            "rust" => "rs",
+            "typescript" => "ts",
+            other => other,
+        }
+    }
+    // One repository holds every rule's examples, each rule in its own directory.
+    let tmp = crate::support::TempDir::new("xray-rules");
+    let repo = tmp.path().join("rules");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    let mut expected: Vec<BTreeSet<String>> = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        assert!(rule.query.is_some() != rule.script.is_some(), "{}: a query or a script", rule.title);
+        assert!(!rule.examples.is_empty(), "{}: an example", rule.title);
+        let mut marked = BTreeSet::new();
+        for (k, (lang, code)) in rule.examples.iter().enumerate() {
+            let path = format!("rules/{i:02}/example{k}.{}", extension(lang));
+            std::fs::create_dir_all(repo.join(&path).parent().unwrap()).unwrap();
+            std::fs::write(repo.join(&path), code).unwrap();
+            for (n, line) in code.lines().enumerate() {
+                if line.ends_with("# match") || line.ends_with("// match") {
+                    marked.insert(format!("{path}:{}", n + 1));
+                }
+            }
+        }
+        assert!(!marked.is_empty(), "{}: the example marks what it matches", rule.title);
+        expected.push(marked);
+    }
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "The rule library's examples"]);
+
+    for (i, rule) in rules.iter().enumerate() {
+        let mut args: Vec<String> = vec!["xray".into()];
+        if let Some((driver, literal)) = &rule.driver {
+            args.push(driver.clone());
+            if *literal {
+                args.push("-F".into());
+            }
+        }
+        if let Some((lang, query)) = &rule.query {
+            args.extend(["--query".into(), query.clone(), "--lang".into(), lang.clone()]);
+        }
+        if let Some(script) = &rule.script {
+            args.extend(["--script".into(), tempfile_in(&repo, &format!("rule{i}.rhai"), script)]);
+        }
+        args.extend(["--path".into(), format!("rules/{i:02}/**")]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = cc(&repo, &args);
+        let found: BTreeSet<String> = places(&run.json).into_iter().collect();
+        assert_eq!(found, expected[i], "{}: {} {}", rule.title, run.stdout, run.stderr);
+        assert_eq!(run.json["evaluation_error_count"], 0, "{}: {}", rule.title, run.stdout);
+        if rule.driver.as_ref().is_some_and(|(d, literal)| *literal && d.len() >= 4) {
+            assert_eq!(run.json["prefilter"], "trigram", "{}", rule.title);
+        }
+    }
+}
