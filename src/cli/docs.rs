@@ -54,6 +54,12 @@ const EXAMPLES: &[(&str, &str)] = &[
          git codecompass xray unwrap --script rules/unwrap_in_result.rhai --ref main\n\
          git codecompass xray explore src/app.py --line 42",
     ),
+    (
+        "jobs",
+        "git codecompass xray --batch scans.json --background   # prints the job id\n\
+         git codecompass jobs show xray-1764060000-4242-00af --wait\n\
+         git codecompass jobs cancel xray-1764060000-4242-00af",
+    ),
     ("outline", "git codecompass outline src/cart.rs\ngit codecompass outline src/cart.rs --depth top --ref v1.0"),
     ("status", "git codecompass status\ngit codecompass status --json"),
     ("doctor", "git codecompass doctor\ngit codecompass doctor --quick --json"),

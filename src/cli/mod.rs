@@ -149,6 +149,12 @@ enum Command {
     /// through the index, a tree-sitter query or a sandboxed Rhai script runs on their syntax
     /// trees. `xray explore FILE` shows the nodes to write one against.
     Xray(xray::XrayArgs),
+    /// Background jobs (`xray --background`): list them, show one's progress and answer
+    /// (partial while it runs), cancel one.
+    Jobs {
+        #[command(subcommand)]
+        action: Option<xray::JobsAction>,
+    },
     /// List the symbols of a file.
     Outline {
         /// The file, relative to the current directory or the repository root.
@@ -639,6 +645,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         }
         Command::Graph(command) => graph::run(&engine, &base, command, out, cli.global.json),
         Command::Xray(args) => xray::run(&engine, &base, args, out),
+        Command::Jobs { action } => xray::jobs(&engine, action.as_ref(), out),
         Command::Status => {
             let response = engine.status()?;
             out.status(&response);

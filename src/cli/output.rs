@@ -564,13 +564,14 @@ impl Out {
                 .json_doc(&serde_json::json!({ "codecompass_protocol_version": PROTOCOL_VERSION, "gc": report }));
         }
         self.write(&format!(
-            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs; kept {} views; {:.1} -> {:.1} MiB in {} ms\n",
+            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs, {} ended jobs; kept {} views; {:.1} -> {:.1} MiB in {} ms\n",
             report.refs_dropped,
             report.views_dropped,
             report.file_versions_dropped,
             report.records_dropped,
             report.symbols_dropped,
             report.blobs_dropped,
+            report.jobs_dropped,
             report.views_kept,
             report.bytes_before as f64 / 1048576.0,
             report.bytes_after as f64 / 1048576.0,

@@ -7,11 +7,11 @@ use std::time::Duration;
 use clap::{Args, Subcommand};
 
 use super::output::Out;
-use crate::engine::{Engine, Error, ExploreRequest, ExploreResponse, Freshness, XrayResponse};
+use crate::engine::{BatchResponse, Engine, Error, ExploreRequest, ExploreResponse, Freshness, XrayResponse};
 use crate::error::ErrorCode;
 use crate::query::Filters;
 use crate::view::Scope;
-use crate::xray::{Evaluator, ScriptLimits, XrayRequest};
+use crate::xray::{Batch, Evaluator, Scan, ScriptLimits, XrayRequest};
 
 /// Evaluation errors printed on stderr (all are in `--json`).
 const ERRORS_PRINTED: usize = 10;
@@ -28,7 +28,7 @@ pub(super) struct XrayArgs {
     /// A tree-sitter query run on each candidate's syntax tree; each match is reported at its
     /// `@match` capture, else at the span of its captures (`@_name` captures are not
     /// reported).
-    #[arg(long, value_name = "QUERY", required_unless_present = "script", conflicts_with = "script")]
+    #[arg(long, value_name = "QUERY", required_unless_present_any = ["script", "batch"], conflicts_with = "script")]
     query: Option<String>,
     /// A Rhai script run on each candidate's syntax tree, sandboxed (`-` reads standard
     /// input); it returns the matches (docs/xray.md).
@@ -67,6 +67,39 @@ pub(super) struct XrayArgs {
     /// A script's time budget per file, in milliseconds.
     #[arg(long, default_value_t = ScriptLimits::default().file_time.as_millis() as u64, value_name = "MS")]
     file_time: u64,
+    /// Run the scans of a batch file: JSON with `scans` (each with `driver`, `query` or
+    /// `script`/`script_file`, `lang`, `path`, `exclude`, `limit`), `refs`, `timeout_seconds`
+    /// and `max_files` (docs/xray.md).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["query", "script", "driver"])]
+    batch: Option<PathBuf>,
+    /// Run as a background job: print its id and return at once; `git codecompass jobs show
+    /// ID` gives its progress and answer.
+    #[arg(long)]
+    background: bool,
+}
+
+/// `jobs`: background jobs.
+#[derive(Debug, Subcommand)]
+pub(super) enum JobsAction {
+    /// A job's status, progress and answer (partial while it runs).
+    Show {
+        /// The job's id.
+        id: String,
+        /// Wait until it ends.
+        #[arg(long)]
+        wait: bool,
+    },
+    /// Ask a job to stop; it keeps what it found so far.
+    Cancel {
+        /// The job's id.
+        id: String,
+    },
+    /// Run a queued job in this process (what a job's own process does).
+    #[command(hide = true)]
+    Run {
+        /// The job's id.
+        id: String,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -114,9 +147,42 @@ pub(super) fn run(engine: &Engine, base: &std::path::Path, args: &XrayArgs, out:
             None => !response.tree.nodes.is_empty(),
         });
     }
-    let evaluator = match (&args.query, &args.script) {
+    if let Some(file) = &args.batch {
+        let mut batch = read_batch(base, file)?;
+        if let Some(reference) = &args.reference {
+            batch.refs = vec![reference.clone()];
+        }
+        batch.timeout_seconds = batch.timeout_seconds.or(args.timeout);
+        batch.max_files = batch.max_files.or(args.max_files);
+        return run_batch(engine, &batch, args.background, out);
+    }
+    let script = args.script.as_ref().map(|file| read_script(base, file)).transpose()?;
+    if args.background {
+        let scan = Scan {
+            driver: args.driver.clone(),
+            literal: args.literal,
+            ignore_case: args.ignore_case,
+            query: args.query.clone(),
+            script,
+            lang: args.lang.clone(),
+            path: args.path.clone(),
+            exclude: args.exclude.clone(),
+            limit: Some(args.limit),
+            max_operations: Some(args.max_operations),
+            file_time_ms: Some(args.file_time),
+            ..Scan::default()
+        };
+        let batch = Batch {
+            refs: args.reference.iter().cloned().collect(),
+            scans: vec![scan],
+            timeout_seconds: args.timeout,
+            max_files: args.max_files,
+        };
+        return run_batch(engine, &batch, true, out);
+    }
+    let evaluator = match (&args.query, script) {
         (Some(q), _) => Evaluator::Query(q.clone()),
-        (None, Some(file)) => Evaluator::Script(read_script(base, file)?),
+        (None, Some(script)) => Evaluator::Script(script),
         (None, None) => return Err(Error::new(ErrorCode::InvalidArgument, "xray needs --query or --script")),
     };
     let timeout = match args.timeout {
@@ -144,6 +210,153 @@ pub(super) fn run(engine: &Engine, base: &std::path::Path, args: &XrayArgs, out:
     let response = engine.xray(&request, &filters, &Scope::from_option(args.reference.as_deref()), freshness)?;
     matches(out, &response);
     Ok(!response.output.results.is_empty())
+}
+
+/// Runs a batch here, or starts it as a background job.
+fn run_batch(engine: &Engine, batch: &Batch, background: bool, out: &Out) -> Result<bool, Error> {
+    if background {
+        let state = engine.start_job(batch)?;
+        if out.is_json() {
+            out.json(&state);
+        } else {
+            out.text(&format!(
+                "{}
+",
+                state.job_id
+            ));
+            stderr_lines(&[format!(
+                "note: job {} started; `git codecompass jobs show {}` gives its progress and answer",
+                state.job_id, state.job_id
+            )]);
+        }
+        return Ok(true);
+    }
+    let response = engine.xray_batch(batch, Freshness::configured(engine.workspace(), Freshness::Strict), None)?;
+    batch_answer(out, &response);
+    Ok(response.total_matches > 0)
+}
+
+/// Reads a batch file; `script_file`s are read relative to it.
+fn read_batch(base: &std::path::Path, file: &std::path::Path) -> Result<Batch, Error> {
+    let path = base.join(file);
+    let bad = |m: String| {
+        Error::new(ErrorCode::InvalidArgument, format!("the batch {}: {m}", file.display())).with_remedy(
+            "a batch is JSON: {\"refs\": [...], \"scans\": [{\"driver\": ..., \"query\": ...}]} (docs/xray.md)",
+        )
+    };
+    let text = std::fs::read(&path).map_err(|e| bad(e.to_string()))?;
+    let mut batch: Batch = serde_json::from_slice(&text).map_err(|e| bad(e.to_string()))?;
+    let dir = path.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+    for scan in &mut batch.scans {
+        if let Some(script_file) = scan.script_file.take() {
+            if scan.script.is_some() {
+                return Err(bad("a scan gives both `script` and `script_file`".to_owned()));
+            }
+            scan.script = Some(read_script(&dir, std::path::Path::new(&script_file))?);
+        }
+    }
+    batch.validate().map_err(bad)?;
+    Ok(batch)
+}
+
+/// Runs `jobs`: lists the jobs, or shows, cancels or runs one.
+pub(super) fn jobs(engine: &Engine, action: Option<&JobsAction>, out: &Out) -> Result<bool, Error> {
+    let state = match action {
+        None => {
+            let jobs = engine.jobs()?;
+            if out.is_json() {
+                out.json(&serde_json::json!({ "codecompass_protocol_version": crate::engine::PROTOCOL_VERSION, "jobs": jobs }));
+            } else {
+                let mut text = String::new();
+                for j in &jobs {
+                    text.push_str(&format!("{} {} {}/{} runs\n", j.job_id, j.status, j.runs_done, j.runs_total));
+                }
+                out.text(&text);
+            }
+            return Ok(!jobs.is_empty());
+        }
+        Some(JobsAction::Show { id, wait }) => {
+            let mut state = engine.job(id)?;
+            while *wait && !state.finished() {
+                std::thread::sleep(Duration::from_millis(100));
+                state = engine.job(id)?;
+            }
+            state
+        }
+        Some(JobsAction::Cancel { id }) => engine.cancel_job(id)?,
+        Some(JobsAction::Run { id }) => engine.run_job(id)?,
+    };
+    if out.is_json() {
+        out.json(&state);
+        return Ok(true);
+    }
+    let mut info = vec![format!(
+        "job {}: {}{}, {}/{} runs done",
+        state.job_id,
+        state.status,
+        if state.cancel_requested && !state.finished() { " (cancel asked)" } else { "" },
+        state.runs_done,
+        state.runs_total
+    )];
+    if let Some(error) = &state.error {
+        info.push(format!("error: {error}"));
+    }
+    stderr_lines(&info);
+    if let Some(answer) = &state.answer {
+        out.text(&runs_text(out, answer));
+    }
+    Ok(true)
+}
+
+fn batch_answer(out: &Out, response: &BatchResponse) {
+    if out.is_json() {
+        return out.json(response);
+    }
+    out.text(&runs_text(out, &serde_json::to_value(response).unwrap_or_default()));
+    let mut info = Vec::new();
+    if response.timed_out {
+        info.push("note: the batch's time limit stopped it".to_owned());
+    }
+    info.push(format!(
+        "{} match(es) in {} of {} run(s) ({})",
+        response.total_matches,
+        response.runs.len(),
+        response.runs_total,
+        response.result_completeness
+    ));
+    stderr_lines(&info);
+}
+
+/// A batch answer (or a job's partial one) as text: each run's heading, then its matches.
+fn runs_text(out: &Out, answer: &serde_json::Value) -> String {
+    use serde_json::Value;
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+    let n = |v: &Value, k: &str| v.get(k).and_then(Value::as_u64).unwrap_or(0);
+    let mut text = String::new();
+    for run in answer.get("runs").and_then(Value::as_array).into_iter().flatten() {
+        let body = run.get("partial").unwrap_or(run);
+        text.push_str(&format!(
+            "== {} at {}: {} match(es)",
+            s(run, "scan"),
+            s(run, "asked_ref"),
+            n(body, "total_matches")
+        ));
+        if let Some(error) = run.get("error") {
+            text.push_str(&format!(": error: {}", s(error, "message")));
+        }
+        text.push('\n');
+        for m in body.get("results").and_then(Value::as_array).into_iter().flatten() {
+            let first = s(m, "text");
+            text.push_str(&format!(
+                "{}:{}:{}: {}\n",
+                out.path(&s(m, "path")),
+                n(m, "line_start"),
+                n(m, "column"),
+                first.lines().next().unwrap_or("")
+            ));
+        }
+    }
+    text
 }
 
 fn read_script(base: &std::path::Path, file: &std::path::Path) -> Result<String, Error> {

@@ -9,6 +9,7 @@ mod doctor;
 mod errors;
 mod explain;
 mod graph;
+mod jobs;
 mod locate;
 mod outline;
 mod related;
@@ -31,6 +32,7 @@ pub use graph::{
     CallSite, Caller, Direction, GraphDefinition, GraphEdge, GraphNode, GraphRequest, GraphResponse, Reference,
     ReferencesResponse,
 };
+pub use jobs::JobState;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol, ViewSymbol};
 pub use related::{FileRequest, Import, Importer, ImportersResponse, ImportsResponse, RelatedTest, TestsForResponse};
@@ -40,7 +42,7 @@ pub use source::{SourceRequest, SourceResponse};
 pub use status::{StatusResponse, ViewStatus};
 pub use sync::{RefEntry, RefsResponse};
 pub use watch::WatchState;
-pub use xray::{ExploreRequest, ExploreResponse, XrayResponse};
+pub use xray::{BatchControl, BatchResponse, BatchRun, ExploreRequest, ExploreResponse, XrayResponse};
 
 use crate::error::ErrorCode;
 use crate::git::ObjectId;
@@ -623,7 +625,18 @@ impl Engine {
         scope: &Scope,
         freshness: Freshness,
     ) -> Result<XrayResponse, Error> {
-        xray::xray(self, request, filters, scope, freshness)
+        xray::xray(self, request, filters, scope, freshness, None)
+    }
+
+    /// Several X-Ray scans at several refs, each answer apart; `control` sees the progress
+    /// and may cancel.
+    pub fn xray_batch(
+        &self,
+        batch: &crate::xray::Batch,
+        freshness: Freshness,
+        control: Option<xray::BatchControl<'_>>,
+    ) -> Result<BatchResponse, Error> {
+        xray::batch(self, batch, freshness, control)
     }
 
     /// A file's syntax tree, or what a query captures in it.
@@ -651,11 +664,14 @@ impl Engine {
         diff::run(self, request)
     }
 
-    /// Drops what no tracked ref reaches; views used within `grace_days` stay.
+    /// Drops what no tracked ref reaches (views used within `grace_days` stay) and background
+    /// jobs that ended longer ago than that.
     pub fn gc(&self, grace_days: u64) -> Result<crate::indexer::GcReport, Error> {
         let store = self.open_store(false)?;
         let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
-        Ok(indexer.gc(grace_days as i64 * 86_400)?)
+        let mut report = indexer.gc(grace_days as i64 * 86_400)?;
+        report.jobs_dropped = self.gc_jobs(grace_days as i64 * 86_400);
+        Ok(report)
     }
 
     /// Describes the workspace, the store and its views.

@@ -135,7 +135,7 @@ impl Engine {
     }
 }
 
-fn try_lock(path: &Path) -> Result<Option<File>, Error> {
+pub(crate) fn try_lock(path: &Path) -> Result<Option<File>, Error> {
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)

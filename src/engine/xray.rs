@@ -89,15 +89,16 @@ pub(super) fn xray(
     filters: &Filters,
     scope: &Scope,
     freshness: Freshness,
+    control: Option<crate::xray::Control<'_>>,
 ) -> Result<XrayResponse, Error> {
     if request.limit == 0 {
         return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
     }
     let (output, resolved) = super::search::in_view(engine, scope, freshness, |ctx| {
         let allowed = crate::query::allowed_files(ctx.store, ctx.view, filters)?;
-        Ok(crate::xray::run(ctx, request, &allowed)?)
+        Ok(crate::xray::run(ctx, request, &allowed, control)?)
     })?;
-    let completeness = if output.timed_out || output.evaluation_error_count > 0 {
+    let completeness = if output.timed_out || output.cancelled || output.evaluation_error_count > 0 {
         "partial"
     } else if output.truncated {
         "truncated"
@@ -158,4 +159,112 @@ pub(super) fn explore(engine: &Engine, request: &ExploreRequest) -> Result<Explo
         metadata: metadata(&resolved, completeness),
         tree,
     })
+}
+
+/// One scan at one ref in a batch's answer: the answer, or why there is none.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct BatchRun {
+    /// The scan's name.
+    pub scan: String,
+    /// The ref as asked (`worktree` for the working tree).
+    pub asked_ref: String,
+    /// The answer, as `xray --json` gives it.
+    #[serde(flatten)]
+    pub answer: Option<XrayResponse>,
+    /// Why this scan did not run at this ref (the other runs still did).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// The answer of a batch.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct BatchResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// One per scan and ref, scans in order, each at every ref in order.
+    pub runs: Vec<BatchRun>,
+    /// Runs the batch asks for (scans × refs); more than `runs` holds when it stopped early.
+    pub runs_total: usize,
+    /// Matches in all runs.
+    pub total_matches: u64,
+    /// Whether the batch's time limit stopped it.
+    pub timed_out: bool,
+    /// Whether it was cancelled.
+    pub cancelled: bool,
+    /// `complete`, `truncated` (a limit cut a run), or `partial` (a run failed, stopped early
+    /// or had evaluation errors, or runs are missing).
+    pub result_completeness: &'static str,
+}
+
+/// Called before each run and after each round of files of a run, with the runs so far and
+/// the current run's answer so far; `false` cancels the batch.
+pub type BatchControl<'a> = &'a dyn Fn(&BatchResponse, Option<&XrayOutput>) -> bool;
+
+pub(super) fn batch(
+    engine: &Engine,
+    batch: &crate::xray::Batch,
+    freshness: Freshness,
+    control: Option<BatchControl<'_>>,
+) -> Result<BatchResponse, Error> {
+    batch.validate().map_err(|m| Error::new(ErrorCode::InvalidArgument, m))?;
+    let started = std::time::Instant::now();
+    let deadline = batch.timeout_seconds.map(|t| started + std::time::Duration::from_secs_f64(t));
+    let refs: Vec<Option<&str>> =
+        if batch.refs.is_empty() { vec![None] } else { batch.refs.iter().map(|r| Some(r.as_str())).collect() };
+    let mut response = BatchResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        runs: Vec::new(),
+        runs_total: batch.scans.len() * refs.len(),
+        total_matches: 0,
+        timed_out: false,
+        cancelled: false,
+        result_completeness: "complete",
+    };
+    'scans: for (i, scan) in batch.scans.iter().enumerate() {
+        for reference in &refs {
+            let now = std::time::Instant::now();
+            if deadline.is_some_and(|d| now >= d) {
+                response.timed_out = true;
+                break 'scans;
+            }
+            if control.is_some_and(|c| !c(&response, None)) {
+                response.cancelled = true;
+                break 'scans;
+            }
+            let (request, filters) = scan
+                .request(batch, deadline.map(|d| d - now))
+                .map_err(|m| Error::new(ErrorCode::InvalidArgument, m))?;
+            let scope = Scope::from_option(*reference);
+            let so_far = &response;
+            let per_round = |output: &XrayOutput| control.is_none_or(|c| c(so_far, Some(output)));
+            let result = xray(engine, &request, &filters, &scope, freshness, Some(&per_round));
+            let asked_ref = reference.unwrap_or("worktree").to_owned();
+            let run = match result {
+                Ok(answer) => {
+                    response.total_matches += answer.output.total_matches;
+                    response.timed_out |= answer.output.timed_out;
+                    response.cancelled |= answer.output.cancelled;
+                    BatchRun { scan: scan.label(i), asked_ref, answer: Some(answer), error: None }
+                }
+                Err(e) => BatchRun { scan: scan.label(i), asked_ref, answer: None, error: Some(e) },
+            };
+            response.runs.push(run);
+            if response.cancelled {
+                break 'scans;
+            }
+        }
+    }
+    response.result_completeness = completeness(&response);
+    Ok(response)
+}
+
+fn completeness(response: &BatchResponse) -> &'static str {
+    let run_state = |r: &BatchRun| r.answer.as_ref().map_or("partial", |a| a.metadata.result_completeness);
+    if response.runs.len() < response.runs_total || response.runs.iter().any(|r| run_state(r) == "partial") {
+        "partial"
+    } else if response.runs.iter().any(|r| run_state(r) == "truncated") {
+        "truncated"
+    } else {
+        "complete"
+    }
 }

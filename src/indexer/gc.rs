@@ -36,6 +36,8 @@ pub struct GcReport {
     pub blobs_dropped: u64,
     /// Views kept.
     pub views_kept: u64,
+    /// Background jobs that had ended before the grace period.
+    pub jobs_dropped: u64,
     /// Bytes of the store before and after.
     pub bytes_before: u64,
     /// After.

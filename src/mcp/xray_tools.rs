@@ -1,5 +1,6 @@
-//! X-Ray's MCP tools: `xray_search` and `xray_explore`, declared in one table ([`TOOLS`]) that
-//! `tools.rs` lists and runs with the others.
+//! X-Ray's MCP tools: `xray_search`, `xray_explore`, `xray_search_batch`, and the background
+//! jobs' `get_job` and `cancel_job`, declared in one table ([`TOOLS`]) that `tools.rs` lists
+//! and runs with the others.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,10 +12,10 @@ use serde_json::Value;
 
 use super::tools::{Common, TableTool, confine, freshness, input, json_of, parse, relaxed, scope};
 use super::workspaces::Workspace;
-use crate::engine::{Error, ExploreRequest, ExploreResponse, XrayResponse};
+use crate::engine::{BatchResponse, Error, ExploreRequest, ExploreResponse, JobState, XrayResponse};
 use crate::error::ErrorCode;
 use crate::query::Filters;
-use crate::xray::{Evaluator, ScriptLimits, XrayRequest};
+use crate::xray::{Batch, Evaluator, Scan, ScriptLimits, XrayRequest};
 
 /// Default time an `xray_search` call may take, in seconds.
 const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
@@ -49,9 +50,40 @@ pub struct XraySearchParams {
     pub max_files: Option<usize>,
     /// Stop after this many seconds (default 60); what was found is kept, marked partial.
     pub timeout_seconds: Option<f64>,
+    /// Run as a background job and answer its `job_id` at once (get_job follows it).
+    pub background: Option<bool>,
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub common: Common,
+}
+
+/// `xray_search_batch`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct XrayBatchParams {
+    /// The scans (each with `name`, `driver`, `literal`, `query` or `script`, `lang`, `path`,
+    /// `exclude`, `limit`).
+    pub scans: Vec<Scan>,
+    /// The refs every scan runs at; none: the working tree.
+    pub refs: Option<Vec<String>>,
+    /// The whole batch stops after this many seconds (default 60 unless `background`).
+    pub timeout_seconds: Option<f64>,
+    /// At most this many files parsed per scan and ref.
+    pub max_files: Option<usize>,
+    /// Run as a background job and answer its `job_id` at once (get_job follows it).
+    pub background: Option<bool>,
+    /// The repository to ask (a path); default: the server's first workspace.
+    #[allow(dead_code, reason = "the server reads it from the raw arguments to pick the workspace")]
+    pub workspace: Option<String>,
+}
+
+/// `get_job` and `cancel_job`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct JobParams {
+    /// The job's id, as `background` answered it.
+    pub job_id: String,
+    /// The repository the job runs in; default: the server's first workspace.
+    #[allow(dead_code, reason = "the server reads it from the raw arguments to pick the workspace")]
+    pub workspace: Option<String>,
 }
 
 /// `xray_explore`.
@@ -96,7 +128,64 @@ pub const TOOLS: &[TableTool] = &[
         output: relaxed::<ExploreResponse>,
         handler: xray_explore,
     },
+    TableTool {
+        name: "xray_search_batch",
+        title: "Several X-Ray scans at several refs",
+        description: "Run several xray_search scans at several refs in one call, each scan's answer apart \
+                      (runs: one per scan and ref). With background=true it answers a job_id at once; get_job \
+                      gives progress and partial answers, cancel_job stops it.",
+        input: input::<XrayBatchParams>,
+        output: relaxed::<BatchResponse>,
+        handler: xray_search_batch,
+    },
+    TableTool {
+        name: "get_job",
+        title: "A background job's state",
+        description: "A background job's status (queued, running, done, cancelled, interrupted, failed), progress \
+                      and answer: partial while it runs, final once it ends.",
+        input: input::<JobParams>,
+        output: relaxed::<JobState>,
+        handler: get_job,
+    },
+    TableTool {
+        name: "cancel_job",
+        title: "Cancel a background job",
+        description: "Ask a background job to stop; it keeps what it found so far (get_job shows it).",
+        input: input::<JobParams>,
+        output: relaxed::<JobState>,
+        handler: cancel_job,
+    },
 ];
+
+fn xray_search_batch(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let p: XrayBatchParams = parse(args)?;
+    let background = p.background.unwrap_or(false);
+    let batch = Batch {
+        refs: p.refs.unwrap_or_default(),
+        scans: p.scans,
+        timeout_seconds: p.timeout_seconds.or((!background).then_some(DEFAULT_TIMEOUT_SECONDS)),
+        max_files: p.max_files,
+    };
+    Ok(run_batch(ws, &batch, background))
+}
+
+fn run_batch(ws: &Arc<Workspace>, batch: &Batch, background: bool) -> Result<Value, Error> {
+    if background {
+        ws.engine.start_job(batch).map(|s| json_of(&s))
+    } else {
+        ws.engine.xray_batch(batch, freshness(ws), None).map(|r| json_of(&r))
+    }
+}
+
+fn get_job(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let p: JobParams = parse(args)?;
+    Ok(ws.engine.job(&p.job_id).map(|s| json_of(&s)))
+}
+
+fn cancel_job(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let p: JobParams = parse(args)?;
+    Ok(ws.engine.cancel_job(&p.job_id).map(|s| json_of(&s)))
+}
 
 fn xray_search(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
     let p: XraySearchParams = parse(args)?;
@@ -111,6 +200,31 @@ fn xray_search(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<
                 .with_remedy("xray_explore shows a file's node kinds to write a query against")));
         }
     };
+    if p.background.unwrap_or(false) {
+        let (query, script) = match &evaluator {
+            Evaluator::Query(q) => (Some(q.clone()), None),
+            Evaluator::Script(s) => (None, Some(s.clone())),
+        };
+        let scan = Scan {
+            driver: p.driver,
+            literal: p.literal.unwrap_or(false),
+            ignore_case: p.ignore_case.unwrap_or(false),
+            query,
+            script,
+            lang: p.lang.unwrap_or_default(),
+            path: p.path.unwrap_or_default(),
+            exclude: p.exclude.unwrap_or_default(),
+            limit: Some(p.limit.unwrap_or(100).clamp(1, 5000)),
+            ..Scan::default()
+        };
+        let batch = Batch {
+            refs: p.common.reference.clone().filter(|r| !r.is_empty()).into_iter().collect(),
+            scans: vec![scan],
+            timeout_seconds: p.timeout_seconds,
+            max_files: p.max_files,
+        };
+        return Ok(run_batch(ws, &batch, true));
+    }
     let timeout = p.timeout_seconds.unwrap_or(DEFAULT_TIMEOUT_SECONDS);
     if !(timeout > 0.0 && timeout.is_finite()) {
         return Ok(Err(Error::new(ErrorCode::InvalidArgument, "timeout_seconds must be a positive number")));

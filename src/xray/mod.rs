@@ -8,6 +8,7 @@
 //! Nothing here is stored: a match is computed from the blob's bytes each time, so any ref
 //! costs the same as the working tree and no answer can come from another view.
 
+mod batch;
 mod explore;
 mod pattern;
 mod script;
@@ -21,6 +22,7 @@ use rayon::prelude::*;
 use roaring::RoaringBitmap;
 use serde::Serialize;
 
+pub use batch::{Batch, DEFAULT_SCAN_LIMIT, Scan};
 pub use explore::{ExploreCapture, ExploreNode, ExploreTree, explore};
 pub use pattern::CompiledQuery;
 pub use script::{ScriptLimits, check_script};
@@ -154,6 +156,9 @@ pub struct XrayOutput {
     pub truncated: bool,
     /// Whether the run's time limit stopped it.
     pub timed_out: bool,
+    /// Whether it was cancelled before the end.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cancelled: bool,
     /// The languages evaluated.
     pub languages: Vec<String>,
     /// Languages of candidate files the query does not compile for, with the reason; their
@@ -245,11 +250,16 @@ fn language_of(info: &FileInfo) -> Option<&'static Language> {
     crate::lang::by_name(&info.lang).filter(|l| codecompass_grammars::NAMES.contains(&l.grammar))
 }
 
+/// Called after each round of files with what was found so far; `false` stops the run (the
+/// answer is then marked `cancelled`).
+pub type Control<'a> = &'a dyn Fn(&XrayOutput) -> bool;
+
 /// Runs `request` over the files of `allowed` (the view, after filters).
 pub fn run(
     ctx: &SearchContext<'_>,
     request: &XrayRequest,
     allowed: &Arc<RoaringBitmap>,
+    control: Option<Control<'_>>,
 ) -> Result<XrayOutput, XrayError> {
     let started = Instant::now();
     if let Evaluator::Script(source) = &request.evaluator {
@@ -380,6 +390,13 @@ pub fn run(
         if kept == request.limit && output.total_matches > kept as u64 {
             output.truncated = true;
             stop.store(true, Ordering::Relaxed);
+            break;
+        }
+        if control.is_some_and(|go_on| !go_on(&output)) {
+            output.cancelled = true;
+            output
+                .notes
+                .push(format!("cancelled after {} of {} candidate file(s)", output.files_scanned, output.candidates));
             break;
         }
     }

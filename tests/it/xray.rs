@@ -356,3 +356,139 @@ fn the_rule_library_finds_what_it_says() {
         }
     }
 }
+
+/// A batch of `scans` copies of one slow Python scan at main, written into the git dir.
+fn slow_batch(repo: &std::path::Path, name: &str, scans: usize) -> String {
+    let scan = serde_json::json!({
+        "script": "let i = 0; while i < 300000 { i += 1; } root.descendants(\"function_definition\")",
+        "lang": ["python"],
+        "max_operations": 100_000_000u64,
+        "file_time_ms": 120_000u64,
+    });
+    let batch = serde_json::json!({ "refs": ["main"], "scans": vec![scan; scans] });
+    tempfile_in(repo, name, &batch.to_string())
+}
+
+/// Polls `jobs show ID` until `done` holds of its state (at most a minute).
+fn wait_for(repo: &std::path::Path, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let started = std::time::Instant::now();
+    loop {
+        let state = cc(repo, &["jobs", "show", id]);
+        assert_eq!(state.code, 0, "{} {}", state.stdout, state.stderr);
+        if done(&state.json) {
+            return state.json;
+        }
+        assert!(started.elapsed().as_secs() < 60, "job {id} never got there: {}", state.stdout);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_batch_answers_each_scan_at_each_ref_apart() {
+    let (_tmp, repo) = fixture("xray");
+    let batch = serde_json::json!({
+        "refs": ["main", "refactor"],
+        "scans": [
+            {"name": "modes", "driver": "open(", "literal": true, "query": OPEN_WITH_MODE},
+            {"name": "broken", "driver": "x", "query": "(call"},
+            {"name": "unwraps", "driver": "unwrap()", "literal": true, "script_file": "unwrap_in_result.rhai"},
+        ]
+    });
+    tempfile_in(&repo, "unwrap_in_result.rhai", UNWRAP_IN_RESULT);
+    let file = tempfile_in(&repo, "batch.json", &batch.to_string());
+    let run = cc(&repo, &["xray", "--batch", &file]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    let runs = run.json["runs"].as_array().unwrap();
+    let summary: Vec<(String, String, Vec<String>)> = runs
+        .iter()
+        .map(|r| {
+            let found =
+                if r["results"].is_array() { places(r) } else { vec![format!("error: {}", r["error"]["code"])] };
+            (r["scan"].as_str().unwrap().to_owned(), r["asked_ref"].as_str().unwrap().to_owned(), found)
+        })
+        .collect();
+    let s = |x: &str| x.to_owned();
+    assert_eq!(
+        summary,
+        vec![
+            (s("modes"), s("main"), vec![s("app/broken.py:2"), s("app/io.py:11")]),
+            (s("modes"), s("refactor"), vec![s("app/broken.py:2"), s("app/save.py:2")]),
+            (s("broken"), s("main"), vec![s("error: \"invalid_argument\"")]),
+            (s("broken"), s("refactor"), vec![s("error: \"invalid_argument\"")]),
+            (s("unwraps"), s("main"), vec![s("src/lib.rs:4")]),
+            (s("unwraps"), s("refactor"), vec![s("src/lib.rs:4")]),
+        ]
+    );
+    assert_eq!(run.json["runs_total"], 6);
+    assert_eq!(run.json["total_matches"], 6);
+    assert_eq!(run.json["result_completeness"], "partial");
+
+    let empty = tempfile_in(&repo, "empty.json", r#"{"scans": []}"#);
+    let refused = cc(&repo, &["xray", "--batch", &empty]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.json["error"]["message"].as_str().unwrap().contains("no scans"), "{}", refused.stdout);
+    let unknown = tempfile_in(&repo, "unknown.json", r#"{"scans": [{"querry": "(call) @c"}]}"#);
+    let refused = cc(&repo, &["xray", "--batch", &unknown]);
+    assert_eq!(refused.code, 2);
+    assert!(refused.json["error"]["message"].as_str().unwrap().contains("querry"), "{}", refused.stdout);
+}
+
+#[test]
+fn background_jobs_show_progress_stop_when_cancelled_and_say_when_their_process_died() {
+    let (_tmp, repo) = fixture("xray");
+    let batch = slow_batch(&repo, "slow.json", 12);
+    let started = cc(&repo, &["xray", "--batch", &batch, "--background"]);
+    assert_eq!(started.code, 0, "{} {}", started.stdout, started.stderr);
+    assert_eq!(started.json["status"], "queued");
+    assert_eq!(started.json["runs_total"], 12);
+    let id = started.json["job_id"].as_str().unwrap().to_owned();
+
+    // Partial answers while it runs: the finished runs.
+    let running = wait_for(&repo, &id, |s| s["runs_done"].as_u64().unwrap_or(0) >= 1);
+    assert_eq!(running["status"], "running", "{running}");
+    let first = &running["answer"]["runs"][0];
+    assert_eq!(
+        places(first),
+        vec![
+            "app/broken.py:1",
+            "app/broken.py:4",
+            "app/io.py:1",
+            "app/io.py:6",
+            "app/io.py:10",
+            "app/io.py:15",
+            "app/util.py:1",
+            "app/util.py:5"
+        ]
+    );
+
+    let cancel = cc(&repo, &["jobs", "cancel", &id]);
+    assert_eq!(cancel.json["cancel_requested"], true, "{}", cancel.stdout);
+    let ended = cc(&repo, &["jobs", "show", &id, "--wait"]);
+    assert_eq!(ended.json["status"], "cancelled", "{}", ended.stdout);
+    let answer = &ended.json["answer"];
+    assert_eq!(answer["cancelled"], true);
+    assert_eq!(answer["result_completeness"], "partial");
+    assert!(answer["runs"].as_array().unwrap().len() < 12, "{answer}");
+    assert_eq!(places(&answer["runs"][0]), places(first));
+
+    // A job whose process is killed is interrupted, not running forever.
+    let second = cc(&repo, &["xray", "--batch", &batch, "--background"]);
+    let id2 = second.json["job_id"].as_str().unwrap().to_owned();
+    let running = wait_for(&repo, &id2, |s| s["status"] == "running");
+    let pid = running["pid"].as_u64().unwrap().to_string();
+    let killed = std::process::Command::new("kill").args(["-9", &pid]).status().unwrap();
+    assert!(killed.success());
+    let dead = wait_for(&repo, &id2, |s| s["status"] != "running");
+    assert_eq!(dead["status"], "interrupted", "{dead}");
+
+    // Both are listed; gc with no grace removes what ended.
+    let listed = cc(&repo, &["jobs"]);
+    let ids: BTreeSet<&str> =
+        listed.json["jobs"].as_array().unwrap().iter().map(|j| j["job_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, BTreeSet::from([id.as_str(), id2.as_str()]));
+    let gc = cc(&repo, &["gc", "--grace-days", "0"]);
+    assert_eq!(gc.json["gc"]["jobs_dropped"], 2, "{}", gc.stdout);
+    assert_eq!(cc(&repo, &["jobs"]).json["jobs"], serde_json::json!([]));
+    let gone = cc(&repo, &["jobs", "show", &id]);
+    assert_eq!(gone.code, 2);
+}

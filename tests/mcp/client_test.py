@@ -39,6 +39,9 @@ EXPECTED_TOOLS = {
     "sync_repo",
     "xray_search",
     "xray_explore",
+    "xray_search_batch",
+    "get_job",
+    "cancel_job",
 }
 
 failures = []
@@ -210,6 +213,29 @@ async def exercise_tools(session, repo):
     check(structured(explored).get("nodes", [{}])[0].get("kind") == "function_item", f"xray_explore: {structured(explored)}")
     escape = await session.call_tool("xray_explore", {"path": "../../etc/passwd"})
     check(escape.is_error, "xray_explore refuses a path outside the workspace")
+    functions = {"driver": "fn ", "literal": True, "lang": ["rust"], "query": "(function_item name: (identifier) @name) @match"}
+    batch = structured(await session.call_tool("xray_search_batch", {"scans": [functions], "refs": ["main", "feature"]}))
+    runs = batch.get("runs", [])
+    names_at = {r.get("asked_ref"): {c.get("text") for m in r.get("results", []) for c in m.get("captures", [])} for r in runs}
+    check(
+        len(runs) == 2 and "apply_coupon" in names_at.get("feature", set()) and "apply_coupon" not in names_at.get("main", set()),
+        f"xray_search_batch: {names_at}",
+    )
+    job = structured(await session.call_tool("xray_search", {**functions, "ref": "feature", "background": True}))
+    job_id = job.get("job_id", "")
+    check(job.get("status") == "queued", f"xray_search background: {job}")
+    state = {}
+    for _ in range(600):
+        state = structured(await session.call_tool("get_job", {"job_id": job_id}))
+        if state.get("status") in ("done", "cancelled", "failed", "interrupted"):
+            break
+        await asyncio.sleep(0.05)
+    job_names = {c.get("text") for r in state.get("answer", {}).get("runs", []) for m in r.get("results", []) for c in m.get("captures", [])}
+    check(state.get("status") == "done" and "apply_coupon" in job_names, f"get_job: {state}")
+    after = structured(await session.call_tool("cancel_job", {"job_id": job_id}))
+    check(after.get("status") == "done", f"cancel_job on an ended job changes nothing: {after}")
+    unknown = await session.call_tool("get_job", {"job_id": "../../etc"})
+    check(unknown.is_error, "get_job refuses an unknown id")
 
     # A branch as the scope.
     at_ref = await session.call_tool("locate_symbol", {"name": "apply_coupon", "ref": "feature"})
