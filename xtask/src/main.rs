@@ -8,6 +8,7 @@ mod bench;
 mod bench_graph;
 mod bench_load;
 mod bench_nl;
+mod bench_xray;
 mod measure;
 
 use std::path::PathBuf;
@@ -15,7 +16,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
        cargo xtask bench queries
@@ -41,6 +42,9 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph> --re
                 TypeScript: scip-python / scip-typescript from npm, run in a temp dir, or
                 --scip FILE) or, for other languages, names defined once against `git grep -w`
                 lines whose syntax shows a use; in-process p50/p95 latency (default 200 names)
+  bench xray    X-Ray's rules beside ast-grep (`ast-grep-cli` from PyPI, in a temp virtualenv)
+                with the same rules as ast-grep patterns: equal match sets (files and lines),
+                what only one finds, whole-process medians at the worktree and --ref HEAD
   bench queries how long each language's query takes to compile
 
   CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
@@ -87,6 +91,7 @@ fn main() -> Result<()> {
                 "snapshot" => bench::snapshot(&parsed),
                 "nl" => bench_nl::nl(&parsed),
                 "graph" => bench_graph::graph(&parsed),
+                "xray" => bench_xray::xray(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }
