@@ -137,8 +137,12 @@ pub struct EvaluationError {
 pub struct XrayOutput {
     /// `query` or `script`.
     pub evaluator: &'static str,
-    /// The driver, as given.
+    /// The driver, as given, or the one read off the query's predicates.
     pub driver: Option<String>,
+    /// Whether the driver was read off the query (`#eq?`, `#any-of?` texts every match has):
+    /// it chose the files; matches need not overlap it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub driver_derived: bool,
     /// How candidates were chosen: `trigram`, or `none: ...` when every file of the view in
     /// the evaluator's languages was read.
     pub prefilter: String,
@@ -265,10 +269,19 @@ pub fn run(
     if let Evaluator::Script(source) = &request.evaluator {
         check_script(source)?;
     }
-    let driver = match &request.driver {
-        Some(d) if !d.is_empty() => {
+    // A query given no driver brings its own when its predicates demand texts: the files
+    // without them cannot match and are never parsed. It chooses files only; matches are not
+    // held to overlap it.
+    let derived = match (&request.driver, &request.evaluator) {
+        (Some(d), _) if !d.is_empty() => None,
+        (_, Evaluator::Query(text)) => pattern::derived_driver(text),
+        _ => None,
+    };
+    let driver = match (&request.driver, &derived) {
+        (Some(d), _) if !d.is_empty() => {
             Some(Matcher::new(d, request.literal, request.ignore_case).map_err(QueryError::from)?)
         }
+        (_, Some(regex)) => Some(Matcher::new(regex, false, false).map_err(QueryError::from)?),
         _ => None,
     };
     let (mut infos, prefiltered) = crate::query::candidate_files(ctx, driver.as_ref().map(|m| m.prefilter()), allowed)?;
@@ -279,7 +292,8 @@ pub fn run(
             Evaluator::Query(_) => "query",
             Evaluator::Script(_) => "script",
         },
-        driver: request.driver.clone().filter(|d| !d.is_empty()),
+        driver: request.driver.clone().filter(|d| !d.is_empty()).or_else(|| derived.clone()),
+        driver_derived: derived.is_some(),
         ..XrayOutput::default()
     };
     output.prefilter = match (&driver, prefiltered) {
@@ -304,6 +318,11 @@ pub fn run(
     output.languages =
         infos.iter().filter_map(language_of).map(|l| l.name.to_owned()).collect::<BTreeSet<_>>().into_iter().collect();
     output.candidates = infos.len() as u64;
+    if let Some(regex) = &derived {
+        output.notes.push(format!(
+            "no driver given: the texts the query's predicates demand (`{regex}`) chose the files to parse"
+        ));
+    }
     if driver.is_none() {
         output.notes.push(format!(
             "no driver: all {} file(s) of the view in {} were parsed; a driver (text every match contains) \
@@ -323,6 +342,7 @@ pub fn run(
     let deadline = request.timeout.map(|t| started + t);
     let content = ctx.content;
     let stop = AtomicBool::new(false);
+    let overlap = derived.is_none();
     let mut kept = 0usize;
     for chunk in infos.chunks(CHUNK) {
         if deadline.is_some_and(|d| Instant::now() > d) {
@@ -338,7 +358,7 @@ pub fn run(
                     if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() > d) {
                         return (i, Evaluated::Skipped);
                     }
-                    (i, evaluate(content, local.as_ref(), sandbox, &compiled, driver.as_ref(), info))
+                    (i, evaluate(content, local.as_ref(), sandbox, &compiled, driver.as_ref(), overlap, info))
                 },
             )
             .collect();
@@ -425,6 +445,7 @@ fn evaluate(
     sandbox: &mut script::Sandbox,
     compiled: &Compiled,
     driver: Option<&Matcher>,
+    overlap: bool,
     info: &FileInfo,
 ) -> Evaluated {
     let Some(language) = language_of(info) else {
@@ -462,7 +483,7 @@ fn evaluate(
     match found {
         Ok(mut found) => {
             // Every match contains the driver: it overlaps one of its matches.
-            if let Some(spans) = &spans {
+            if let Some(spans) = spans.as_ref().filter(|_| overlap) {
                 found.retain(|f| overlaps(spans, f.start_byte, f.end_byte));
             }
             found.sort_by_key(|f| (f.start_byte, std::cmp::Reverse(f.end_byte)));

@@ -119,7 +119,14 @@ fn describe(e: &tree_sitter::QueryError) -> String {
         QueryErrorKind::Language => "grammar mismatch",
     };
     let detail = e.message.lines().next().unwrap_or("").trim();
-    format!("{what} `{detail}` at line {}, column {}", e.row + 1, e.column + 1)
+    // A syntax error's message is the query's line; show the part from the error on.
+    let detail = if e.kind == QueryErrorKind::Syntax {
+        let from: String = detail.chars().skip(e.column).take(40).collect();
+        if from.is_empty() { "at the end".to_owned() } else { format!("at `{from}`") }
+    } else {
+        format!("`{detail}`")
+    };
+    format!("{what} {detail} (line {}, column {})", e.row + 1, e.column + 1)
 }
 
 /// Predicates tree-sitter hands back to its caller (anything but the text predicates and
@@ -219,6 +226,104 @@ impl CompiledQuery {
     }
 }
 
+/// A driver for a query given none: a regex of the texts it demands ([`required_texts`]),
+/// read off its compilation for the first language it compiles for. `None` when it demands
+/// none or compiles for no language (the compilation that follows says why).
+pub fn derived_driver(text: &str) -> Option<String> {
+    let query = crate::lang::LANGUAGES
+        .iter()
+        .filter_map(|l| codecompass_grammars::language(l.grammar))
+        .find_map(|grammar| Query::new(&grammar, text).ok())?;
+    let texts = required_texts(&query, text)?;
+    Some(texts.iter().map(|t| regex::escape(t)).collect::<Vec<_>>().join("|"))
+}
+
+/// Texts every match of a query contains, read off its text predicates: for each pattern, the
+/// longest literal an `#eq?` or `#any-of?` demands of a capture that every match of that
+/// pattern has (one of the alternatives, for `#any-of?`). `None` when some pattern demands
+/// none: then any file may match.
+pub fn required_texts(query: &Query, text: &str) -> Option<Vec<String>> {
+    use tree_sitter::CaptureQuantifier;
+    let mut all = Vec::new();
+    for pattern in 0..query.pattern_count() {
+        let start = query.start_byte_for_pattern(pattern).min(text.len());
+        let end = if pattern + 1 < query.pattern_count() {
+            query.start_byte_for_pattern(pattern + 1).min(text.len())
+        } else {
+            text.len()
+        };
+        let quantifiers = query.capture_quantifiers(pattern);
+        let mandatory = |name: &str| {
+            query.capture_index_for_name(name).is_some_and(|i| {
+                matches!(quantifiers.get(i as usize), Some(CaptureQuantifier::One | CaptureQuantifier::OneOrMore))
+            })
+        };
+        // The alternatives of the best demand of this pattern: the one whose shortest
+        // alternative is longest.
+        let best = literal_predicates(&text[start.min(end)..end])
+            .into_iter()
+            .filter(|(capture, _)| mandatory(capture))
+            .map(|(_, alternatives)| alternatives)
+            .filter(|alternatives| alternatives.iter().all(|a| !a.is_empty()))
+            .max_by_key(|alternatives| alternatives.iter().map(String::len).min().unwrap_or(0))?;
+        all.extend(best);
+    }
+    all.sort();
+    all.dedup();
+    Some(all)
+}
+
+/// The `(#eq? @capture "text")` and `(#any-of? @capture "a" "b")` predicates of a pattern's
+/// text: the capture's name and the literal alternatives.
+fn literal_predicates(pattern: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut rest = pattern;
+    while let Some(at) = rest.find("(#") {
+        rest = &rest[at + 2..];
+        let (operator, after) = rest.split_at(rest.find(char::is_whitespace).unwrap_or(rest.len()));
+        if operator != "eq?" && operator != "any-of?" {
+            continue;
+        }
+        let after = after.trim_start();
+        let Some(capture) = after.strip_prefix('@') else { continue };
+        let name_end = capture.find(|c: char| c.is_whitespace() || c == ')').unwrap_or(capture.len());
+        let (name, mut args) = capture.split_at(name_end);
+        let mut literals = Vec::new();
+        loop {
+            args = args.trim_start();
+            let Some(quoted) = args.strip_prefix('"') else { break };
+            let mut literal = String::new();
+            let mut chars = quoted.char_indices();
+            let mut closed = None;
+            while let Some((i, c)) = chars.next() {
+                match c {
+                    '"' => {
+                        closed = Some(i);
+                        break;
+                    }
+                    '\\' => match chars.next() {
+                        Some((_, 'n')) => literal.push('\n'),
+                        Some((_, 't')) => literal.push('\t'),
+                        Some((_, other)) => literal.push(other),
+                        None => break,
+                    },
+                    other => literal.push(other),
+                }
+            }
+            let Some(end) = closed else { break };
+            literals.push(literal);
+            args = &quoted[end + 1..];
+        }
+        // `#eq?` compares with one literal; with a capture instead, it demands no text.
+        let well_formed =
+            args.starts_with(')') && !literals.is_empty() && (operator == "any-of?" || literals.len() == 1);
+        if well_formed {
+            out.push((name.to_owned(), literals));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,6 +401,39 @@ mod tests {
         // compiles for none is refused.
         assert!(compile_for("(call_expression) @c", &langs(&[])).is_ok());
         assert!(compile_for("(no_such_node_anywhere) @c", &langs(&[])).is_err());
+    }
+
+    #[test]
+    fn the_texts_a_query_demands_are_read_off_its_predicates() {
+        let texts = |q: &str| {
+            let (compiled, _) = compile_for(q, &langs(&["python"])).unwrap();
+            required_texts(compiled["python"].query(), q)
+        };
+        assert_eq!(
+            texts(r#"(call function: (identifier) @f (#eq? @f "isinstance")) @m"#),
+            Some(vec!["isinstance".into()])
+        );
+        // The longest demand of a pattern; each pattern gives one.
+        assert_eq!(
+            texts(
+                r#"(call function: (attribute object: (identifier) @o (#eq? @o "os") attribute: (identifier) @a (#eq? @a "getenv"))) @m
+                     (call function: (identifier) @g (#any-of? @g "gets" "strcpy")) @n"#
+            ),
+            Some(vec!["getenv".into(), "gets".into(), "strcpy".into()])
+        );
+        // Escapes are read.
+        assert_eq!(texts(r#"((string) @s (#eq? @s "\"a\nb\""))"#), Some(vec!["\"a\nb\"".into()]));
+        // A capture every match need not have demands nothing; neither does a negation, a
+        // regex, or a comparison of two captures.
+        assert_eq!(
+            texts(r#"(call function: (identifier) @f arguments: (argument_list (string)? @s (#eq? @s "x"))) @m"#),
+            None
+        );
+        assert_eq!(texts(r#"((identifier) @i (#not-eq? @i "self"))"#), None);
+        assert_eq!(texts(r#"((identifier) @i (#match? @i "^open$"))"#), None);
+        assert_eq!(texts(r#"(assignment left: (identifier) @a right: (identifier) @b (#eq? @a @b))"#), None);
+        // One pattern without a demand: any file may match.
+        assert_eq!(texts(r#"((identifier) @i (#eq? @i "open")) (return_statement) @r"#), None);
     }
 
     #[test]

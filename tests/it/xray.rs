@@ -77,6 +77,17 @@ fn a_query_reads_only_the_files_holding_its_driver_and_answers_per_ref() {
     assert!(text.stdout.contains("    @mode 2:24: \"a\"\n"), "{}", text.stdout);
     assert!(text.stderr.contains("2 match(es) in 2 file(s)"), "{}", text.stderr);
 
+    // Without a driver, the text the query's predicates demand (`open`) chooses the files:
+    // the same answer, from the files holding it.
+    let derived = cc(&repo, &["xray", "--query", OPEN_WITH_MODE, "--ref", "main"]);
+    assert_eq!(places(&derived.json), vec!["app/broken.py:2", "app/io.py:11"], "{}", derived.stdout);
+    assert_eq!(derived.json["driver"], "open");
+    assert_eq!(derived.json["driver_derived"], true);
+    assert_eq!(derived.json["prefilter"], "trigram");
+    let holding: BTreeSet<String> =
+        grep_files(&repo, "open", "main").into_iter().filter(|p| p.ends_with(".py")).collect();
+    assert_eq!(derived.json["candidates"].as_u64(), Some(holding.len() as u64), "{holding:?}");
+
     // Nothing matched: exit 1.
     let none = cc(&repo, &["xray", "no_such_text", "--query", "(call) @c", "--ref", "main"]);
     assert_eq!(none.code, 1, "{}", none.stdout);
