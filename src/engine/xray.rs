@@ -94,10 +94,8 @@ pub(super) fn xray(
     if request.limit == 0 {
         return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
     }
-    let (output, resolved) = super::search::in_view(engine, scope, freshness, |ctx| {
-        let allowed = crate::query::allowed_files(ctx.store, ctx.view, filters)?;
-        Ok(crate::xray::run(ctx, request, &allowed, control)?)
-    })?;
+    let (output, resolved) =
+        super::search::in_view(engine, scope, freshness, |ctx| Ok(crate::xray::run(ctx, request, filters, control)?))?;
     let completeness = if output.timed_out || output.cancelled || output.evaluation_error_count > 0 {
         "partial"
     } else if output.truncated {

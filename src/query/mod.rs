@@ -533,52 +533,80 @@ fn glob_set(patterns: &[String]) -> Result<Option<globset::GlobSet>, QueryError>
     Ok(Some(builder.build().map_err(|e| QueryError::Invalid(e.to_string()))?))
 }
 
+/// Filters made ready to check one file at a time.
+pub struct FileFilter {
+    langs: Vec<&'static str>,
+    exclude_langs: Vec<&'static str>,
+    paths: Option<globset::GlobSet>,
+    excludes: Option<globset::GlobSet>,
+    exts: Vec<String>,
+    pathspecs: pathspec::Pathspecs,
+}
+
+impl FileFilter {
+    /// Compiles `filters`; an unknown language or a bad glob is an error.
+    pub fn new(filters: &Filters) -> Result<FileFilter, QueryError> {
+        let resolve = |names: &[String]| -> Result<Vec<&'static str>, QueryError> {
+            names
+                .iter()
+                .map(|n| {
+                    crate::lang::by_name(n).map(|l| l.name).ok_or_else(|| {
+                        QueryError::Invalid(format!(
+                            "unknown language `{n}`; known: {}",
+                            crate::lang::LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
+                        ))
+                    })
+                })
+                .collect()
+        };
+        Ok(FileFilter {
+            langs: resolve(&filters.langs)?,
+            exclude_langs: resolve(&filters.exclude_langs)?,
+            paths: glob_set(&filters.paths)?,
+            excludes: glob_set(&filters.excludes)?,
+            exts: filters.exts.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()).collect(),
+            pathspecs: pathspec::Pathspecs::new(&filters.pathspecs).map_err(QueryError::Invalid)?,
+        })
+    }
+
+    /// Whether `info` passes.
+    pub fn passes(&self, info: &FileInfo) -> bool {
+        let path = info.path_str();
+        if !self.langs.is_empty() && !self.langs.contains(&info.lang.as_str()) {
+            return false;
+        }
+        if self.exclude_langs.contains(&info.lang.as_str()) {
+            return false;
+        }
+        if self.paths.as_ref().is_some_and(|g| !g.is_match(&path))
+            || self.excludes.as_ref().is_some_and(|g| g.is_match(&path))
+        {
+            return false;
+        }
+        if !self.pathspecs.matches(&path) {
+            return false;
+        }
+        if !self.exts.is_empty() {
+            let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+            if !self.exts.contains(&ext) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
 /// The view's file versions that pass the filters.
 pub fn allowed_files(store: &Store, view: &ViewRow, filters: &Filters) -> Result<Arc<RoaringBitmap>, QueryError> {
     if filters.is_empty() {
         return Ok(Arc::new(view.bitmap.clone()));
     }
-    let resolve = |names: &[String]| -> Result<Vec<&'static str>, QueryError> {
-        names
-            .iter()
-            .map(|n| {
-                crate::lang::by_name(n).map(|l| l.name).ok_or_else(|| {
-                    QueryError::Invalid(format!(
-                        "unknown language `{n}`; known: {}",
-                        crate::lang::LANGUAGES.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
-                    ))
-                })
-            })
-            .collect()
-    };
-    let langs = resolve(&filters.langs)?;
-    let exclude_langs = resolve(&filters.exclude_langs)?;
-    let paths = glob_set(&filters.paths)?;
-    let excludes = glob_set(&filters.excludes)?;
-    let exts: Vec<String> = filters.exts.iter().map(|e| e.trim_start_matches('.').to_ascii_lowercase()).collect();
-    let pathspecs = pathspec::Pathspecs::new(&filters.pathspecs).map_err(QueryError::Invalid)?;
+    let filter = FileFilter::new(filters)?;
     let mut out = RoaringBitmap::new();
     for info in store.file_infos_in(&view.bitmap)? {
-        let path = info.path_str();
-        if !langs.is_empty() && !langs.contains(&info.lang.as_str()) {
-            continue;
+        if filter.passes(&info) {
+            out.insert(info.id);
         }
-        if exclude_langs.contains(&info.lang.as_str()) {
-            continue;
-        }
-        if paths.as_ref().is_some_and(|g| !g.is_match(&path)) || excludes.as_ref().is_some_and(|g| g.is_match(&path)) {
-            continue;
-        }
-        if !pathspecs.matches(&path) {
-            continue;
-        }
-        if !exts.is_empty() {
-            let ext = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
-            if !exts.contains(&ext) {
-                continue;
-            }
-        }
-        out.insert(info.id);
     }
     Ok(Arc::new(out))
 }

@@ -19,7 +19,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
-use roaring::RoaringBitmap;
 use serde::Serialize;
 
 pub use batch::{Batch, DEFAULT_SCAN_LIMIT, Scan};
@@ -29,7 +28,7 @@ pub use script::{ScriptLimits, check_script};
 
 use crate::lang::Language;
 use crate::query::grep::Matcher;
-use crate::query::{ContentReader, QueryError, SearchContext};
+use crate::query::{ContentReader, FileFilter, Filters, QueryError, SearchContext};
 use crate::store::FileInfo;
 
 /// Files evaluated per round, in path order: a limit stops early and the first results are
@@ -258,11 +257,11 @@ fn language_of(info: &FileInfo) -> Option<&'static Language> {
 /// answer is then marked `cancelled`).
 pub type Control<'a> = &'a dyn Fn(&XrayOutput) -> bool;
 
-/// Runs `request` over the files of `allowed` (the view, after filters).
+/// Runs `request` over the files of the view that pass `filters`.
 pub fn run(
     ctx: &SearchContext<'_>,
     request: &XrayRequest,
-    allowed: &Arc<RoaringBitmap>,
+    filters: &Filters,
     control: Option<Control<'_>>,
 ) -> Result<XrayOutput, XrayError> {
     let started = Instant::now();
@@ -284,8 +283,12 @@ pub fn run(
         (_, Some(regex)) => Some(Matcher::new(regex, false, false).map_err(QueryError::from)?),
         _ => None,
     };
-    let (mut infos, prefiltered) = crate::query::candidate_files(ctx, driver.as_ref().map(|m| m.prefilter()), allowed)?;
-    infos.retain(|f| language_of(f).is_some());
+    // The filters are checked on the candidates only: on a large view, far fewer files than
+    // the view holds.
+    let filter = FileFilter::new(filters)?;
+    let view = Arc::new(ctx.view.bitmap.clone());
+    let (mut infos, prefiltered) = crate::query::candidate_files(ctx, driver.as_ref().map(|m| m.prefilter()), &view)?;
+    infos.retain(|f| language_of(f).is_some() && filter.passes(f));
 
     let mut output = XrayOutput {
         evaluator: match request.evaluator {

@@ -249,7 +249,7 @@ pub fn xray(args: &BenchArgs) -> Result<()> {
     let (index, _) =
         measure::run(Command::new(&bin).arg("--store").arg(&store).args(["--quiet", "index"]).current_dir(repo))?;
     eprintln!("corpus: {}; indexed in {}", repo.display(), secs(index.wall));
-    let result = compare(&bin, &store, &sg, repo, args.runs.max(5));
+    let result = compare(&bin, &store, &sg, repo, args.runs.max(1), args.lang.as_deref());
     // A worktree query on a large repository starts a watcher (codecompass.watch auto): stop
     // the one this benchmark started before its store goes.
     let _ =
@@ -266,14 +266,14 @@ pub fn xray(args: &BenchArgs) -> Result<()> {
 
 /// Runs every rule of the repository's languages with both tools; prints the table and returns
 /// its rows.
-fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize) -> Result<Vec<Value>> {
+fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize, lang: Option<&str>) -> Result<Vec<Value>> {
     let mut rows = Vec::new();
     println!(
         "| rule | driver | ours / ast-grep matches | equal | only ours | only ast-grep | in files without the extension | candidates / parsed | ours (worktree) | ours (--ref HEAD) | ast-grep | ast-grep / ours |"
     );
     println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for rule in RULES {
-        if !has_language(repo, rule.extensions)? {
+        if lang.is_some_and(|l| l != rule.lang) || !has_language(repo, rule.extensions)? {
             continue;
         }
         // Warm both (the page cache, our first worktree check), then alternate. ast-grep picks

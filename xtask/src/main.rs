@@ -19,6 +19,7 @@ const USAGE: &str = "\
 usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
+       cargo xtask bench xray --repo PATH [--lang python|typescript|rust|c] [--runs N] [--json FILE]
        cargo xtask bench queries
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
@@ -71,6 +72,8 @@ pub struct BenchArgs {
     pub names: usize,
     /// `bench mcp-load`: seconds per phase.
     pub seconds: Option<usize>,
+    /// `bench xray`: only the rules of this language.
+    pub lang: Option<String>,
 }
 
 fn main() -> Result<()> {
@@ -112,6 +115,7 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
     let mut oracle = None;
     let mut names = 200;
     let mut seconds = None;
+    let mut lang = None;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         match arg.as_str() {
@@ -137,6 +141,7 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
                 seconds =
                     Some(it.next().context("--seconds needs a number")?.parse().context("--seconds needs a number")?);
             }
+            "--lang" => lang = Some(it.next().context("--lang needs a language")?.clone()),
             other => bail!("unknown argument `{other}`\n{USAGE}"),
         }
     }
@@ -152,5 +157,6 @@ fn parse_bench_args(args: &[String]) -> Result<BenchArgs> {
         oracle,
         names: names.max(1),
         seconds,
+        lang,
     })
 }
