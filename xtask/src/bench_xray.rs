@@ -279,18 +279,18 @@ fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize, lang: 
         // Warm both (the page cache, our first worktree check), then alternate. ast-grep picks
         // files by extension only; ours by extension, name and shebang: the files only we
         // parse (scripts without an extension) are counted apart, not compared.
-        let ((all_ours, _), answer) = ours(&bin, &store, repo, rule, None)?;
+        let ((all_ours, _), answer) = ours(bin, store, repo, rule, None)?;
         let by_extension = |place: &String| {
             rule.extensions.iter().any(|e| place.rsplit_once(':').is_some_and(|(p, _)| p.ends_with(&format!(".{e}"))))
         };
         let our_places: BTreeSet<String> = all_ours.iter().filter(|p| by_extension(p)).cloned().collect();
         let unextended = all_ours.len() - our_places.len();
-        let (their_places, _) = theirs(&sg, repo, rule)?;
+        let (their_places, _) = theirs(sg, repo, rule)?;
         let (mut t_ours, mut t_ref, mut t_theirs) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..runs {
-            t_ours.push(ours(&bin, &store, repo, rule, None)?.0.1);
-            t_ref.push(ours(&bin, &store, repo, rule, Some("HEAD"))?.0.1);
-            t_theirs.push(theirs(&sg, repo, rule)?.1);
+            t_ours.push(ours(bin, store, repo, rule, None)?.0.1);
+            t_ref.push(ours(bin, store, repo, rule, Some("HEAD"))?.0.1);
+            t_theirs.push(theirs(sg, repo, rule)?.1);
         }
         let only_ours: Vec<&String> = our_places.difference(&their_places).collect();
         let only_theirs: Vec<&String> = their_places.difference(&our_places).collect();
