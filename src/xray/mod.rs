@@ -476,7 +476,7 @@ fn evaluate(
     };
     let found = match compiled {
         Compiled::Query(queries) => match queries.get(language.name) {
-            Some(q) => Ok(q.matches(&tree, &data)),
+            Some(q) => Ok(q.matches(&tree, &data, spans.as_deref().filter(|_| overlap))),
             None => return Evaluated::Skipped,
         },
         Compiled::Script(source) => {

@@ -13,6 +13,9 @@ use super::{Capture, Found, XrayError, clip};
 /// In-progress matches a cursor keeps (tree-sitter drops the oldest past this).
 const MATCH_LIMIT: u32 = 65_536;
 
+/// Driver matches closer than this many bytes are searched around in one walk of the tree.
+const MERGE_GAP: usize = 2048;
+
 /// A query compiled per language, by language name.
 pub type Queries = BTreeMap<&'static str, CompiledQuery>;
 
@@ -165,12 +168,40 @@ impl CompiledQuery {
     /// The query's matches in `tree`, one per place (two patterns matching the same place give
     /// it once, with the first's captures). A match's place is its `@match` capture when the
     /// query names one, else the span of all its reported captures.
-    pub(super) fn matches(&self, tree: &Tree, source: &[u8]) -> Vec<Found> {
-        let mut cursor = QueryCursor::new();
-        cursor.set_match_limit(MATCH_LIMIT);
-        let mut matches = cursor.matches(&self.query, tree.root_node(), source);
+    ///
+    /// With `near` (byte spans in order, the driver's matches), the cursor visits only the
+    /// parts of the tree around them: a match whose pattern root intersects no span is not
+    /// looked for. Every match whose place overlaps a span is still found (its pattern root
+    /// holds its place), and the caller keeps only those; a query with a pattern of several
+    /// top-level nodes (which may start before the span) is run on the whole tree.
+    pub(super) fn matches(&self, tree: &Tree, source: &[u8], near: Option<&[(usize, usize)]>) -> Vec<Found> {
         let mut out: Vec<Found> = Vec::new();
         let mut seen = std::collections::HashSet::new();
+        let mut cursor = QueryCursor::new();
+        cursor.set_match_limit(MATCH_LIMIT);
+        let rooted = (0..self.query.pattern_count()).all(|p| self.query.is_pattern_rooted(p));
+        match near {
+            Some(spans) if rooted => {
+                for range in merged_ranges(spans) {
+                    cursor.set_byte_range(range);
+                    self.collect(&mut cursor, tree, source, &mut seen, &mut out);
+                }
+            }
+            _ => self.collect(&mut cursor, tree, source, &mut seen, &mut out),
+        }
+        out
+    }
+
+    /// Runs `cursor` over `tree` and adds the matches at places not `seen` yet to `out`.
+    fn collect(
+        &self,
+        cursor: &mut QueryCursor,
+        tree: &Tree,
+        source: &[u8],
+        seen: &mut std::collections::HashSet<(usize, usize)>,
+        out: &mut Vec<Found>,
+    ) {
+        let mut matches = cursor.matches(&self.query, tree.root_node(), source);
         while let Some(m) = matches.next() {
             let mut reported: Vec<_> = m.captures().iter().filter(|c| self.reported[c.index as usize]).collect();
             // In the order the query names them (tree-sitter gives them in document order).
@@ -222,8 +253,21 @@ impl CompiledQuery {
                 value: None,
             });
         }
-        out
     }
+}
+
+/// Byte ranges around `spans` for a query cursor: spans closer than [`MERGE_GAP`] bytes are
+/// run as one range (one walk from the root instead of many), an empty span is its one byte.
+fn merged_ranges(spans: &[(usize, usize)]) -> Vec<std::ops::Range<usize>> {
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    for &(start, end) in spans {
+        let end = end.max(start + 1);
+        match ranges.last_mut() {
+            Some(last) if start <= last.end + MERGE_GAP => last.end = last.end.max(end),
+            _ => ranges.push(start..end),
+        }
+    }
+    ranges
 }
 
 /// A driver for a query given none: a regex of the texts it demands ([`required_texts`]),
@@ -340,7 +384,7 @@ mod tests {
         let language = crate::lang::by_name(lang).unwrap();
         let tree = crate::extract::parse_whole(language, source.as_bytes()).unwrap();
         compiled[lang]
-            .matches(&tree, source.as_bytes())
+            .matches(&tree, source.as_bytes(), None)
             .into_iter()
             .map(|f| (f.start.row as u32 + 1, f.text, f.captures.into_iter().map(|c| (c.name, c.text)).collect()))
             .collect()
@@ -370,6 +414,39 @@ mod tests {
         );
         assert_eq!(eq_capture.len(), 1);
         assert_eq!(eq_capture[0].0, 3);
+    }
+
+    #[test]
+    fn searching_near_the_driver_finds_every_match_that_overlaps_it() {
+        // Calls far apart (more than the merge gap) and close together, nested calls, and a
+        // pattern of two top-level nodes, which is run on the whole tree.
+        let filler = format!("# {}\n", "x".repeat(3000));
+        let src = format!("open(a)\n{filler}f(open(b), g(c))\nopen(d); open(e)\n{filler}h(x)\nopen(open(f))\n");
+        let language = crate::lang::by_name("python").unwrap();
+        let tree = crate::extract::parse_whole(language, src.as_bytes()).unwrap();
+        let spans: Vec<(usize, usize)> = src.match_indices("open").map(|(i, t)| (i, i + t.len())).collect();
+        for query in [
+            r#"(call function: (identifier) @f (#eq? @f "open")) @match"#,
+            "(call) @match",
+            "(call function: (identifier) @fn arguments: (argument_list (_) @_arg))",
+            "((expression_statement) @a . (expression_statement) @b)",
+        ] {
+            let (compiled, _) = compile_for(query, &langs(&["python"])).unwrap();
+            let places = |near: Option<&[(usize, usize)]>| {
+                let mut found: Vec<(usize, usize)> = compiled["python"]
+                    .matches(&tree, src.as_bytes(), near)
+                    .into_iter()
+                    .filter(|f| super::super::overlaps(&spans, f.start_byte, f.end_byte))
+                    .map(|f| (f.start_byte, f.end_byte))
+                    .collect();
+                found.sort();
+                found
+            };
+            let everywhere = places(None);
+            assert!(!everywhere.is_empty(), "{query}");
+            assert_eq!(places(Some(&spans)), everywhere, "{query}");
+        }
+        assert_eq!(merged_ranges(&[(0, 4), (10, 10), (5000, 5004)]), vec![0..11, 5000..5004]);
     }
 
     #[test]
