@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use tree_sitter::{Query, QueryCursor, QueryErrorKind, StreamingIterator, Tree};
+use tree_sitter::{Language, Node, Query, QueryCursor, QueryErrorKind, StreamingIterator, Tree};
 
 use super::{Capture, Found, XrayError, clip};
 
@@ -26,6 +26,10 @@ pub struct CompiledQuery {
     reported: Vec<bool>,
     /// The index of the capture named `match`, which gives a match its place.
     main: Option<u32>,
+    /// The node kinds the patterns' roots have, when each pattern has one root of a concrete
+    /// kind: the query then runs on the subtrees of those nodes only (see
+    /// [`CompiledQuery::matches`]).
+    root_kinds: Option<Vec<String>>,
 }
 
 /// Compiles `text` for each of `languages` (names of [`crate::lang::LANGUAGES`]); with none,
@@ -72,7 +76,8 @@ pub fn compile_for(
                 let reported = query.capture_names().iter().map(|n| !n.starts_with('_')).collect();
                 let main = query.capture_names().iter().position(|n| *n == "match").map(|i| i as u32);
                 if !checking_only {
-                    compiled.insert(name, CompiledQuery { query, reported, main });
+                    let root_kinds = root_kinds(&query, text, &grammar);
+                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds });
                 }
                 if checking_only {
                     // It compiles for one language: nothing runs, nothing more to check.
@@ -184,24 +189,35 @@ impl CompiledQuery {
             Some(spans) if rooted => {
                 for range in merged_ranges(spans) {
                     cursor.set_byte_range(range);
-                    self.collect(&mut cursor, tree, source, &mut seen, &mut out);
+                    self.collect(&mut cursor, tree.root_node(), source, &mut seen, &mut out);
                 }
             }
-            _ => self.collect(&mut cursor, tree, source, &mut seen, &mut out),
+            _ => match &self.root_kinds {
+                // Each subtree whose root has a kind a pattern starts with, outermost only:
+                // a match inside it is found by the run on it. The walk looks at node kinds
+                // only, which costs far less than the cursor's visit of every node.
+                Some(kinds) => {
+                    for node in outermost_of_kinds(tree, kinds) {
+                        self.collect(&mut cursor, node, source, &mut seen, &mut out);
+                    }
+                }
+                None => self.collect(&mut cursor, tree.root_node(), source, &mut seen, &mut out),
+            },
         }
         out
     }
 
-    /// Runs `cursor` over `tree` and adds the matches at places not `seen` yet to `out`.
+    /// Runs `cursor` over the subtree of `node` and adds the matches at places not `seen` yet
+    /// to `out`.
     fn collect(
         &self,
         cursor: &mut QueryCursor,
-        tree: &Tree,
+        node: Node<'_>,
         source: &[u8],
         seen: &mut std::collections::HashSet<(usize, usize)>,
         out: &mut Vec<Found>,
     ) {
-        let mut matches = cursor.matches(&self.query, tree.root_node(), source);
+        let mut matches = cursor.matches(&self.query, node, source);
         while let Some(m) = matches.next() {
             let mut reported: Vec<_> = m.captures().iter().filter(|c| self.reported[c.index as usize]).collect();
             // In the order the query names them (tree-sitter gives them in document order).
@@ -252,6 +268,122 @@ impl CompiledQuery {
                 captures,
                 value: None,
             });
+        }
+    }
+}
+
+/// The node kind each pattern's root must have, read off the pattern's text: `None` when a
+/// pattern is not rooted (several top-level nodes), starts with a wildcard, an alternation, an
+/// anonymous node, `MISSING`, or a supertype (its nodes have other kinds).
+fn root_kinds(query: &Query, text: &str, grammar: &Language) -> Option<Vec<String>> {
+    let mut kinds: Vec<String> = Vec::new();
+    for pattern in 0..query.pattern_count() {
+        if !query.is_pattern_rooted(pattern) {
+            return None;
+        }
+        let start = query.start_byte_for_pattern(pattern);
+        let end = query.end_byte_for_pattern(pattern).min(text.len());
+        let pattern_text = text.get(start..end)?;
+        if quantified_at_top(pattern_text) {
+            return None;
+        }
+        let kind = first_node_kind(pattern_text)?;
+        let id = grammar.id_for_node_kind(kind, true);
+        if id == 0 || grammar.node_kind_is_supertype(id) || kind == "MISSING" {
+            return None;
+        }
+        if !kinds.iter().any(|k| k == kind) {
+            kinds.push(kind.to_owned());
+        }
+    }
+    Some(kinds)
+}
+
+/// Whether a pattern's text has a quantifier (`+`, `*`, `?`) outside every parenthesis: a
+/// run of sibling nodes, which no single subtree holds.
+fn quantified_at_top(pattern: &str) -> bool {
+    let mut depth = 0usize;
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                // A string, with its escapes.
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            ';' => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            '+' | '*' | '?' if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The kind of the first node of a pattern's text: `(call ...)`, or in a group with
+/// predicates, `((call ...) (#eq? ...))`. `None` for anything else.
+fn first_node_kind(pattern: &str) -> Option<&str> {
+    let mut rest = pattern;
+    loop {
+        rest = rest.trim_start();
+        if let Some(comment) = rest.strip_prefix(';') {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after);
+            continue;
+        }
+        rest = rest.strip_prefix('(')?;
+        let inner = rest.trim_start();
+        if inner.starts_with('(') || inner.starts_with(';') {
+            rest = inner;
+            continue;
+        }
+        let len = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(inner.len());
+        let kind = &inner[..len];
+        return (!kind.is_empty() && kind != "_").then_some(kind);
+    }
+}
+
+/// The outermost nodes of `tree` whose kind is one of `kinds`, in document order.
+fn outermost_of_kinds<'t>(tree: &'t Tree, kinds: &[String]) -> Vec<Node<'t>> {
+    // Every symbol of those names (a grammar may give one name to several symbols).
+    let language = tree.language();
+    let ids: Vec<u16> = (0..language.node_kind_count() as u16)
+        .filter(|&id| {
+            language.node_kind_is_named(id)
+                && language.node_kind_for_id(id).is_some_and(|k| kinds.iter().any(|w| w == k))
+        })
+        .collect();
+    let mut found = Vec::new();
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        let hit = ids.contains(&node.kind_id());
+        if hit {
+            found.push(node);
+        }
+        if !hit && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return found;
+            }
         }
     }
 }
@@ -414,6 +546,56 @@ mod tests {
         );
         assert_eq!(eq_capture.len(), 1);
         assert_eq!(eq_capture[0].0, 3);
+    }
+
+    #[test]
+    fn a_query_runs_on_the_subtrees_its_patterns_can_start_at() {
+        let grammar = codecompass_grammars::language(crate::lang::by_name("python").unwrap().grammar).unwrap();
+        let kinds = |q: &str| root_kinds(&Query::new(&grammar, q).unwrap(), q, &grammar);
+        assert_eq!(kinds("(call) @c"), Some(vec!["call".to_owned()]));
+        assert_eq!(
+            kinds("((identifier) @i (#eq? @i \"x\")) (call function: (_) @f) ; a comment (string)\n(call) @c"),
+            Some(vec!["identifier".to_owned(), "call".to_owned()])
+        );
+        assert_eq!(kinds("(_) @any"), None);
+        assert_eq!(kinds("[(call) (string)] @either"), None);
+        assert_eq!(kinds("((comment) @a . (function_definition) @b)"), None);
+        assert_eq!(kinds("(comment)+ @run"), None);
+        assert_eq!(kinds("(expression) @e"), None, "a supertype: its nodes have other kinds");
+        assert_eq!(kinds("(call arguments: (argument_list \"(\" @p)) @c"), Some(vec!["call".to_owned()]));
+
+        // The same matches as a run on the whole tree, nested and at the root alike.
+        let src = "f(g(h(1)), [k(2) for x in y])\nclass C:\n    def m(self, a=open(p)):\n        return q(r(s))\n";
+        let language = crate::lang::by_name("python").unwrap();
+        let tree = crate::extract::parse_whole(language, src.as_bytes()).unwrap();
+        for query in [
+            "(call) @match",
+            "(call function: (identifier) @f arguments: (argument_list (call) @inner))",
+            "(module) @m",
+            "((identifier) @i (#match? @i \"^[a-z]$\"))",
+            "(function_definition name: (identifier) @n) (call) @c",
+        ] {
+            let (compiled, _) = compile_for(query, &langs(&["python"])).unwrap();
+            let compiled = &compiled["python"];
+            assert!(compiled.root_kinds.is_some(), "{query}");
+            let places = |q: &CompiledQuery| {
+                let mut p: Vec<_> = q
+                    .matches(&tree, src.as_bytes(), None)
+                    .into_iter()
+                    .map(|f| (f.start_byte, f.end_byte, f.text))
+                    .collect();
+                p.sort();
+                p
+            };
+            let whole = CompiledQuery {
+                query: Query::new(&grammar, query).unwrap(),
+                reported: compiled.reported.clone(),
+                main: compiled.main,
+                root_kinds: None,
+            };
+            assert!(!places(&whole).is_empty(), "{query}");
+            assert_eq!(places(compiled), places(&whole), "{query}");
+        }
     }
 
     #[test]

@@ -32,6 +32,10 @@ struct Rule {
     query: &'static str,
     /// The same rule as an ast-grep pattern.
     pattern: &'static str,
+    /// The node kind ast-grep reports of the pattern (`--selector`), for a pattern that is
+    /// only a call in a context: C reads `kfree($X)` alone as a declaration, `kfree($X);` as
+    /// a statement whose `call_expression` is the match.
+    selector: Option<&'static str>,
 }
 
 const PY: &[&str] = &["py"];
@@ -48,6 +52,7 @@ const RULES: &[Rule] = &[
         driver: Some("open"),
         query: r#"(call function: (identifier) @_f (#eq? @_f "open") arguments: (argument_list . (_) . (_) .)) @match"#,
         pattern: "open($A, $B)",
+        selector: None,
     },
     Rule {
         name: "isinstance() calls",
@@ -57,6 +62,7 @@ const RULES: &[Rule] = &[
         driver: Some("isinstance"),
         query: r#"(call function: (identifier) @_f (#eq? @_f "isinstance") arguments: (argument_list . (_) . (_) .)) @match"#,
         pattern: "isinstance($A, $B)",
+        selector: None,
     },
     Rule {
         name: "x.append(y)",
@@ -66,6 +72,7 @@ const RULES: &[Rule] = &[
         driver: Some("append"),
         query: r#"(call function: (attribute attribute: (identifier) @_m (#eq? @_m "append")) arguments: (argument_list . (_) .)) @match"#,
         pattern: "$X.append($Y)",
+        selector: None,
     },
     Rule {
         name: "return None (no driver)",
@@ -75,6 +82,7 @@ const RULES: &[Rule] = &[
         driver: None,
         query: "(return_statement (none)) @match",
         pattern: "return None",
+        selector: None,
     },
     Rule {
         name: "console.log(...)",
@@ -84,6 +92,7 @@ const RULES: &[Rule] = &[
         driver: Some("console.log"),
         query: r#"(call_expression function: (member_expression object: (identifier) @_o (#eq? @_o "console") property: (property_identifier) @_p (#eq? @_p "log"))) @match"#,
         pattern: "console.log($$$)",
+        selector: None,
     },
     Rule {
         name: "JSON.stringify(...)",
@@ -93,6 +102,7 @@ const RULES: &[Rule] = &[
         driver: Some("JSON.stringify"),
         query: r#"(call_expression function: (member_expression object: (identifier) @_o (#eq? @_o "JSON") property: (property_identifier) @_p (#eq? @_p "stringify"))) @match"#,
         pattern: "JSON.stringify($$$)",
+        selector: None,
     },
     Rule {
         name: "throw (no driver)",
@@ -102,6 +112,7 @@ const RULES: &[Rule] = &[
         driver: None,
         query: "(throw_statement) @match",
         pattern: "throw $E",
+        selector: None,
     },
     Rule {
         name: "x.unwrap()",
@@ -111,6 +122,7 @@ const RULES: &[Rule] = &[
         driver: Some("unwrap"),
         query: r#"(call_expression function: (field_expression field: (field_identifier) @_f (#eq? @_f "unwrap")) arguments: (arguments) @_a (#eq? @_a "()")) @match"#,
         pattern: "$X.unwrap()",
+        selector: None,
     },
     Rule {
         name: "Box::new(x)",
@@ -120,6 +132,7 @@ const RULES: &[Rule] = &[
         driver: Some("Box::new"),
         query: r#"(call_expression function: (scoped_identifier path: (identifier) @_p (#eq? @_p "Box") name: (identifier) @_n (#eq? @_n "new")) arguments: (arguments . (_) .)) @match"#,
         pattern: "Box::new($X)",
+        selector: None,
     },
     Rule {
         name: "loop { } (no driver)",
@@ -129,6 +142,7 @@ const RULES: &[Rule] = &[
         driver: None,
         query: "(loop_expression) @match",
         pattern: "loop { $$$ }",
+        selector: None,
     },
     Rule {
         name: "memcpy(a, b, n)",
@@ -138,6 +152,7 @@ const RULES: &[Rule] = &[
         driver: Some("memcpy"),
         query: r#"(call_expression function: (identifier) @_f (#eq? @_f "memcpy") arguments: (argument_list . (_) . (_) . (_) .)) @match"#,
         pattern: "memcpy($A, $B, $C)",
+        selector: None,
     },
     Rule {
         name: "kfree(x)",
@@ -146,7 +161,8 @@ const RULES: &[Rule] = &[
         extensions: C,
         driver: Some("kfree"),
         query: r#"(call_expression function: (identifier) @_f (#eq? @_f "kfree") arguments: (argument_list . (_) .)) @match"#,
-        pattern: "kfree($X)",
+        pattern: "kfree($X);",
+        selector: Some("call_expression"),
     },
     Rule {
         name: "goto (no driver)",
@@ -156,6 +172,7 @@ const RULES: &[Rule] = &[
         driver: None,
         query: "(goto_statement) @match",
         pattern: "goto $L;",
+        selector: None,
     },
 ];
 
@@ -219,11 +236,12 @@ fn ours(bin: &Path, store: &Path, repo: &Path, rule: &Rule, reference: Option<&s
 }
 
 fn theirs(sg: &Path, repo: &Path, rule: &Rule) -> Result<Found> {
-    let (stdout, elapsed) = timed(
-        Command::new(sg)
-            .args(["run", "--pattern", rule.pattern, "--lang", rule.sg_lang, "--json=stream", "."])
-            .current_dir(repo),
-    )?;
+    let mut command = Command::new(sg);
+    command.args(["run", "--pattern", rule.pattern, "--lang", rule.sg_lang, "--json=stream"]);
+    if let Some(kind) = rule.selector {
+        command.args(["--selector", kind]);
+    }
+    let (stdout, elapsed) = timed(command.arg(".").current_dir(repo))?;
     let mut places = BTreeSet::new();
     for line in stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         let m: Value = serde_json::from_slice(line).context("ast-grep --json=stream")?;
