@@ -146,6 +146,7 @@ pub fn index(args: &BenchArgs) -> Result<()> {
     let repo = &args.repo;
     let scratch = Scratch::new("bench-index")?;
     let store = scratch.0.join("store");
+    let _stop = measure::StopWatcher { bin: &bin, store: &store, repo };
     let (files, bytes) = source_size(repo)?;
     eprintln!("corpus: {} ({files} files, {:.1} MiB), {} runs each", repo.display(), mib(bytes), args.runs);
 
@@ -375,6 +376,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     let repo = &args.repo;
     let scratch = Scratch::new("bench-search")?;
     let store = scratch.0.join("store");
+    let _stop = measure::StopWatcher { bin: &bin, store: &store, repo };
     let (files, bytes) = source_size(repo)?;
     eprintln!("corpus: {} ({files} files, {:.1} MiB)", repo.display(), mib(bytes));
     let other = commit_changing(repo, 10, std::process::id() as usize, &scratch.0)?;

@@ -264,16 +264,12 @@ pub fn xray(args: &BenchArgs) -> Result<()> {
     let repo = &args.repo;
     let scratch = Scratch::new("bench-xray")?;
     let store = scratch.0.join("store");
+    let _stop = measure::StopWatcher { bin: &bin, store: &store, repo };
     let sg = install_ast_grep(&scratch.0)?;
     let (index, _) =
         measure::run(Command::new(&bin).arg("--store").arg(&store).args(["--quiet", "index"]).current_dir(repo))?;
     eprintln!("corpus: {}; indexed in {}", repo.display(), secs(index.wall));
-    let result = compare(&bin, &store, &sg, repo, args.runs.max(1), args.lang.as_deref());
-    // A worktree query on a large repository starts a watcher (codecompass.watch auto): stop
-    // the one this benchmark started before its store goes.
-    let _ =
-        Command::new(&bin).arg("--store").arg(&store).args(["--quiet", "watch", "--stop"]).current_dir(repo).output();
-    let rows = result?;
+    let rows = compare(&bin, &store, &sg, repo, args.runs.max(1), args.lang.as_deref())?;
     if rows.is_empty() {
         bail!("{} has no Python, TypeScript, Rust or C files for the rules", repo.display());
     }

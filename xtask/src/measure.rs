@@ -85,6 +85,27 @@ impl Scratch {
     }
 }
 
+/// Stops, when dropped, the watcher that a benchmark's worktree queries started for `repo` with
+/// `store` (on a large repository the first worktree query starts one, `codecompass.watch
+/// auto`), so that none outlives the benchmark and its scratch store. Declare it after the
+/// [`Scratch`] holding the store: it is then dropped first.
+pub struct StopWatcher<'a> {
+    pub bin: &'a Path,
+    pub store: &'a Path,
+    pub repo: &'a Path,
+}
+
+impl Drop for StopWatcher<'_> {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new(self.bin)
+            .arg("--store")
+            .arg(self.store)
+            .args(["--quiet", "watch", "--stop"])
+            .current_dir(self.repo)
+            .output();
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
