@@ -145,6 +145,34 @@ pub struct ResolvedScope {
     pub syncing: bool,
 }
 
+/// What checking whether a view is current found.
+enum Checked {
+    /// The view answers as it is.
+    Current(ResolvedScope),
+    /// It must be (re)built; for a working tree, with the state the check walked for.
+    Stale(Option<Walked>),
+}
+
+/// A working tree's state found by a walk, and the worktree view as it was before.
+struct Walked {
+    state: indexer::WorktreeState,
+    seen: Published,
+}
+
+/// What tells one publish of a view from another.
+#[derive(PartialEq)]
+struct Published {
+    fingerprint: Option<String>,
+    tree: Option<ObjectId>,
+    updated_at: i64,
+}
+
+impl Published {
+    fn of(view: &ViewRow) -> Published {
+        Published { fingerprint: view.fingerprint.clone(), tree: view.tree, updated_at: view.updated_at }
+    }
+}
+
 /// How much effort to spend on freshness before answering (`codecompass.freshness`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Freshness {
@@ -429,12 +457,26 @@ impl Engine {
     /// The view of `scope`, brought up to date first.
     fn refresh(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
         // Most queries find their view current; checking needs no lock.
-        if let Some(resolved) = self.current_view(store, scope)? {
-            return Ok(resolved);
-        }
+        let walked = match self.check_view(store, scope)? {
+            Checked::Current(resolved) => return Ok(resolved),
+            Checked::Stale(walked) => walked,
+        };
+        crate::failpoint::hit("query.after_check");
         let report = {
             let indexer = Indexer::new(&self.ws, store, IndexOptions::default())?;
-            let report = indexer.index(scope)?;
+            // The state the check walked the tree for is indexed, so a query walks once, unless
+            // another process published the view between the check and the lock: its state may
+            // be newer than ours, so the tree is walked again.
+            let state = match walked {
+                Some(Walked { state, seen })
+                    if store.view(&self.ws.worktree_view_key())?.as_ref().map(Published::of).as_ref()
+                        == Some(&seen) =>
+                {
+                    Some(state)
+                }
+                _ => None,
+            };
+            let report = indexer.index_with(scope, state)?;
             indexer.finish()?;
             report
         };
@@ -446,32 +488,45 @@ impl Engine {
 
     /// The view of `scope` if it is current, without writing anything.
     fn current_view(&self, store: &Store, scope: &Scope) -> Result<Option<ResolvedScope>, Error> {
+        Ok(match self.check_view(store, scope)? {
+            Checked::Current(resolved) => Some(resolved),
+            Checked::Stale(_) => None,
+        })
+    }
+
+    /// Whether the view of `scope` is current, without writing anything; for a working tree
+    /// found stale, the state its walk found.
+    fn check_view(&self, store: &Store, scope: &Scope) -> Result<Checked, Error> {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
                 if self.watcher_vouches() {
                     let key = self.ws.worktree_view_key();
                     if let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) {
-                        return Ok(Some(ResolvedScope { name, commit: row.commit, view, fresh: true, syncing: false }));
+                        let resolved = ResolvedScope { name, commit: row.commit, view, fresh: true, syncing: false };
+                        return Ok(Checked::Current(resolved));
                     }
                 }
-                let state = indexer::worktree_state(&self.ws)?;
+                // After a checkout HEAD's tree is not the view's: stale whatever the walk would
+                // find, so the indexer walks, beside deriving the new HEAD's tree view.
                 let Some(view) = store.view(&self.ws.worktree_view_key())? else {
-                    return Ok(None);
+                    return Ok(Checked::Stale(None));
                 };
+                if repo.local().head().is_ok_and(|head| head.map(|h| h.tree_id) != view.tree) {
+                    return Ok(Checked::Stale(None));
+                }
+                let state = indexer::worktree_state(&self.ws)?;
                 let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
                     && view.tree == state.head.map(|h| h.tree_id)
                     && !indexer::gaps_filled(store, &repo.local(), &view, false)?
                     && (view.missing == 0 || !self.ws.fetch_missing());
-                Ok(fresh.then(|| ResolvedScope {
-                    name,
-                    commit: state.head.map(|h| h.commit_id),
-                    view,
-                    fresh,
-                    syncing: false,
-                }))
+                if !fresh {
+                    return Ok(Checked::Stale(Some(Walked { state, seen: Published::of(&view) })));
+                }
+                let commit = state.head.map(|h| h.commit_id);
+                Ok(Checked::Current(ResolvedScope { name, commit, view, fresh, syncing: false }))
             }
-            (Scope::Worktree, None) => Ok(None),
+            (Scope::Worktree, None) => Ok(Checked::Stale(None)),
             (_, Some(repo)) => {
                 let spec = match scope {
                     Scope::Ref(r) => r.as_str(),
@@ -479,7 +534,7 @@ impl Engine {
                 };
                 let resolved = view::resolve_ref(&repo.local(), spec)?;
                 let Some(view) = store.view(&view::tree_view_key(resolved.target.tree_id))? else {
-                    return Ok(None);
+                    return Ok(Checked::Stale(None));
                 };
                 // Built under another size limit or extractor: its records are not the ones
                 // asked for; the indexer re-derives it.
@@ -487,15 +542,15 @@ impl Engine {
                     || indexer::gaps_filled(store, &repo.local(), &view, false)?
                     || (view.missing > 0 && self.ws.fetch_missing())
                 {
-                    return Ok(None);
+                    return Ok(Checked::Stale(None));
                 }
                 let recorded = store.ref_row(&resolved.name)?;
                 if recorded.is_none_or(|r| r.commit != Some(resolved.target.commit_id)) {
                     // The view exists but the name is not recorded against this commit: let
                     // the indexer record it (cheap: nothing to parse).
-                    return Ok(None);
+                    return Ok(Checked::Stale(None));
                 }
-                Ok(Some(ResolvedScope {
+                Ok(Checked::Current(ResolvedScope {
                     name,
                     commit: Some(resolved.target.commit_id),
                     view,

@@ -180,13 +180,23 @@ impl<'a> Indexer<'a> {
 
     /// Brings the view of `scope` up to date and publishes it.
     pub fn index(&self, scope: &Scope) -> Result<ViewReport, IndexError> {
+        self.index_with(scope, None)
+    }
+
+    /// Like [`Indexer::index`], with the working tree's state already computed by the caller
+    /// (a query that found the worktree view stale walked the tree once already). The state is
+    /// used only for [`Scope::Worktree`].
+    pub fn index_with(&self, scope: &Scope, state: Option<WorktreeState>) -> Result<ViewReport, IndexError> {
         let started = Instant::now();
         let job = self.store.start_job("index", &self.ws.scope_name(scope))?;
         let result = match (scope, self.ws.git()) {
             (Scope::Ref(spec), Some(_)) => self.index_ref(spec),
             (Scope::Ref(_), None) => Err(IndexError::NotARepository { path: self.ws.root().to_owned() }),
             (Scope::Worktree, Some(_)) if !self.ws.has_worktree() => self.index_ref("HEAD"),
-            (Scope::Worktree, Some(_)) => self.index_worktree(),
+            (Scope::Worktree, Some(_)) => match state {
+                Some(state) => self.index_worktree_state(state, None),
+                None => self.index_worktree(),
+            },
             (Scope::Worktree, None) => self.index_live(),
         };
         match result {
@@ -346,17 +356,33 @@ impl<'a> Indexer<'a> {
     }
 
     fn index_worktree(&self) -> Result<ViewReport, IndexError> {
-        let state = worktree_state(self.ws)?;
-        self.index_worktree_state(state)
+        // The worktree view derives from HEAD's tree view: after a checkout that one is new,
+        // so it is derived while the tree is walked (the walk needs no lock and reads only).
+        let head = self.git().head()?;
+        let (state, prepared) = std::thread::scope(|scope| {
+            let walk = scope.spawn(|| worktree_state(self.ws));
+            let prepared = head.map(|h| self.ensure_tree_view(&self.git(), h.commit_id, h.tree_id));
+            let state = walk.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (state, prepared)
+        });
+        self.index_worktree_state(state?, prepared.transpose()?)
     }
 
-    /// Brings the worktree view up to date with an already computed state.
-    pub fn index_worktree_state(&self, state: WorktreeState) -> Result<ViewReport, IndexError> {
+    /// Brings the worktree view up to date with an already computed state; `prepared` is
+    /// HEAD's tree view if it was already brought up to date (used when it is the state's).
+    fn index_worktree_state(
+        &self,
+        state: WorktreeState,
+        prepared: Option<ViewReport>,
+    ) -> Result<ViewReport, IndexError> {
         let repo = self.git();
         let WorktreeState { head, changes, disk_rules, fingerprint } = state;
         let mut head_report = None;
         if let Some(head) = head {
-            let mut report = self.ensure_tree_view(&repo, head.commit_id, head.tree_id)?;
+            let mut report = match prepared {
+                Some(report) if report.tree == Some(head.tree_id) => report,
+                _ => self.ensure_tree_view(&repo, head.commit_id, head.tree_id)?,
+            };
             if let Some(branch) = repo.head_ref_name() {
                 let view_id =
                     self.store.view(&report.view_key)?.map(|v| v.id).expect("the HEAD view was just published");

@@ -398,3 +398,67 @@ fn gc_drops_the_kept_index_copy_of_a_removed_linked_worktree() {
     assert_eq!(cc(&repo, &["gc"]).code, 0);
     assert_eq!(refreshed_copies(&repo).len(), 1, "{:?}", refreshed_copies(&repo));
 }
+
+/// A query walks the tree once: the state it checked freshness with is the one it indexes.
+/// If another process published the view between that walk and the query's lock, the walk
+/// may be older than what was published, so the query walks again: a stored view never goes
+/// back to an older state of the tree.
+#[test]
+fn a_query_never_publishes_a_state_older_than_the_view_it_found_at_its_lock() {
+    let (tmp, repo) = fixture("shop");
+    cc(&repo, &["index"]);
+    let cart = std::fs::read_to_string(repo.join("src/cart.rs")).unwrap();
+    write(&repo, "src/cart.rs", &format!("{cart}\npub fn first_edit() {{}}\n"));
+    // The first query walks (finding `first_edit`), then stops before taking the lock.
+    let go = tmp.path().join("go");
+    let failpoint = format!("query.after_check=wait({})", go.display());
+    let slow = crate::support::bin()
+        .args(["locate", "first_edit", "--json", "--quiet"])
+        .env("CODECOMPASS_FAILPOINTS", &failpoint)
+        .current_dir(&repo)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let reached = tmp.path().join("go.reached");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !reached.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(reached.exists(), "the first query reached its lock");
+    // Meanwhile the file changes again and a second query publishes that newer state.
+    write(&repo, "src/cart.rs", &format!("{cart}\npub fn second_edit() {{}}\n"));
+    assert_eq!(located(&cc(&repo, &["locate", "second_edit"])), [("src/cart.rs".into(), 32)]);
+    std::fs::write(&go, b"").unwrap();
+    let output = slow.wait_with_output().unwrap();
+    // The first query answers from the tree as it is now, not as its first walk saw it...
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stdout));
+    // ...and the stored view is the newest state: fresh without another index.
+    let status = cc(&repo, &["status"]);
+    let worktree = status.json["refs"].as_array().unwrap().iter().find(|r| r["kind"] != "ref").unwrap().clone();
+    assert_eq!(worktree["freshness_status"], "fresh", "{}", status.stdout);
+}
+
+/// After a checkout, HEAD's new tree view is derived while the tree is walked; the worktree
+/// view then holds the branch's files and the uncommitted edits carried over.
+#[test]
+fn a_checkout_with_an_uncommitted_edit_carried_over_answers_both() {
+    let (_tmp, repo) = fixture("shop");
+    cc(&repo, &["index"]);
+    git(&repo, &["checkout", "-qb", "carried"]);
+    write(&repo, "src/branch_only.rs", "pub fn only_on_the_branch() {}\n");
+    git(&repo, &["add", "src/branch_only.rs"]);
+    git(&repo, &["commit", "-qm", "branch file"]);
+    git(&repo, &["checkout", "-q", "-"]);
+    assert_eq!(cc(&repo, &["locate", "only_on_the_branch"]).code, 1);
+    let mut readme = std::fs::read_to_string(repo.join("README.md")).unwrap_or_default();
+    readme.push_str("\ncarried_over_marker\n");
+    write(&repo, "README.md", &readme);
+    git(&repo, &["checkout", "-q", "carried"]);
+    assert_eq!(located(&cc(&repo, &["locate", "only_on_the_branch"])), [("src/branch_only.rs".into(), 1)]);
+    let found = cc(&repo, &["search", "-F", "carried_over_marker"]);
+    assert_eq!(found.json["metadata"]["freshness_status"], "fresh", "{}", found.stdout);
+    assert!(found.stdout.contains("README.md"), "{}", found.stdout);
+    let fresh = cc(&repo, &["status"]);
+    let worktree = fresh.json["refs"].as_array().unwrap().iter().find(|r| r["kind"] != "ref").unwrap().clone();
+    assert_eq!(worktree["freshness_status"], "fresh", "{}", fresh.stdout);
+}
