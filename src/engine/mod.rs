@@ -464,6 +464,13 @@ impl Engine {
         crate::failpoint::hit("query.after_check");
         let report = {
             let indexer = Indexer::new(&self.ws, store, IndexOptions::default())?;
+            // A watcher's sync that held the lock meanwhile (after a checkout, most likely) may
+            // have brought the view up to date.
+            if *scope == Scope::Worktree
+                && let Some(resolved) = self.vouched_worktree(store)?
+            {
+                return Ok(resolved);
+            }
             // The state the check walked the tree for is indexed, so a query walks once, unless
             // another process published the view between the check and the lock: its state may
             // be newer than ours, so the tree is walked again.
@@ -486,6 +493,19 @@ impl Engine {
         Ok(ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true, syncing: false })
     }
 
+    /// The worktree view, when a running watcher vouches that it holds every change it saw.
+    fn vouched_worktree(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
+        if !self.watcher_vouches() {
+            return Ok(None);
+        }
+        let key = self.ws.worktree_view_key();
+        let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) else {
+            return Ok(None);
+        };
+        let name = self.ws.scope_name(&Scope::Worktree);
+        Ok(Some(ResolvedScope { name, commit: row.commit, view, fresh: true, syncing: false }))
+    }
+
     /// The view of `scope` if it is current, without writing anything.
     fn current_view(&self, store: &Store, scope: &Scope) -> Result<Option<ResolvedScope>, Error> {
         Ok(match self.check_view(store, scope)? {
@@ -500,12 +520,8 @@ impl Engine {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
-                if self.watcher_vouches() {
-                    let key = self.ws.worktree_view_key();
-                    if let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) {
-                        let resolved = ResolvedScope { name, commit: row.commit, view, fresh: true, syncing: false };
-                        return Ok(Checked::Current(resolved));
-                    }
+                if let Some(resolved) = self.vouched_worktree(store)? {
+                    return Ok(Checked::Current(resolved));
                 }
                 // After a checkout HEAD's tree is not the view's: stale whatever the walk would
                 // find, so the indexer walks, beside deriving the new HEAD's tree view.
