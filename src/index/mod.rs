@@ -135,6 +135,11 @@ fn register_tokenizers(index: &Index) {
     index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer::default()).build());
 }
 
+/// Below this many blobs an index run writes with one thread and the smallest budget.
+const SMALL_RUN: usize = 256;
+/// Tantivy's smallest budget per indexing thread.
+const SMALL_RUN_BUDGET: usize = 15_000_000;
+
 /// The full-text index of one store.
 pub struct FullText {
     index: Index,
@@ -170,10 +175,22 @@ impl FullText {
         &self.index
     }
 
-    /// A writer with a memory budget, for one index run.
-    pub fn writer(&self) -> Result<IndexWriter, FtsError> {
-        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-        let writer = self.index.writer_with_num_threads(threads, 64 * 1024 * 1024 * threads)?;
+    /// Whether a run of `blobs` blobs gets a small writer.
+    pub fn is_small_run(blobs: usize) -> bool {
+        blobs < SMALL_RUN
+    }
+
+    /// A writer with a memory budget, for one index run of about `blobs` blobs: a small run
+    /// (a branch switch, a few edits) gets one indexing thread with tantivy's smallest budget,
+    /// so it writes one small segment without allocating (and zeroing) arenas it never fills.
+    pub fn writer(&self, blobs: usize) -> Result<IndexWriter, FtsError> {
+        let (threads, budget) = if FullText::is_small_run(blobs) {
+            (1, SMALL_RUN_BUDGET)
+        } else {
+            let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+            (threads, 64 * 1024 * 1024 * threads)
+        };
+        let writer = self.index.writer_with_num_threads(threads, budget)?;
         // A writer killed during a commit leaves files no commit refers to; delete files are
         // named by operation stamp, which restart from the last commit, so the next writer
         // would collide with them. Collecting first makes every run start clean.

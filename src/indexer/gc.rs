@@ -214,7 +214,7 @@ impl Indexer<'_> {
         };
         if !pending.is_empty() {
             let fulltext = FullText::open(self.store.dir())?;
-            let mut writer = fulltext.writer()?;
+            let mut writer = fulltext.writer(0)?;
             for fv in &pending {
                 writer.delete_term(tantivy::Term::from_field_u64(fulltext.fields().fv, u64::from(*fv)));
             }

@@ -27,12 +27,22 @@ impl Indexer<'_> {
             fetch_absent(repo, &jobs);
         }
         let mut slot = self.fulltext.borrow_mut();
+        let small = FullText::is_small_run(jobs.len());
+        // A small run's writer (one thread, the smallest budget) would make a large run that
+        // follows in the same index run (another scope of a sync) crawl: it is replaced, once
+        // its merges are done (every run commits before it returns).
+        if !small
+            && matches!(slot.as_ref(), Some((_, _, true)))
+            && let Some((_, writer, _)) = slot.take()
+        {
+            writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
+        }
         if slot.is_none() {
             let fulltext = FullText::open(self.store.dir())?;
-            let writer = fulltext.writer()?;
-            *slot = Some((fulltext, writer));
+            let writer = fulltext.writer(jobs.len())?;
+            *slot = Some((fulltext, writer, small));
         }
-        let (fulltext, writer) = slot.as_mut().expect("the writer was just opened");
+        let (fulltext, writer, _) = slot.as_mut().expect("the writer was just opened");
         let fields = *fulltext.fields();
         let git = self.ws.git();
         let max = self.max_file_size;

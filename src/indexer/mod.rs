@@ -132,7 +132,9 @@ pub struct Indexer<'a> {
     max_file_size: u64,
     /// One full-text writer for the whole run: its merges finish (and obsolete segment files
     /// go) when the run ends, in [`Indexer::finish`].
-    fulltext: std::cell::RefCell<Option<(FullText, tantivy::IndexWriter)>>,
+    /// The full-text index and its writer, opened by the first run with documents to write;
+    /// `true` when the writer is a small run's (see `FullText::writer`).
+    fulltext: std::cell::RefCell<Option<(FullText, tantivy::IndexWriter, bool)>>,
     _lock: store::WriteLock,
 }
 
@@ -166,7 +168,7 @@ impl<'a> Indexer<'a> {
     /// files of merged segments, so the index stays compact however many commits the run made.
     /// The new files are then verified and stamped, so queries need not read them again.
     pub fn finish(self) -> Result<(), IndexError> {
-        if let Some((fulltext, writer)) = self.fulltext.borrow_mut().take() {
+        if let Some((fulltext, writer, _)) = self.fulltext.borrow_mut().take() {
             writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
             // Damage found here is reported by the next query, which checks the same files.
             let _ = fulltext.verify(crate::index::Verify::Changed, true);
