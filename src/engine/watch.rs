@@ -17,9 +17,6 @@ use crate::store;
 
 /// Events closer together than this are one change.
 const DEBOUNCE: Duration = Duration::from_millis(300);
-/// After `HEAD` moved (git writes it last in a checkout, a commit or a reset), a pause this
-/// short ends the burst: the operation is done, and the first query after it is waiting.
-const HEAD_SETTLE: Duration = Duration::from_millis(50);
 /// A sync starts at the latest this long after the first change of a burst.
 const MAX_DEBOUNCE: Duration = Duration::from_secs(2);
 /// A watcher started by a query exits after this long without one
@@ -287,7 +284,6 @@ impl Engine {
         })
         .map_err(|e| Error::new(ErrorCode::Io, format!("cannot watch files: {e}")))?;
         let root = self.workspace().root().to_owned();
-        let git_dir = root.join(".git");
         watcher
             .watch(&root, RecursiveMode::Recursive)
             .map_err(|e| Error::new(ErrorCode::Io, format!("cannot watch {}: {e}", root.display())))?;
@@ -319,13 +315,11 @@ impl Engine {
             // steady trickle cannot starve the sync.
             let burst_started = Instant::now();
             let mut quiet_since = Instant::now();
-            let mut pause = if moves_head(&first, &git_dir) { HEAD_SETTLE } else { DEBOUNCE };
-            while burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < pause {
-                if let Ok(event) = rx.recv_timeout(pause.saturating_sub(quiet_since.elapsed()))
+            while burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < DEBOUNCE {
+                if let Ok(event) = rx.recv_timeout(DEBOUNCE.saturating_sub(quiet_since.elapsed()))
                     && event.paths.iter().any(|p| relevant(p, &root, &dir))
                 {
                     quiet_since = Instant::now();
-                    pause = if moves_head(&event, &git_dir) { HEAD_SETTLE } else { DEBOUNCE };
                     state.events += 1;
                     save(&path, &state);
                 }
@@ -338,16 +332,6 @@ impl Engine {
         drop(lock);
         Ok(())
     }
-}
-
-/// Whether `event` wrote the worktree's `HEAD` or a branch (git replaces them through a lock
-/// file at the end of a checkout, a commit or a reset); `git_dir` is the worktree's `.git`.
-fn moves_head(event: &notify::Event, git_dir: &Path) -> bool {
-    event.paths.iter().any(|p| {
-        p.strip_prefix(git_dir).is_ok_and(|rest| {
-            rest == Path::new("HEAD") || rest.starts_with("refs/heads") && p.extension().is_none_or(|e| e != "lock")
-        })
-    })
 }
 
 fn is_locked(path: &Path) -> bool {
@@ -391,17 +375,5 @@ mod tests {
         assert!(!relevant(Path::new("/r/.git/objects/ab/cd"), root, store));
         assert!(!relevant(Path::new("/r/.git/codecompass/store.sqlite"), root, store));
         assert!(!relevant(Path::new("/r/.git/index.lock"), root, store));
-    }
-
-    #[test]
-    fn head_and_branches_written_end_a_burst_early() {
-        let event = |path: &str| notify::Event::new(notify::EventKind::Any).add_path(PathBuf::from(path));
-        let git_dir = Path::new("/r/.git");
-        assert!(moves_head(&event("/r/.git/HEAD"), git_dir));
-        assert!(moves_head(&event("/r/.git/refs/heads/topic/x"), git_dir));
-        assert!(!moves_head(&event("/r/.git/refs/heads/topic/x.lock"), git_dir));
-        assert!(!moves_head(&event("/r/.git/HEAD.lock"), git_dir));
-        assert!(!moves_head(&event("/r/.git/index"), git_dir));
-        assert!(!moves_head(&event("/r/src/HEAD"), git_dir));
     }
 }
