@@ -37,6 +37,10 @@ pub enum ErrorCode {
     WorktreeChanging,
     /// Indexing a large plain directory asks first: run again with `--yes`.
     ConfirmationRequired,
+    /// A `--repo` alias or pattern names no registered repository.
+    RepoNotRegistered,
+    /// A registered repository is gone from where it was registered, or is no repository.
+    RepoMissing,
     /// Reading or writing files failed.
     Io,
     /// Something that should not happen did; a bug to report.
@@ -62,6 +66,8 @@ impl ErrorCode {
             ErrorCode::WorkspaceNotAllowed => "workspace_not_allowed",
             ErrorCode::WorktreeChanging => "worktree_changing",
             ErrorCode::ConfirmationRequired => "confirmation_required",
+            ErrorCode::RepoNotRegistered => "repo_not_registered",
+            ErrorCode::RepoMissing => "repo_missing",
             ErrorCode::Io => "io_error",
             ErrorCode::Internal => "internal_error",
         }

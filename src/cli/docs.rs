@@ -20,7 +20,8 @@ const EXAMPLES: &[(&str, &str)] = &[
         "search",
         "git codecompass search parse_config                    # ranked: definitions first\n\
          git codecompass search -w -e spawn -e block_on -- src  # exact, as git grep reads it\n\
-         git codecompass search --files \"$(cat issue.txt)\"      # which files to read",
+         git codecompass search --files \"$(cat issue.txt)\"      # which files to read\n\
+         git codecompass search charge_card --repo 'svc-*'      # across registered repositories",
     ),
     (
         "context",
@@ -31,12 +32,14 @@ const EXAMPLES: &[(&str, &str)] = &[
         "locate",
         "git codecompass locate Cart\n\
          git codecompass locate Cart::total_cents --ref v1.0\n\
-         git codecompass locate parse --kind function --lang rust",
+         git codecompass locate parse --kind function --lang rust\n\
+         git codecompass locate Invoice --repo '*' --aggregate per-repo --ref api=release",
     ),
     (
         "references",
         "git codecompass references Cart::total_cents\n\
-         git codecompass references parse --lang python --json",
+         git codecompass references parse --lang python --json\n\
+         git codecompass references charge_card --repo billing --repo fork --group-by repo",
     ),
     ("callers", "git codecompass callers run --depth 2\ngit codecompass callers Cart.total --ref main"),
     ("callees", "git codecompass callees main --depth 2\ngit codecompass callees handle_request --json"),
@@ -53,6 +56,13 @@ const EXAMPLES: &[(&str, &str)] = &[
         "git codecompass xray open --query '(call function: (identifier) @f (#eq? @f \"open\")) @match' --lang python\n\
          git codecompass xray unwrap --script rules/unwrap_in_result.rhai --ref main\n\
          git codecompass xray explore src/app.py --line 42",
+    ),
+    (
+        "repos",
+        "git codecompass repos add ~/src/billing --alias billing --ref release\n\
+         git codecompass repos list --json\n\
+         git codecompass repos sync 'svc-*'\n\
+         git codecompass repos remove billing",
     ),
     (
         "jobs",

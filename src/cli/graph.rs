@@ -3,6 +3,7 @@
 
 use clap::{Args, Subcommand, ValueEnum};
 
+use super::across::{AcrossArgs, one_ref};
 use super::output::{Out, quote_path};
 use crate::engine::{
     Direction, Engine, Error, FileRequest, Freshness, GraphRequest, GraphResponse, ImportersResponse, ImportsResponse,
@@ -23,6 +24,8 @@ pub(super) enum GraphCommand {
         /// At most N uses.
         #[arg(long, default_value_t = 100, value_name = "N")]
         limit: usize,
+        #[command(flatten)]
+        across: AcrossArgs,
     },
     /// Who calls a symbol, N levels up.
     Callers {
@@ -107,9 +110,10 @@ pub(super) struct GraphArgs {
     /// Only uses in files under this path.
     #[arg(long, value_name = "PATH")]
     path: Option<String>,
-    /// Look at this commit-ish instead of the working tree.
+    /// Look at this commit-ish instead of the working tree (with `references --repo`,
+    /// `ALIAS=REF` puts one repository at a ref; repeatable).
     #[arg(long = "ref", value_name = "REF")]
-    reference: Option<String>,
+    reference: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -128,17 +132,40 @@ pub(super) enum FormatArg {
 }
 
 impl GraphArgs {
-    fn request(&self, engine: &Engine, name: &str, limit: usize, depth: u32) -> GraphRequest {
-        GraphRequest {
+    fn request(&self, engine: &Engine, name: &str, limit: usize, depth: u32) -> Result<GraphRequest, Error> {
+        Ok(GraphRequest {
             name: name.to_owned(),
             lang: self.lang.clone(),
             path: self.path.clone(),
-            scope: Scope::from_option(self.reference.as_deref()),
+            scope: one_ref(&self.reference)?,
             limit,
             depth,
             freshness: Freshness::configured(engine.workspace(), Freshness::Strict),
-        }
+        })
     }
+}
+
+/// `references --repo`; `None` for every other graph command, or without `--repo`.
+pub(super) fn run_across(command: &GraphCommand, out: &Out) -> Option<Result<bool, Error>> {
+    let GraphCommand::References { name, args, limit, across } = command else {
+        return None;
+    };
+    if !across.active() {
+        return None;
+    }
+    if *limit == 0 {
+        return Some(Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1")));
+    }
+    let request = GraphRequest {
+        name: name.to_owned(),
+        lang: args.lang.clone(),
+        path: args.path.clone(),
+        scope: Scope::Worktree,
+        limit: *limit,
+        depth: 1,
+        freshness: Freshness::Strict,
+    };
+    Some(super::across::references(across, &args.reference, &request, out))
 }
 
 /// Runs a graph command; `Ok(false)` when it found nothing.
@@ -161,18 +188,18 @@ pub(super) fn run(
         return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
     }
     match command {
-        GraphCommand::References { name, args, limit } => {
-            let response = engine.references(&args.request(engine, name, *limit, 1))?;
+        GraphCommand::References { name, args, limit, .. } => {
+            let response = engine.references(&args.request(engine, name, *limit, 1)?)?;
             references(out, &response);
             Ok(!response.results.is_empty())
         }
         GraphCommand::Callers { name, args, depth, max_nodes } => {
-            let response = engine.call_graph(&args.request(engine, name, *max_nodes, *depth), Direction::Up)?;
+            let response = engine.call_graph(&args.request(engine, name, *max_nodes, *depth)?, Direction::Up)?;
             calls(out, &response, Direction::Up);
             Ok(!response.edges.is_empty())
         }
         GraphCommand::Callees { name, args, depth, max_nodes } => {
-            let response = engine.call_graph(&args.request(engine, name, *max_nodes, *depth), Direction::Down)?;
+            let response = engine.call_graph(&args.request(engine, name, *max_nodes, *depth)?, Direction::Down)?;
             calls(out, &response, Direction::Down);
             Ok(!response.edges.is_empty() || !response.external.is_empty())
         }
@@ -182,7 +209,7 @@ pub(super) fn run(
                 DirectionArg::Down => Direction::Down,
                 DirectionArg::Both => Direction::Both,
             };
-            let response = engine.call_graph(&args.request(engine, name, *max_nodes, *depth), direction)?;
+            let response = engine.call_graph(&args.request(engine, name, *max_nodes, *depth)?, direction)?;
             match (json, format) {
                 (true, _) | (false, FormatArg::Json) => out.json(&response),
                 (false, FormatArg::Text) => calls(out, &response, direction),

@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
-use super::{ModeArg, SearchArgs};
+use super::search_args::{ModeArg, SearchArgs};
 use crate::engine::Error;
 use crate::query::{Mode, SearchRequest};
 

@@ -3,11 +3,13 @@
 //! Architecture invariant: no logic beyond argument handling and rendering lives here; what
 //! the command line can answer, the MCP server answers the same way through the engine.
 
+mod across;
 mod docs;
 mod graph;
 mod grep;
 mod live;
 mod output;
+mod search_args;
 mod xray;
 
 use std::path::{Path, PathBuf};
@@ -17,12 +19,13 @@ use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy};
 use crate::indexer::IndexOptions;
-use crate::query::{Detail, Explain, Filters, Mode, SearchRequest};
+use crate::query::Detail;
 use crate::view::Scope;
 use crate::view::live::LiveOptIn;
-use grep::{GrepArgs, apply_grep_args, from_directory, resolve_pathspecs};
+use grep::{GrepArgs, from_directory};
 use live::{confirmed, live_opt_in};
 use output::Out;
+use search_args::{DetailArg, ExplainArg, SearchArgs, StrategyArg, search_request};
 
 /// Git-native code search and code navigation.
 #[derive(Debug, Parser)]
@@ -90,6 +93,8 @@ enum Command {
         search: SearchArgs,
         #[command(flatten)]
         grep: GrepArgs,
+        #[command(flatten)]
+        across: across::AcrossArgs,
         /// How much to say per result.
         #[arg(long, value_enum, default_value_t = DetailArg::Signature)]
         detail: DetailArg,
@@ -136,12 +141,20 @@ enum Command {
         /// Only this language.
         #[arg(long)]
         lang: Option<String>,
-        /// Look at this commit-ish instead of the working tree.
+        /// Look at this commit-ish instead of the working tree (with `--repo`, `ALIAS=REF`
+        /// puts one repository at a ref; repeatable).
         #[arg(long = "ref", value_name = "REF")]
-        reference: Option<String>,
+        reference: Vec<String>,
         /// At most N results.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        #[command(flatten)]
+        across: across::AcrossArgs,
+    },
+    /// Registered repositories, which `--repo` queries ask: add, list, remove, sync.
+    Repos {
+        #[command(subcommand)]
+        action: across::ReposCommand,
     },
     #[command(flatten)]
     Graph(graph::GraphCommand),
@@ -285,114 +298,6 @@ enum Command {
     },
 }
 
-#[derive(Debug, Args)]
-struct SearchArgs {
-    /// Look at this commit-ish instead of the working tree.
-    #[arg(long = "ref", value_name = "REF")]
-    reference: Option<String>,
-    /// How to read the query (auto routes by what it looks like).
-    #[arg(long, value_enum, default_value_t = ModeArg::Auto)]
-    mode: ModeArg,
-    /// Only these languages (repeatable).
-    #[arg(long = "lang", value_name = "L")]
-    langs: Vec<String>,
-    /// Not these languages (repeatable).
-    #[arg(long = "exclude-lang", value_name = "L")]
-    exclude_langs: Vec<String>,
-    /// Only paths matching this glob (repeatable; `**` crosses directories).
-    #[arg(long = "path", value_name = "GLOB")]
-    paths: Vec<String>,
-    /// Not paths matching this glob (repeatable).
-    #[arg(long = "exclude", value_name = "GLOB")]
-    excludes: Vec<String>,
-    /// Only files with this extension (repeatable).
-    #[arg(long = "ext", value_name = "EXT")]
-    exts: Vec<String>,
-    /// At most N results (line matches for regex and literal search); default 20 ranked, 100 lines.
-    #[arg(long, value_name = "N")]
-    limit: Option<usize>,
-    /// Tolerate this many edits per word (0-2; not with regex).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    fuzzy: u8,
-    /// Match case exactly.
-    #[arg(long)]
-    case_sensitive: bool,
-    /// Ignore case (regex and literal search).
-    #[arg(long, short = 'i')]
-    ignore_case: bool,
-    /// Give up verifying after this many seconds and say the answer is partial.
-    #[arg(long, default_value_t = 30, value_name = "SECS")]
-    timeout: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ModeArg {
-    Auto,
-    Fts,
-    Regex,
-    Symbol,
-    Path,
-    Literal,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum DetailArg {
-    Location,
-    Signature,
-    Context,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ExplainArg {
-    Off,
-    Basic,
-    Full,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum StrategyArg {
-    Breadth,
-    Depth,
-}
-
-impl SearchArgs {
-    fn request(&self, query: &str) -> SearchRequest {
-        let mode = match self.mode {
-            ModeArg::Auto => Mode::Auto,
-            ModeArg::Fts => Mode::Fts,
-            ModeArg::Regex => Mode::Regex,
-            ModeArg::Symbol => Mode::Symbol,
-            ModeArg::Path => Mode::Path,
-            ModeArg::Literal => Mode::Literal,
-        };
-        let exact = matches!(mode, Mode::Regex | Mode::Literal);
-        SearchRequest {
-            query: query.to_owned(),
-            mode,
-            limit: self.limit.unwrap_or(if exact { 100 } else { 20 }),
-            context: 0,
-            detail: Detail::Signature,
-            compact: false,
-            fuzzy: self.fuzzy,
-            case_sensitive: self.case_sensitive,
-            ignore_case: self.ignore_case,
-            explain: Explain::Off,
-            max_tokens: None,
-            filters: Filters {
-                langs: self.langs.clone(),
-                exclude_langs: self.exclude_langs.clone(),
-                paths: self.paths.clone(),
-                excludes: self.excludes.clone(),
-                exts: self.exts.clone(),
-                pathspecs: Vec::new(),
-            },
-            timeout: std::time::Duration::from_secs(self.timeout),
-            files: false,
-            grep: Default::default(),
-        }
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum TransportArg {
     Stdio,
@@ -465,7 +370,37 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
+/// A query with `--repo` asks registered repositories, not the one it stands in (which need
+/// not be one); `None` for every other command.
+fn run_across(cli: &Cli, out: &Out) -> Option<Result<bool, Error>> {
+    match &cli.command {
+        Command::Repos { action } => Some(across::repos(action, out)),
+        Command::Search { search, across: args, jsonl, .. } if args.active() => Some(if *jsonl {
+            Err(Error::new(crate::error::ErrorCode::InvalidArgument, "`--jsonl` is not available with `--repo`")
+                .with_remedy("use `--json`"))
+        } else {
+            search_request(&cli.command, "").and_then(|request| across::search(args, &search.reference, &request, out))
+        }),
+        Command::Locate { name, kind, lang, reference, limit, across: args } if args.active() => {
+            let request = LocateRequest {
+                name: name.clone(),
+                kind: kind.clone(),
+                lang: lang.clone(),
+                scope: Scope::Worktree,
+                limit: *limit,
+                freshness: Freshness::Strict,
+            };
+            Some(across::locate(args, reference, &request, out))
+        }
+        Command::Graph(command) => graph::run_across(command, out),
+        _ => None,
+    }
+}
+
 fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
+    if let Some(answer) = run_across(cli, out) {
+        return answer;
+    }
     match &cli.command {
         Command::Mcp { .. } => return run_mcp(cli, out),
         Command::Completions { shell } => {
@@ -531,34 +466,10 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.index(&response);
             Ok(true)
         }
-        Command::Search {
-            args, patterns, search, grep, detail, compact, explain, max_tokens, jsonl, files, ..
-        } => {
-            let (query, pathspecs) = match patterns.split_first() {
-                Some((first, _)) => (first.clone(), args.clone()),
-                None => (args[0].clone(), args[1..].to_vec()),
-            };
-            let mut request = search.request(&query);
-            request.files = *files;
-            if *files && search.limit.is_none() {
-                request.limit = 10;
-            }
-            apply_grep_args(&mut request, grep, patterns, search)?;
+        Command::Search { search, grep, jsonl, .. } => {
             let prefix = engine.relative_path(&base, ".").unwrap_or_default();
-            request.filters.pathspecs = resolve_pathspecs(&pathspecs, &prefix)?;
-            request.detail = match detail {
-                DetailArg::Location => Detail::Location,
-                DetailArg::Signature => Detail::Signature,
-                DetailArg::Context => Detail::Context,
-            };
-            request.compact = *compact;
-            request.explain = match explain {
-                ExplainArg::Off => Explain::Off,
-                ExplainArg::Basic => Explain::Basic,
-                ExplainArg::Full => Explain::Full,
-            };
-            request.max_tokens = *max_tokens;
-            let scope = Scope::from_option(search.reference.as_deref());
+            let request = search_request(&cli.command, &prefix)?;
+            let scope = across::one_ref(&search.reference)?;
             let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
             let text = !*jsonl && !cli.global.json;
             // Text names paths from the current directory, as `git grep` does.
@@ -608,7 +519,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
                 StrategyArg::Breadth => Strategy::Breadth,
                 StrategyArg::Depth => Strategy::Depth,
             };
-            let scope = Scope::from_option(search.reference.as_deref());
+            let scope = across::one_ref(&search.reference)?;
             let response = engine.context(
                 &request,
                 strategy,
@@ -618,12 +529,12 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.context(&response);
             Ok(!response.results.is_empty())
         }
-        Command::Locate { name, kind, lang, reference, limit } => {
+        Command::Locate { name, kind, lang, reference, limit, .. } => {
             let request = LocateRequest {
                 name: name.clone(),
                 kind: kind.clone(),
                 lang: lang.clone(),
-                scope: Scope::from_option(reference.as_deref()),
+                scope: across::one_ref(reference)?,
                 limit: *limit,
                 freshness: Freshness::configured(engine.workspace(), Freshness::Strict),
             };
@@ -738,7 +649,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             out.hooks(&report);
             Ok(true)
         }
-        Command::Mcp { .. } | Command::Completions { .. } | Command::InstallMan { .. } => {
+        Command::Mcp { .. } | Command::Completions { .. } | Command::InstallMan { .. } | Command::Repos { .. } => {
             unreachable!("handled before opening an engine")
         }
         Command::Watch { background, status, stop, idle_exit } => {

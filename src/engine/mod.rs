@@ -4,6 +4,7 @@
 //! Response types derive `Serialize` so that both boundaries emit the same shapes; they carry
 //! no formatting. Errors carry a stable code from [`crate::error::ErrorCode`] and a remedy.
 
+pub mod across;
 mod diff;
 mod doctor;
 mod errors;
@@ -12,6 +13,7 @@ mod graph;
 mod jobs;
 mod locate;
 mod outline;
+pub mod registry;
 mod related;
 mod search;
 mod snapshot;

@@ -16,6 +16,7 @@ mod mcp;
 mod oracle;
 mod properties;
 mod ranking;
+mod repos;
 mod robustness;
 mod search;
 mod snapshot;

@@ -69,7 +69,7 @@ pub struct Run {
     pub stderr: String,
 }
 
-fn finish(output: Output) -> Run {
+pub fn finish(output: Output) -> Run {
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
     Run {

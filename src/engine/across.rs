@@ -1,0 +1,417 @@
+//! Queries across registered repositories (`--repo`): each repository answers from its own
+//! store and views, in a bounded pool; the answers are merged into one ranking (`global`) or
+//! given a share of the limit each (`per_repo`). A repository that cannot answer is reported
+//! in `repos` with its error while the others answer (`result_completeness: partial`).
+//!
+//! Scores of different repositories come from different indexes (other document counts, other
+//! term statistics), so raw BM25 scores are not compared: the global ranking fuses the
+//! repositories' ranks (reciprocal rank fusion, `1 / (60 + rank)`), ties broken by the score
+//! relative to the repository's best, then by alias. Unranked answers (exact lines,
+//! references) keep each repository's order, repositories by alias.
+
+use serde::Serialize;
+
+use super::registry::{Registry, RepoEntry};
+use super::{
+    Engine, Error, Freshness, GraphRequest, LocateRequest, LocateResult, Metadata, PROTOCOL_VERSION, Reference,
+};
+use crate::error::ErrorCode;
+use crate::query::{SearchRequest, SearchResult};
+use crate::view::Scope;
+
+/// At most this many repositories answer at once.
+const POOL: usize = 4;
+/// Reciprocal rank fusion's constant.
+const RRF_K: f64 = 60.0;
+
+/// How answers of several repositories become one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregate {
+    /// One ranking over all of them.
+    Global,
+    /// Each repository's best, the limit shared between them.
+    PerRepo,
+}
+
+impl Aggregate {
+    fn as_str(self) -> &'static str {
+        match self {
+            Aggregate::Global => "global",
+            Aggregate::PerRepo => "per_repo",
+        }
+    }
+}
+
+/// One repository asked, at its scope.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// The registered repository.
+    pub entry: RepoEntry,
+    /// Where in it (`--ref REF` for all, `--ref ALIAS=REF` for one).
+    pub scope: Scope,
+}
+
+/// The repositories `patterns` name, each at the scope `refs` give it: `REF` for every
+/// repository, `ALIAS=REF` (or `PATTERN=REF`) for those it names; the last that applies wins.
+pub fn targets(patterns: &[String], refs: &[String]) -> Result<Vec<Target>, Error> {
+    let registry = Registry::load()?;
+    let chosen = registry.select(patterns)?;
+    let mut targets: Vec<Target> = chosen.into_iter().map(|entry| Target { entry, scope: Scope::Worktree }).collect();
+    for value in refs {
+        let per_repo = value.split_once('=').filter(|(alias, _)| !alias.is_empty());
+        match per_repo.and_then(|(pattern, r)| registry.select(&[pattern.to_owned()]).ok().map(|m| (m, r))) {
+            Some((named, r)) => {
+                let mut used = false;
+                for target in targets.iter_mut().filter(|t| named.iter().any(|n| n.alias == t.entry.alias)) {
+                    target.scope = Scope::Ref(r.to_owned());
+                    used = true;
+                }
+                if !used {
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgument,
+                        format!("`--ref {value}` names a repository that `--repo` does not select"),
+                    )
+                    .with_remedy("select it with `--repo` too"));
+                }
+            }
+            None => {
+                for target in &mut targets {
+                    target.scope = Scope::Ref(value.clone());
+                }
+            }
+        }
+    }
+    Ok(targets)
+}
+
+/// Runs `ask` on each target's engine, at most [`POOL`] at once; answers in target order.
+pub fn each<T: Send>(
+    targets: &[Target],
+    ask: impl Fn(&Engine, &Target) -> Result<T, Error> + Sync,
+) -> Vec<Result<T, Error>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Result<T, Error>>>> =
+        targets.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..targets.len().min(POOL) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(target) = targets.get(i) else { break };
+                    let answer = target.entry.open().and_then(|engine| ask(&engine, target));
+                    *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+                .unwrap_or_else(|| Err(Error::new(ErrorCode::Internal, "a repository was not asked")))
+        })
+        .collect()
+}
+
+/// How one repository answered.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct RepoOutcome {
+    /// Its alias.
+    pub repo: String,
+    /// Where it is.
+    pub path: String,
+    /// `ok` or `error`.
+    pub status: &'static str,
+    /// The scope it answered at.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// The commit it answered from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// Its answer's freshness.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub freshness_status: Option<&'static str>,
+    /// Its results in this answer.
+    pub returned: usize,
+    /// Its results before the limit.
+    pub total: usize,
+    /// Why it did not answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Error>,
+}
+
+/// A result and the repository it comes from.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct Tagged<R> {
+    /// The repository's alias.
+    pub repo: String,
+    /// The result, as the one-repository answer gives it.
+    #[serde(flatten)]
+    pub result: R,
+}
+
+/// The answer of a query across repositories.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct AcrossResponse<R> {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The query.
+    pub query: String,
+    /// The scope every repository answered at, or `mixed` (each one's is in `repos`).
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// Always `null`: each repository's commit is in `repos`.
+    pub commit: Option<String>,
+    /// `global` or `per_repo`.
+    pub aggregate: &'static str,
+    /// Each repository asked, by alias: how it answered.
+    pub repos: Vec<RepoOutcome>,
+    /// The results, each with its repository.
+    pub results: Vec<Tagged<R>>,
+    /// Whether the limit left results out.
+    pub truncated: bool,
+    /// Freshness (the stalest repository's) and completeness (`partial` when a repository
+    /// failed).
+    pub metadata: Metadata,
+}
+
+/// What one repository's answer gives the merge.
+struct Answer<R> {
+    results: Vec<R>,
+    total: usize,
+    scope: String,
+    commit: Option<String>,
+    metadata: Metadata,
+}
+
+/// The limit each of `n` repositories gets under `per_repo`: `limit` shared out, the first
+/// ones getting the remainder. A share of 0 (more repositories than the limit) still reports
+/// the repository's total.
+fn shares(limit: usize, n: usize) -> Vec<usize> {
+    (0..n).map(|i| limit / n + usize::from(i < limit % n)).collect()
+}
+
+/// Merges the repositories' answers (in target order, each best first). `score` is a result's
+/// own score when the answer is ranked.
+fn merge<R>(
+    query: &str,
+    targets: &[Target],
+    answers: Vec<Result<Answer<R>, Error>>,
+    aggregate: Aggregate,
+    limit: usize,
+    score: impl Fn(&R) -> Option<f64>,
+) -> Result<AcrossResponse<R>, Error> {
+    if let Some(Err(first)) = answers.iter().find(|a| a.is_err()).filter(|_| answers.iter().all(|a| a.is_err())) {
+        return Err(first.clone());
+    }
+    let shares = shares(limit, targets.len());
+    let mut repos = Vec::new();
+    let mut pooled: Vec<(f64, f64, usize, R)> = Vec::new();
+    let mut freshness = "fresh";
+    let mut partial = false;
+    let mut truncated = false;
+    for (i, (target, answer)) in targets.iter().zip(answers).enumerate() {
+        let entry = &target.entry;
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(error) => {
+                partial = true;
+                repos.push(RepoOutcome {
+                    repo: entry.alias.clone(),
+                    path: entry.path.clone(),
+                    status: "error",
+                    scope: scope_name(&target.scope),
+                    commit: None,
+                    freshness_status: None,
+                    returned: 0,
+                    total: 0,
+                    error: Some(error),
+                });
+                continue;
+            }
+        };
+        if answer.metadata.freshness_status != "fresh" {
+            freshness = answer.metadata.freshness_status;
+        }
+        truncated |= answer.metadata.result_completeness == "truncated" || answer.total > answer.results.len();
+        let best = answer.results.first().and_then(&score).filter(|s| *s > 0.0);
+        let keep = match aggregate {
+            Aggregate::Global => answer.results.len(),
+            Aggregate::PerRepo => shares[i],
+        };
+        truncated |= answer.results.len() > keep;
+        let returned_before = pooled.len();
+        for (rank, result) in answer.results.into_iter().take(keep).enumerate() {
+            let fused = 1.0 / (RRF_K + rank as f64 + 1.0);
+            let relative = match (best, score(&result)) {
+                (Some(best), Some(s)) => s / best,
+                _ => 0.0,
+            };
+            pooled.push((fused, relative, i, result));
+        }
+        repos.push(RepoOutcome {
+            repo: entry.alias.clone(),
+            path: entry.path.clone(),
+            status: "ok",
+            scope: answer.scope,
+            commit: answer.commit,
+            freshness_status: Some(answer.metadata.freshness_status),
+            returned: pooled.len() - returned_before,
+            total: answer.total,
+            error: None,
+        });
+    }
+    let ranked = pooled.iter().any(|(_, relative, _, _)| *relative > 0.0);
+    if aggregate == Aggregate::Global && ranked {
+        // Stable: equal fused ranks keep the repositories' order (by alias).
+        pooled.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+    }
+    if pooled.len() > limit {
+        truncated = true;
+        pooled.truncate(limit);
+    }
+    let mut results: Vec<Tagged<R>> = Vec::with_capacity(pooled.len());
+    let mut returned = vec![0usize; targets.len()];
+    for (_, _, i, result) in pooled {
+        returned[i] += 1;
+        results.push(Tagged { repo: targets[i].entry.alias.clone(), result });
+    }
+    for outcome in &mut repos {
+        if let Some(i) = targets.iter().position(|t| t.entry.alias == outcome.repo) {
+            outcome.returned = returned[i];
+        }
+    }
+    let completeness = if partial {
+        "partial"
+    } else if truncated {
+        "truncated"
+    } else {
+        "complete"
+    };
+    Ok(AcrossResponse {
+        codecompass_protocol_version: PROTOCOL_VERSION,
+        query: query.to_owned(),
+        scope: match targets.split_first() {
+            Some((first, rest)) if rest.iter().all(|t| t.scope == first.scope) => scope_name(&first.scope),
+            _ => "mixed".to_owned(),
+        },
+        commit: None,
+        aggregate: aggregate.as_str(),
+        repos,
+        results,
+        truncated,
+        metadata: Metadata {
+            freshness_status: freshness,
+            indexing_status: "ready",
+            result_completeness: completeness,
+            suppressed_duplicate_count: 0,
+            safety_limit_applied: false,
+            view: format!("{} repositories", targets.len()),
+            fallback: None,
+            notes: Vec::new(),
+        },
+    })
+}
+
+fn scope_name(scope: &Scope) -> String {
+    match scope {
+        Scope::Worktree => "worktree".to_owned(),
+        Scope::Ref(r) => r.clone(),
+    }
+}
+
+/// How many results each repository is asked for: the whole limit for one global ranking
+/// (its top `limit` may all belong to one repository), its share for `per_repo`.
+fn asked(limit: usize, targets: usize, aggregate: Aggregate, i: usize) -> usize {
+    match aggregate {
+        Aggregate::Global => limit,
+        Aggregate::PerRepo => shares(limit, targets)[i].max(1),
+    }
+}
+
+/// `search --repo`.
+pub fn search(
+    targets: &[Target],
+    request: &SearchRequest,
+    aggregate: Aggregate,
+) -> Result<AcrossResponse<SearchResult>, Error> {
+    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
+    let answers = each(targets, |engine, target| {
+        let mut request = request.clone();
+        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
+        let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let response = engine.search(&request, &target.scope, freshness)?;
+        Ok(Answer {
+            total: response.output.total_candidates.max(response.output.results.len()),
+            results: response.output.results,
+            scope: response.scope,
+            commit: response.commit,
+            metadata: response.metadata,
+        })
+    });
+    merge(&request.query, targets, answers, aggregate, request.limit, |r: &SearchResult| r.score)
+}
+
+/// `locate --repo`.
+pub fn locate(
+    targets: &[Target],
+    request: &LocateRequest,
+    aggregate: Aggregate,
+) -> Result<AcrossResponse<LocateResult>, Error> {
+    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
+    let answers = each(targets, |engine, target| {
+        let mut request = request.clone();
+        request.scope = target.scope.clone();
+        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
+        request.freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let response = engine.locate(&request)?;
+        Ok(Answer {
+            total: response.total_matches,
+            results: response.results,
+            scope: response.scope,
+            commit: response.commit,
+            metadata: response.metadata,
+        })
+    });
+    // Locate's answers are ordered by how well each place matches the name, with no score:
+    // their ranks are fused, every rank-1 answer alike.
+    merge(&request.name, targets, answers, aggregate, request.limit, |_: &LocateResult| Some(1.0))
+}
+
+/// `references --repo`: every repository's uses, repositories by alias.
+pub fn references(
+    targets: &[Target],
+    request: &GraphRequest,
+    aggregate: Aggregate,
+) -> Result<AcrossResponse<Reference>, Error> {
+    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
+    let answers = each(targets, |engine, target| {
+        let mut request = request.clone();
+        request.scope = target.scope.clone();
+        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
+        request.freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let response = engine.references(&request)?;
+        Ok(Answer {
+            total: response.total_matches,
+            results: response.results,
+            scope: response.scope,
+            commit: response.commit,
+            metadata: response.metadata,
+        })
+    });
+    merge(&request.name, targets, answers, aggregate, request.limit, |_: &Reference| None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_limit_is_shared_never_multiplied() {
+        assert_eq!(shares(10, 3), [4, 3, 3]);
+        assert_eq!(shares(2, 3), [1, 1, 0]);
+        assert_eq!(shares(9, 1), [9]);
+        assert_eq!(shares(10, 3).iter().sum::<usize>(), 10);
+    }
+}

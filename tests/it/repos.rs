@@ -1,0 +1,271 @@
+//! Many repositories: the registry (`repos add|list|remove`) and queries across registered
+//! repositories (`--repo`), on the `many-repos` fixture (billing, a fork of it, a storefront).
+//! The registry lives in a temporary `CODECOMPASS_HOME`, never the user's.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{Run, TempDir, bin, fixture, git};
+
+/// The fixture's repositories and a registry home of their own.
+struct Shop {
+    _tmp: TempDir,
+    root: PathBuf,
+    home: PathBuf,
+}
+
+impl Shop {
+    fn new() -> Shop {
+        let (tmp, root) = fixture("many-repos");
+        let home = tmp.path().join("home");
+        Shop { _tmp: tmp, root, home }
+    }
+
+    fn repo(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    /// `git-codecompass ARGS --json` run from `dir`, with this registry.
+    fn run_in(&self, dir: &Path, args: &[&str]) -> Run {
+        let output = bin()
+            .args(args)
+            .arg("--json")
+            .arg("--quiet")
+            .env("CODECOMPASS_HOME", &self.home)
+            .current_dir(dir)
+            .output()
+            .expect("the binary runs");
+        crate::support::finish(output)
+    }
+
+    /// `git-codecompass ARGS --json` from the fixture's root, which is no repository.
+    fn run(&self, args: &[&str]) -> Run {
+        self.run_in(&self.root, args)
+    }
+
+    /// Text output.
+    fn text(&self, args: &[&str]) -> Run {
+        let output = bin()
+            .args(args)
+            .env("CODECOMPASS_HOME", &self.home)
+            .current_dir(&self.root)
+            .output()
+            .expect("the binary runs");
+        crate::support::finish(output)
+    }
+
+    /// Registers the three repositories: `billing`, `fork`, `storefront`.
+    fn register_all(&self) {
+        for (dir, alias) in [("billing", "billing"), ("billing-fork", "fork"), ("storefront", "storefront")] {
+            let added = self.run(&["repos", "add", self.repo(dir).to_str().unwrap(), "--alias", alias]);
+            assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
+        }
+    }
+}
+
+/// `(repo, path, line)` of each result.
+fn places(run: &Run, line_field: &str) -> Vec<(String, String, u64)> {
+    run.json["results"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no results: {}{}", run.stdout, run.stderr))
+        .iter()
+        .map(|r| {
+            (
+                r["repo"].as_str().unwrap().to_owned(),
+                r["path"].as_str().unwrap().to_owned(),
+                r[line_field].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn repo_outcome<'a>(run: &'a Run, alias: &str) -> &'a Value {
+    run.json["repos"].as_array().unwrap().iter().find(|r| r["repo"] == alias).unwrap()
+}
+
+#[test]
+fn repositories_are_registered_by_alias_and_listed_with_whether_they_are_still_there() {
+    let shop = Shop::new();
+    let billing = shop.repo("billing");
+    // The alias defaults to the directory's name; adding indexes the working tree.
+    let added = shop.run(&["repos", "add", billing.join("billing").to_str().unwrap()]);
+    assert_eq!(added.code, 0, "{}", added.stderr);
+    assert_eq!(added.json["alias"], "billing");
+    assert!(billing.join(".git/codecompass/store.sqlite").exists());
+    assert_eq!(shop.run(&["repos", "add", shop.repo("billing-fork").to_str().unwrap(), "--alias", "fork"]).code, 0);
+    let storefront = shop.repo("storefront");
+    assert_eq!(shop.run(&["repos", "add", storefront.to_str().unwrap(), "--no-index"]).code, 0);
+    assert!(!storefront.join(".git/codecompass").exists(), "--no-index indexes nothing");
+
+    let listed = shop.run(&["repos", "list"]);
+    let aliases: Vec<&str> =
+        listed.json["repos"].as_array().unwrap().iter().map(|r| r["alias"].as_str().unwrap()).collect();
+    assert_eq!(aliases, ["billing", "fork", "storefront"]);
+    assert!(listed.json["repos"].as_array().unwrap().iter().all(|r| r["state"] == "ok"));
+    assert_eq!(listed.json["repos"][0]["path"], billing.canonicalize().unwrap().to_str().unwrap());
+
+    // The same repository under a second alias, an alias taken, an alias that is a glob.
+    let twice = shop.run(&["repos", "add", billing.to_str().unwrap(), "--alias", "other"]);
+    assert_eq!((twice.code, twice.json["error"]["code"].as_str()), (2, Some("invalid_argument")), "{}", twice.stdout);
+    let other = shop.root.join("other");
+    git(&shop.root, &["init", "-q", other.to_str().unwrap()]);
+    let taken = shop.run(&["repos", "add", other.to_str().unwrap(), "--alias", "fork"]);
+    assert_eq!(taken.code, 2);
+    assert!(taken.json["error"]["message"].as_str().unwrap().contains("already names"), "{}", taken.stdout);
+    assert_eq!(shop.run(&["repos", "add", other.to_str().unwrap(), "--alias", "svc-*"]).code, 2);
+
+    // A repository moved away is reported, not dropped; `remove` forgets it.
+    std::fs::rename(&storefront, shop.root.join("storefront-moved")).unwrap();
+    let listed = shop.run(&["repos", "list"]);
+    assert_eq!(listed.json["repos"][2]["state"], "missing", "{}", listed.stdout);
+    assert!(shop.text(&["repos", "list"]).stdout.contains("missing"));
+    assert_eq!(shop.run(&["repos", "remove", "storefront"]).code, 0);
+    assert_eq!(shop.run(&["repos", "list"]).json["repos"].as_array().unwrap().len(), 2);
+    let unknown = shop.run(&["repos", "remove", "storefront"]);
+    assert_eq!(unknown.json["error"]["code"], "repo_not_registered");
+
+    // A pattern that names no repository says which ones there are.
+    let none = shop.run(&["search", "charge", "--repo", "svc-*"]);
+    assert_eq!(none.code, 2);
+    assert_eq!(none.json["error"]["code"], "repo_not_registered");
+    assert!(none.json["error"]["data"]["remedy"].as_str().unwrap().contains("billing, fork"), "{}", none.stdout);
+}
+
+#[test]
+fn a_query_across_repositories_answers_from_each_ones_own_views() {
+    let shop = Shop::new();
+    shop.register_all();
+    // Definitions: billing and its fork define `charge_card`; the storefront only names it in
+    // a comment.
+    let located = shop.run(&["locate", "charge_card", "--repo", "*"]);
+    assert_eq!(
+        places(&located, "line"),
+        [("billing".into(), "billing/charge.py".into(), 4), ("fork".into(), "billing/charge.py".into(), 4)]
+    );
+    assert_eq!(repo_outcome(&located, "storefront")["status"], "ok");
+    assert_eq!(repo_outcome(&located, "storefront")["returned"], 0);
+    // A name of one repository comes from that one only.
+    let fork_only = shop.run(&["locate", "charge_twice_only_in_fork", "--repo", "*"]);
+    assert_eq!(places(&fork_only, "line"), [("fork".into(), "billing/fork_extra.py".into(), 4)]);
+
+    // Exact lines equal `git grep -n` in each repository.
+    let found = shop.run(&["search", "-F", "only_in", "--repo", "*", "--limit", "1000"]);
+    let ours: BTreeSet<(String, String, u64)> = places(&found, "line_start").into_iter().collect();
+    let mut oracle = BTreeSet::new();
+    for (dir, alias) in [("billing", "billing"), ("billing-fork", "fork"), ("storefront", "storefront")] {
+        for line in git(&shop.repo(dir), &["grep", "-n", "-F", "only_in"]).lines() {
+            let mut parts = line.splitn(3, ':');
+            let path = parts.next().unwrap().to_owned();
+            let number: u64 = parts.next().unwrap().parse().unwrap();
+            oracle.insert((alias.to_owned(), path, number));
+        }
+    }
+    assert_eq!(ours, oracle);
+    assert_eq!(found.json["metadata"]["result_completeness"], "complete");
+
+    // References: the fork's import and two extra calls are the fork's alone.
+    let uses = shop.run(&["references", "charge_card", "--repo", "billing*", "--repo", "fork"]);
+    let lines = |alias: &str| -> Vec<(String, u64)> {
+        places(&uses, "line").into_iter().filter(|(r, _, _)| r == alias).map(|(_, p, l)| (p, l)).collect()
+    };
+    assert_eq!(lines("billing"), [("billing/charge.py".into(), 10)], "{}", uses.stdout);
+    assert_eq!(
+        lines("fork"),
+        [
+            ("billing/charge.py".into(), 10),
+            ("billing/fork_extra.py".into(), 1),
+            ("billing/fork_extra.py".into(), 5),
+            ("billing/fork_extra.py".into(), 6)
+        ],
+        "{}",
+        uses.stdout
+    );
+    assert!(places(&uses, "line").iter().all(|(repo, _, _)| repo != "storefront"));
+
+    // The text names each result's repository.
+    let text = shop.text(&["locate", "charge_card", "--repo", "*"]);
+    assert!(text.stdout.contains("billing:billing/charge.py:4:"), "{}", text.stdout);
+    assert!(text.stdout.contains("fork:billing/charge.py:4:"), "{}", text.stdout);
+}
+
+#[test]
+fn limits_are_shared_between_repositories_never_multiplied() {
+    let shop = Shop::new();
+    shop.register_all();
+    let global = shop.run(&["search", "charge", "--repo", "*", "--limit", "3"]);
+    assert!(global.json["results"].as_array().unwrap().len() <= 3);
+    assert_eq!(global.json["aggregate"], "global");
+    // One ranking of fused ranks: the first results are each repository's best, not one
+    // repository's whole list.
+    let first: Vec<String> = places(&global, "line_start").into_iter().take(2).map(|(r, _, _)| r).collect();
+    assert_ne!(first[0], first[1], "{}", global.stdout);
+
+    let per_repo = shop.run(&["search", "charge", "--repo", "*", "--limit", "4", "--aggregate", "per-repo"]);
+    let results = places(&per_repo, "line_start");
+    assert!(results.len() <= 4, "{}", per_repo.stdout);
+    // Shares of 4 over 3 repositories: 2, 1, 1 by alias.
+    for (alias, share) in [("billing", 2), ("fork", 1), ("storefront", 1)] {
+        let returned = results.iter().filter(|(r, _, _)| r == alias).count();
+        assert!(returned <= share, "{alias}: {returned} > {share}: {}", per_repo.stdout);
+        assert_eq!(repo_outcome(&per_repo, alias)["returned"], returned);
+    }
+    assert_eq!(per_repo.json["truncated"], true);
+
+    // Grouped, each repository's results come together under its name.
+    let grouped = shop.text(&["search", "charge_card", "--repo", "*", "--group-by", "repo"]);
+    let headings: Vec<&str> = grouped.stdout.lines().filter(|l| l.contains(" (")).collect();
+    assert!(headings[0].starts_with("billing ("), "{}", grouped.stdout);
+    assert!(headings[1].starts_with("fork ("), "{}", grouped.stdout);
+    let json = shop.run(&["search", "charge_card", "--repo", "*", "--group-by", "repo"]);
+    let order: Vec<String> = places(&json, "line_start").into_iter().map(|(r, _, _)| r).collect();
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(order, sorted);
+}
+
+#[test]
+fn each_repository_can_be_at_its_own_ref() {
+    let shop = Shop::new();
+    shop.register_all();
+    let located = shop.run(&["locate", "charge_card", "--repo", "billing", "--repo", "fork", "--ref", "billing=v2"]);
+    assert_eq!(
+        places(&located, "line"),
+        [("billing".into(), "billing/cards/charge_v2.py".into(), 4), ("fork".into(), "billing/charge.py".into(), 4)]
+    );
+    assert_eq!(repo_outcome(&located, "billing")["ref"], "v2");
+    assert_eq!(repo_outcome(&located, "fork")["ref"], "worktree");
+    // A ref for a repository the query does not ask is a mistake, not ignored.
+    let unasked = shop.run(&["locate", "charge_card", "--repo", "fork", "--ref", "billing=v2"]);
+    assert_eq!(unasked.json["error"]["code"], "invalid_argument");
+    // One ref for all: the storefront has no `v2`, so it alone fails.
+    let all = shop.run(&["locate", "charge_card", "--repo", "*", "--ref", "v2"]);
+    assert_eq!(all.json["metadata"]["result_completeness"], "partial");
+    assert_eq!(repo_outcome(&all, "storefront")["error"]["code"], "unknown_ref");
+    // Without `--repo`, one ref only.
+    let two = shop.run_in(&shop.repo("billing"), &["locate", "charge_card", "--ref", "main", "--ref", "v2"]);
+    assert_eq!(two.json["error"]["code"], "invalid_argument");
+}
+
+#[test]
+fn a_repository_that_cannot_answer_leaves_the_others_answering() {
+    let shop = Shop::new();
+    shop.register_all();
+    // The storefront is moved away and the fork's index is damaged.
+    std::fs::rename(shop.repo("storefront"), shop.root.join("elsewhere")).unwrap();
+    std::fs::write(shop.repo("billing-fork").join(".git/codecompass/store.sqlite"), b"not a database").unwrap();
+    let found = shop.run(&["search", "charge_card", "--repo", "*"]);
+    assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
+    assert_eq!(found.json["metadata"]["result_completeness"], "partial");
+    assert_eq!(repo_outcome(&found, "billing")["status"], "ok");
+    assert_eq!(repo_outcome(&found, "fork")["error"]["code"], "index_incompatible");
+    assert_eq!(repo_outcome(&found, "storefront")["error"]["code"], "repo_missing");
+    assert!(places(&found, "line_start").iter().all(|(repo, _, _)| repo == "billing"));
+    let text = shop.text(&["search", "charge_card", "--repo", "*"]);
+    assert!(text.stderr.contains("warning: storefront:"), "{}", text.stderr);
+    // When none can answer, the query fails with the first one's error.
+    let none = shop.run(&["search", "charge_card", "--repo", "fork", "--repo", "storefront"]);
+    assert_eq!(none.code, 2);
+    assert_eq!(none.json["error"]["code"], "index_incompatible");
+}
