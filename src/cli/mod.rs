@@ -262,6 +262,16 @@ enum Command {
         /// Require `Authorization: Bearer TOKEN` over HTTP (or set CODECOMPASS_MCP_TOKEN).
         #[arg(long, value_name = "TOKEN")]
         auth_token: Option<String>,
+        /// Serve every registered repository (`repos add`); requests name one with `repo`.
+        #[arg(long, conflicts_with = "repos")]
+        all_repos: bool,
+        /// Serve the registered repositories this alias or glob names (repeatable).
+        #[arg(long = "repo", value_name = "ALIAS_OR_GLOB")]
+        repos: Vec<String>,
+        /// Over HTTP, accept the tokens of FILE, each for the repositories it names: one per
+        /// line, `TOKEN ALIAS_OR_GLOB...` (with --all-repos or --repo).
+        #[arg(long, value_name = "FILE", conflicts_with = "auth_token")]
+        auth_token_file: Option<PathBuf>,
         /// Print the configuration snippet for an agent and exit.
         #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(crate::mcp::AGENTS))]
         print_config: Option<String>,
@@ -670,8 +680,19 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
 }
 
 fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
-    let Command::Mcp { transport, bind, auto_workspace, allowed_roots, serve, no_prewarm, auth_token, print_config } =
-        &cli.command
+    let Command::Mcp {
+        transport,
+        bind,
+        auto_workspace,
+        allowed_roots,
+        serve,
+        no_prewarm,
+        auth_token,
+        print_config,
+        all_repos,
+        repos,
+        auth_token_file,
+    } = &cli.command
     else {
         unreachable!("called for the mcp command only")
     };
@@ -687,7 +708,8 @@ fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         return Ok(true);
     }
     let mut workspaces = serve.clone();
-    if workspaces.is_empty() {
+    let repos = if *all_repos { vec!["*".to_owned()] } else { repos.clone() };
+    if workspaces.is_empty() && repos.is_empty() {
         workspaces.push(base);
     }
     let options = crate::mcp::Options {
@@ -698,6 +720,8 @@ fn run_mcp(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         allowed_roots: allowed_roots.clone(),
         no_prewarm: *no_prewarm,
         auth_token: auth_token.clone(),
+        repos,
+        auth_token_file: auth_token_file.clone(),
         store: cli.global.store.clone(),
         // Workspaces named on the command line, or by requests under the allowed roots, are
         // asked for; the current directory is not.

@@ -56,6 +56,12 @@ pub struct Target {
 pub fn targets(patterns: &[String], refs: &[String]) -> Result<Vec<Target>, Error> {
     let registry = Registry::load()?;
     let chosen = registry.select(patterns)?;
+    targets_of(&registry, chosen, refs)
+}
+
+/// `chosen` (repositories of `registry`) at the scopes `refs` give them, as [`targets`] reads
+/// `refs`.
+pub fn targets_of(registry: &Registry, chosen: Vec<RepoEntry>, refs: &[String]) -> Result<Vec<Target>, Error> {
     let mut targets: Vec<Target> = chosen.into_iter().map(|entry| Target { entry, scope: Scope::Worktree }).collect();
     for value in refs {
         let per_repo = value.split_once('=').filter(|(alias, _)| !alias.is_empty());

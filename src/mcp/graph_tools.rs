@@ -148,17 +148,22 @@ pub const TOOLS: &[TableTool] = &[
     },
 ];
 
-fn find_references(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
-    let p: ReferencesParams = parse(args)?;
-    let request = GraphRequest {
-        name: p.name,
-        lang: p.lang,
-        path: p.path,
+/// The uses a `find_references` call asks for.
+pub(super) fn references_request(p: &ReferencesParams, fresh: crate::engine::Freshness) -> GraphRequest {
+    GraphRequest {
+        name: p.name.clone(),
+        lang: p.lang.clone(),
+        path: p.path.clone(),
         scope: scope(&p.common),
         limit: p.limit.unwrap_or(50).clamp(1, 5000),
         depth: 1,
-        freshness: freshness(ws),
-    };
+        freshness: fresh,
+    }
+}
+
+fn find_references(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let p: ReferencesParams = parse(args)?;
+    let request = references_request(&p, freshness(ws));
     let compact = p.compact.unwrap_or(false);
     Ok(ws.engine.references(&request).map(|r| {
         let mut value = json_of(&r);

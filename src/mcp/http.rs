@@ -41,6 +41,8 @@ const SESSION_IDLE: Duration = Duration::from_secs(30 * 60);
 struct Guard {
     hosts: Arc<Vec<String>>,
     token: Option<Arc<String>>,
+    /// Tokens scoped to repositories (`--auth-token-file`); each request carries its scope.
+    tokens: Option<Arc<super::repos::Tokens>>,
     sessions: Arc<LocalSessionManager>,
     /// Session ids, oldest first.
     opened: Arc<tokio::sync::Mutex<VecDeque<Arc<str>>>>,
@@ -94,7 +96,7 @@ async fn admit(guard: &Guard, request: Request) -> Result<(Request, bool), Respo
     Ok((Request::from_parts(parts, Body::from(bytes)), new_session))
 }
 
-async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+async fn guard(State(guard): State<Guard>, mut request: Request, next: Next) -> Response {
     let headers: &HeaderMap = request.headers();
     let host = headers.get(header::HOST).and_then(|v| v.to_str().ok()).map(host_of);
     if !host.as_deref().is_some_and(|h| guard.hosts.iter().any(|a| a == h)) {
@@ -121,6 +123,20 @@ async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Resp
                 .into_response();
         }
     }
+    if let Some(tokens) = &guard.tokens {
+        let presented =
+            headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token).unwrap_or("");
+        let Some(scope) = tokens.scope_of(presented) else {
+            return (
+                StatusCode::UNAUTHORIZED,
+                [(header::WWW_AUTHENTICATE, "Bearer")],
+                "unauthorized: a bearer token is required\n",
+            )
+                .into_response();
+        };
+        // The tools read it from the request (rmcp hands them its parts).
+        request.extensions_mut().insert(scope);
+    }
     if request.method() != Method::POST || !request.uri().path().starts_with("/mcp") {
         return next.run(request).await;
     }
@@ -135,13 +151,13 @@ async fn guard(State(guard): State<Guard>, request: Request, next: Next) -> Resp
     response
 }
 
-async fn health(State(server): State<Server>) -> Response {
-    let health = server.health();
+async fn health(State(server): State<Server>, request: Request) -> Response {
+    let health = server.health_for(request.extensions().get::<super::repos::TokenScope>());
     axum::Json(health).into_response()
 }
 
 /// Serves until Ctrl-C or SIGTERM.
-pub async fn serve(server: Server, options: &Options) -> Result<()> {
+pub async fn serve(server: Server, options: &Options, tokens: Option<Arc<super::repos::Tokens>>) -> Result<()> {
     let bind = if options.bind.is_empty() { "127.0.0.1:8765".to_owned() } else { options.bind.clone() };
     let listener = tokio::net::TcpListener::bind(&bind).await.with_context(|| format!("cannot listen on {bind}"))?;
     let local = listener.local_addr()?;
@@ -158,6 +174,7 @@ pub async fn serve(server: Server, options: &Options) -> Result<()> {
     let guard_state = Guard {
         hosts: Arc::new(hosts),
         token: token.map(Arc::new),
+        tokens,
         sessions: sessions.clone(),
         opened: Arc::default(),
     };

@@ -6,6 +6,7 @@
 
 mod graph_tools;
 mod http;
+pub mod repos;
 mod server;
 mod stdio;
 pub mod tools;
@@ -41,6 +42,10 @@ pub struct Options {
     pub store: Option<PathBuf>,
     /// What is allowed for workspaces that are not repositories.
     pub live: crate::view::live::LiveOptIn,
+    /// Registered repositories to serve, by alias or glob (`mcp --all-repos` is `*`).
+    pub repos: Vec<String>,
+    /// Bearer tokens with the repositories each may ask (HTTP).
+    pub auth_token_file: Option<PathBuf>,
 }
 
 /// Runs the server until the client disconnects (stdio) or the process is stopped (HTTP).
@@ -50,8 +55,33 @@ pub fn run(options: Options) -> Result<()> {
         anyhow::bail!("--auto-workspace needs at least one --allowed-root");
     }
     let cwd = std::env::current_dir().context("reading the current directory")?;
-    let paths = if options.workspaces.is_empty() { vec![cwd.clone()] } else { options.workspaces.clone() };
-    let paths: Vec<PathBuf> = paths.into_iter().map(|p| cwd.join(p)).collect();
+    // The registry's repositories are the server's workspaces (with any named besides them).
+    let served = if options.repos.is_empty() {
+        None
+    } else {
+        Some(Arc::new(repos::Served::load(&options.repos).map_err(|e| anyhow::anyhow!("{e}"))?))
+    };
+    let paths = match &served {
+        Some(served) => {
+            let mut roots = served.roots();
+            if roots.is_empty() {
+                anyhow::bail!("none of the registered repositories it names is where it was registered");
+            }
+            roots.extend(options.workspaces.iter().map(|p| cwd.join(p)));
+            roots
+        }
+        None if options.workspaces.is_empty() => vec![cwd.clone()],
+        None => options.workspaces.iter().map(|p| cwd.join(p)).collect(),
+    };
+    let tokens = match &options.auth_token_file {
+        Some(_) if served.is_none() => {
+            anyhow::bail!(
+                "--auth-token-file scopes tokens to registered repositories: serve them with --all-repos or --repo"
+            )
+        }
+        Some(file) => Some(Arc::new(repos::Tokens::read(&cwd.join(file))?)),
+        None => None,
+    };
     let allowed_roots = options
         .allowed_roots
         .iter()
@@ -64,14 +94,14 @@ pub fn run(options: Options) -> Result<()> {
     let registry = Arc::new(Registry::new(&paths, policy).map_err(|e| anyhow::anyhow!("{e}"))?);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     runtime.block_on(async move {
-        let server = Server::new(registry.clone());
+        let server = Server::new(registry.clone()).serving(served);
         if !options.no_prewarm {
             for ws in registry.all() {
                 server.start_background(&ws, "warming", None);
             }
         }
         if options.http {
-            http::serve(server, &options).await
+            http::serve(server, &options, tokens).await
         } else {
             stdio::serve(server).await.context("serving over stdio")
         }

@@ -11,6 +11,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::{Value, json};
 
+use super::repos::{Route, Served, TokenScope};
 use super::tools::{self, Health, IndexStatus, SyncAnswer, SyncParams, WorkspaceHealth};
 use super::workspaces::{Registry, Workspace};
 use crate::engine::{Error, PROTOCOL_VERSION};
@@ -24,6 +25,8 @@ pub struct Server {
     registry: Arc<Registry>,
     started: Instant,
     tools: Arc<Vec<Tool>>,
+    /// The registered repositories served (`--all-repos`, `--repo`).
+    served: Option<Arc<Served>>,
 }
 
 const INSTRUCTIONS: &str = "CodeCompass answers questions about this repository's code with exact path:line \
@@ -45,7 +48,12 @@ impl Server {
                     .annotate(annotations)
             })
             .collect();
-        Server { registry, started: Instant::now(), tools: Arc::new(tools) }
+        Server { registry, started: Instant::now(), tools: Arc::new(tools), served: None }
+    }
+
+    /// The same server, serving the registered repositories `served` (`repo` in requests).
+    pub fn serving(self, served: Option<Arc<Served>>) -> Server {
+        Server { served, ..self }
     }
 
     /// The registry.
@@ -119,8 +127,18 @@ impl Server {
 
     /// The server's health.
     pub fn health(&self) -> Health {
+        self.health_for(None)
+    }
+
+    /// The health of the workspaces a token may see (all of them without a scoped token).
+    pub fn health_for(&self, token: Option<&TokenScope>) -> Health {
+        let visible = |ws: &Arc<Workspace>| match (token, &self.served) {
+            (None, _) => true,
+            (Some(token), Some(served)) => served.allows_root(token, &ws.root),
+            (Some(_), None) => false,
+        };
         let workspaces: Vec<WorkspaceHealth> =
-            self.registry.all().iter().map(|ws| Self::workspace_health(ws)).collect();
+            self.registry.all().iter().filter(|ws| visible(ws)).map(|ws| Self::workspace_health(ws)).collect();
         let status = if workspaces.iter().any(|w| w.progress.state == "warming") {
             "warming"
         } else if workspaces.iter().any(|w| w.indexing_status == "indexing") {
@@ -224,14 +242,41 @@ impl ServerHandler for Server {
         let args = request.arguments.clone();
         let common: tools::CommonParams = tools::parse(args.as_ref())
             .map_err(|e| McpError::invalid_params(format!("invalid arguments: {e}"), None))?;
-        let ws = match self.registry.get(common.common.workspace.as_deref()) {
+        // Over HTTP with `--auth-token-file`, the token's scope rides on the request.
+        let token =
+            context.extensions.get::<axum::http::request::Parts>().and_then(|p| p.extensions.get::<TokenScope>());
+        if name == "list_repos" {
+            let answer = super::repos::list(self.served.as_deref(), token);
+            return Ok(ok_result(&name, serde_json::to_value(answer).unwrap_or(Value::Null)).into());
+        }
+        let default = self.registry.default_root();
+        let requested = match super::repos::route(self.served.as_deref(), token, &common.common, default.as_deref()) {
+            Ok(Route::Workspace(requested)) => requested,
+            Ok(Route::One(entry)) => Some(entry.path),
+            Ok(Route::Many(entries)) => {
+                let served = self.served.clone().expect("several repositories are routed only when some are served");
+                let call_name = name.clone();
+                let outcome = tokio::task::spawn_blocking(move || {
+                    super::repos::run_across(&call_name, args.as_ref(), &served, entries)
+                })
+                .await
+                .map_err(|e| McpError::internal_error(format!("the tool crashed: {e}"), None))?;
+                return match outcome {
+                    Err(message) => Err(McpError::invalid_params(format!("invalid arguments: {message}"), None)),
+                    Ok(Ok(value)) => Ok(ok_result(&name, value).into()),
+                    Ok(Err(e)) => Ok(error_result(&e).into()),
+                };
+            }
+            Err(e) => return Ok(error_result(&e).into()),
+        };
+        let ws = match self.registry.get(requested.as_deref()) {
             Ok(ws) => ws,
             Err(e) => return Ok(error_result(&e).into()),
         };
         let scope_name = ws.engine.workspace().scope_name(&Scope::from_option(common.common.reference.as_deref()));
         match name.as_str() {
             "health_check" => {
-                let health = self.health();
+                let health = self.health_for(token);
                 return Ok(ok_result(&name, serde_json::to_value(health).unwrap_or(Value::Null)).into());
             }
             "index_status" => {

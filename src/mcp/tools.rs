@@ -28,6 +28,23 @@ pub struct Common {
     /// A branch, tag or commit; default: the working tree as it is on disk.
     #[serde(rename = "ref")]
     pub reference: Option<String>,
+    /// A registered repository to ask, by alias, when the server serves the registry
+    /// (`mcp --all-repos` or `--repo`); a glob (`svc-*`, `*`) asks several at once, which
+    /// `search_code`, `locate_symbol` and `find_references` answer (`list_repos` names them).
+    pub repo: Option<String>,
+    /// Across several repositories: one ranking (`global`, the default) or each one's best
+    /// with the limit shared out (`per_repo`).
+    pub aggregate: Option<AggregateParam>,
+}
+
+/// How answers of several repositories become one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AggregateParam {
+    /// One ranking over all of them.
+    Global,
+    /// Each repository's best, the limit shared between them.
+    PerRepo,
 }
 
 /// How much of the ranking to explain.
@@ -485,6 +502,16 @@ pub fn specs() -> Vec<ToolSpec> {
             output: relaxed::<Health>(),
         },
         ToolSpec {
+            name: "list_repos",
+            title: "List the repositories served",
+            description: "The registered repositories this server answers for (started with --all-repos or \
+                          --repo), by alias, each with its path and whether it is still there. Pass an alias as \
+                          `repo` to any tool; a glob (`svc-*`, `*`) asks several at once in search_code, \
+                          locate_symbol and find_references.",
+            input: input::<CommonParams>(),
+            output: relaxed::<super::repos::ListReposAnswer>(),
+        },
+        ToolSpec {
             name: "sync_repo",
             title: "Bring the index up to date",
             description: "Bring the index up to date now (the working tree, HEAD, the default branch, linked \
@@ -545,44 +572,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
     let value = match name {
         "search_code" => {
             let p: SearchParams = parse(args)?;
-            let mode = match p.mode.unwrap_or(SearchMode::Auto) {
-                SearchMode::Auto => Mode::Auto,
-                SearchMode::Fts => Mode::Fts,
-                SearchMode::Regex => Mode::Regex,
-                SearchMode::Symbol => Mode::Symbol,
-                SearchMode::Path => Mode::Path,
-                SearchMode::Literal => Mode::Literal,
-            };
-            let exact = matches!(mode, Mode::Regex | Mode::Literal);
-            let files = p.group_by == Some(GroupBy::File);
-            let default_limit = if exact {
-                100
-            } else if files {
-                10
-            } else {
-                20
-            };
-            let request = SearchRequest {
-                query: p.query,
-                mode,
-                limit: p.limit.unwrap_or(default_limit).clamp(1, 10_000),
-                context: p.context_lines.unwrap_or(0).min(50),
-                detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail(),
-                compact: p.compact.unwrap_or(false),
-                fuzzy: p.fuzzy.unwrap_or(0),
-                case_sensitive: p.case_sensitive.unwrap_or(false),
-                ignore_case: p.ignore_case.unwrap_or(false),
-                explain: match p.explain {
-                    Some(ExplainLevel::Basic) => Explain::Basic,
-                    Some(ExplainLevel::Full) => Explain::Full,
-                    Some(ExplainLevel::Off) | None => Explain::Off,
-                },
-                max_tokens: p.max_tokens,
-                filters: p.filters.filters(),
-                timeout: std::time::Duration::from_secs(30),
-                files,
-                grep: Default::default(),
-            };
+            let request = search_request(&p);
             let compact = request.compact;
             to_value(engine.search(&request, &scope(&p.common), freshness(ws)).map(|r| {
                 let value = json_of(&r);
@@ -591,14 +581,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
         }
         "locate_symbol" => {
             let p: LocateParams = parse(args)?;
-            let request = LocateRequest {
-                name: p.name,
-                kind: p.kind,
-                lang: p.lang,
-                scope: scope(&p.common),
-                limit: p.limit.unwrap_or(20).clamp(1, 1000),
-                freshness: freshness(ws),
-            };
+            let request = locate_request(&p, freshness(ws));
             let detail = p.detail_level.unwrap_or(DetailLevel::Signature);
             let compact = p.compact.unwrap_or(false);
             to_value(engine.locate(&request).map(|r| shape_locate(json_of(&r), detail, compact)))
@@ -681,6 +664,60 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
         }
     };
     Ok(value)
+}
+
+/// The lookup a `locate_symbol` call asks for.
+pub(super) fn locate_request(p: &LocateParams, freshness: Freshness) -> LocateRequest {
+    LocateRequest {
+        name: p.name.clone(),
+        kind: p.kind.clone(),
+        lang: p.lang.clone(),
+        scope: scope(&p.common),
+        limit: p.limit.unwrap_or(20).clamp(1, 1000),
+        freshness,
+    }
+}
+
+/// The search a `search_code` call asks for.
+pub(super) fn search_request(p: &SearchParams) -> SearchRequest {
+    let mode = match p.mode.unwrap_or(SearchMode::Auto) {
+        SearchMode::Auto => Mode::Auto,
+        SearchMode::Fts => Mode::Fts,
+        SearchMode::Regex => Mode::Regex,
+        SearchMode::Symbol => Mode::Symbol,
+        SearchMode::Path => Mode::Path,
+        SearchMode::Literal => Mode::Literal,
+    };
+    let exact = matches!(mode, Mode::Regex | Mode::Literal);
+    let files = p.group_by == Some(GroupBy::File);
+    let default_limit = if exact {
+        100
+    } else if files {
+        10
+    } else {
+        20
+    };
+    SearchRequest {
+        query: p.query.clone(),
+        mode,
+        limit: p.limit.unwrap_or(default_limit).clamp(1, 10_000),
+        context: p.context_lines.unwrap_or(0).min(50),
+        detail: p.detail_level.unwrap_or(DetailLevel::Signature).detail(),
+        compact: p.compact.unwrap_or(false),
+        fuzzy: p.fuzzy.unwrap_or(0),
+        case_sensitive: p.case_sensitive.unwrap_or(false),
+        ignore_case: p.ignore_case.unwrap_or(false),
+        explain: match p.explain {
+            Some(ExplainLevel::Basic) => Explain::Basic,
+            Some(ExplainLevel::Full) => Explain::Full,
+            Some(ExplainLevel::Off) | None => Explain::Off,
+        },
+        max_tokens: p.max_tokens,
+        filters: p.filters.filters(),
+        timeout: std::time::Duration::from_secs(30),
+        files,
+        grep: Default::default(),
+    }
 }
 
 pub(super) fn json_of<T: serde::Serialize>(value: &T) -> Value {

@@ -158,6 +158,11 @@ impl Registry {
         self.add(&canonical)
     }
 
+    /// The default workspace's root.
+    pub fn default_root(&self) -> Option<PathBuf> {
+        self.default.clone()
+    }
+
     fn registered(&self, root: &Path) -> Option<Arc<Workspace>> {
         self.by_root.read().ok()?.get(root).cloned()
     }

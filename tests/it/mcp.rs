@@ -16,8 +16,13 @@ fn python() -> PathBuf {
 }
 
 fn scenario(name: &str, repo: &Path, other: &Path) {
+    scenario_with(name, repo, other, &[]);
+}
+
+fn scenario_with(name: &str, repo: &Path, other: &Path, envs: &[(&str, &Path)]) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/client_test.py");
     let output = Command::new(python())
+        .envs(envs.iter().map(|(k, v)| (*k, *v)))
         .arg(script)
         .arg(name)
         .arg("--bin")
@@ -57,6 +62,28 @@ fn http_with_tokens_host_checks_two_clients_and_abandoned_calls() {
     let (_tmp, repo) = fixture("shop");
     scenario("http", &repo, &repo);
     scenario("wrong_token", &repo, &repo);
+}
+
+/// `mcp --all-repos` over HTTP: `repo` by alias or glob, `list_repos`, and tokens scoped to
+/// repositories, checked before anything is read.
+#[test]
+fn one_server_for_the_registry_with_tokens_scoped_to_repositories() {
+    let (tmp, root) = fixture("many-repos");
+    let home = tmp.path().join("home");
+    // billing keeps its branch `v2` indexed too (`repos add --ref`).
+    for (dir, alias, refs) in
+        [("billing", "billing", &["--ref", "v2"][..]), ("billing-fork", "fork", &[]), ("storefront", "storefront", &[])]
+    {
+        let added = crate::support::bin()
+            .args(["repos", "add", "--quiet", "--alias", alias])
+            .args(refs)
+            .arg(root.join(dir))
+            .env("CODECOMPASS_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(added.status.success(), "{}", String::from_utf8_lossy(&added.stderr));
+    }
+    scenario_with("repos", &root, &home, &[("CODECOMPASS_HOME", &home)]);
 }
 
 #[test]

@@ -42,6 +42,7 @@ EXPECTED_TOOLS = {
     "xray_search_batch",
     "get_job",
     "cancel_job",
+    "list_repos",
 }
 
 failures = []
@@ -458,15 +459,98 @@ async def scenario_wrong_token(args):
         server.wait(timeout=10)
 
 
+async def scenario_repos(args):
+    """One HTTP server for the registry (`--all-repos`), tokens scoped to repositories.
+
+    `--repo` is the `many-repos` fixture's root, `--other` the registry home (CODECOMPASS_HOME)
+    where billing, fork and storefront are registered."""
+    port = free_port()
+    tokens = os.path.join(args.other, "tokens")
+    with open(tokens, "w") as f:
+        f.write("# every repository\nall-token *\n# billing and its fork only\nbilling-token billing fork\n")
+    server = subprocess.Popen(
+        [args.bin, "mcp", "--transport", "http", "--bind", f"127.0.0.1:{port}", "--all-repos", "--no-prewarm",
+         "--auth-token-file", tokens],
+        cwd=args.repo, env={**os.environ, "CODECOMPASS_HOME": args.other}, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    storefront = os.path.join(args.repo, "storefront")
+
+    async def session_for(token, calls):
+        async with httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=60) as client:
+            async with streamable_http_client(f"{base}/mcp", http_client=client) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return [await session.call_tool(name, params) for name, params in calls]
+
+    def code(result):
+        return structured(result).get("error", {}).get("code")
+
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(f"{base}/health", headers={"Authorization": "Bearer all-token"}, timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        check(httpx.get(f"{base}/health", headers={"Authorization": "Bearer nobody"}, timeout=5).status_code == 401,
+              "a token not in the file is refused")
+        listed, across, one, at_ref, outline_many = await session_for("all-token", [
+            ("list_repos", {}),
+            ("locate_symbol", {"name": "charge_card", "repo": "*"}),
+            ("search_code", {"query": "format_amount", "repo": "billing"}),
+            ("locate_symbol", {"name": "charge_card", "repo": "billing", "ref": "v2"}),
+            ("get_file_outline", {"path": "billing/money.py", "repo": "*"}),
+        ])
+        aliases = [r["alias"] for r in structured(listed).get("repos", [])]
+        check(aliases == ["billing", "fork", "storefront"], f"list_repos: {aliases}")
+        places = sorted((r["repo"], r["path"], r["line"]) for r in structured(across).get("results", []))
+        check(places == [("billing", "billing/charge.py", 4), ("fork", "billing/charge.py", 4)], f"across: {places}")
+        check(len(structured(across).get("repos", [])) == 3, f"across names every repository: {structured(across)}")
+        check(not one.is_error and structured(one).get("results"), f"one repository by alias: {structured(one)}")
+        check([r["path"] for r in structured(at_ref).get("results", [])] == ["billing/cards/charge_v2.py"],
+              f"one repository at a ref: {structured(at_ref)}")
+        check(outline_many.is_error and code(outline_many) == "invalid_argument",
+              f"a one-repository tool refuses several: {structured(outline_many)}")
+
+        listed, outside, glob, default, by_path = await session_for("billing-token", [
+            ("list_repos", {}),
+            ("locate_symbol", {"name": "render_invoice_only_in_storefront", "repo": "storefront"}),
+            ("locate_symbol", {"name": "render_invoice_only_in_storefront", "repo": "*"}),
+            ("locate_symbol", {"name": "charge_card"}),
+            ("get_file_outline", {"path": "storefront/invoice.py", "workspace": storefront}),
+        ])
+        aliases = [r["alias"] for r in structured(listed).get("repos", [])]
+        check(aliases == ["billing", "fork"], f"a scoped token lists its repositories: {aliases}")
+        check(outside.is_error and code(outside) == "workspace_not_allowed", f"outside the scope: {structured(outside)}")
+        check("render_invoice" not in json.dumps(structured(outside)), "nothing read outside the scope")
+        glob_repos = sorted(r["repo"] for r in structured(glob).get("repos", []))
+        check(glob_repos == ["billing", "fork"] and not structured(glob).get("results"),
+              f"a glob stays in the scope: {structured(glob)}")
+        check(not default.is_error and structured(default).get("results"), f"the default repository: {structured(default)}")
+        check(by_path.is_error and code(by_path) == "workspace_not_allowed", f"a workspace path outside: {structured(by_path)}")
+        check("render_invoice" not in json.dumps(structured(by_path)), "nothing read by path outside the scope")
+        health = httpx.get(f"{base}/health", headers={"Authorization": "Bearer billing-token"}, timeout=5).json()
+        shown = sorted(os.path.basename(w["workspace"]) for w in health.get("workspaces", []))
+        check(shown == ["billing", "billing-fork"], f"health shows the token's repositories: {shown}")
+        check(server.poll() is None, "the server is still running")
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=["stdio", "partial", "http", "wrong_token"])
+    parser.add_argument("scenario", choices=["stdio", "partial", "http", "wrong_token", "repos"])
     parser.add_argument("--bin", required=True)
     parser.add_argument("--repo", required=True)
     parser.add_argument("--other", default="/")
     args = parser.parse_args()
     asyncio.run({"stdio": scenario_stdio, "partial": scenario_partial, "http": scenario_http,
-                 "wrong_token": scenario_wrong_token}[args.scenario](args))
+                 "wrong_token": scenario_wrong_token, "repos": scenario_repos}[args.scenario](args))
     if failures:
         print("\n".join(failures))
         sys.exit(1)
