@@ -105,11 +105,11 @@ pub(super) fn one_ref(refs: &[String]) -> Result<Scope, Error> {
 pub(super) fn repos(command: &ReposCommand, out: &Out) -> Result<bool, Error> {
     match command {
         ReposCommand::Add { path, alias, refs, no_index } => {
-            let (response, engine) = registry::add(path, alias.as_deref(), refs)?;
+            let (mut response, engine) = registry::add(path, alias.as_deref(), refs)?;
             if !*no_index {
                 let mut scopes = vec![Scope::Worktree];
                 scopes.extend(refs.iter().map(|r| Scope::Ref(r.clone())));
-                engine.index(&scopes, IndexOptions::default())?;
+                response.index = Some(engine.index(&scopes, IndexOptions::default())?);
             }
             listed(out, &response);
             Ok(true)
@@ -137,7 +137,15 @@ fn listed(out: &Out, response: &ReposResponse) {
     }
     let mut text = String::new();
     if let (Some(action), Some(alias)) = (response.action, &response.alias) {
-        text.push_str(&format!("{action} {alias}\n"));
+        text.push_str(&format!("{action} {alias}"));
+        if let Some(index) = &response.index {
+            let total = &index.total;
+            text.push_str(&format!(
+                ": indexed in {} ms, {} blobs parsed, {} taken from other registered repositories",
+                total.duration_ms, total.blobs_parsed, total.blobs_shared
+            ));
+        }
+        text.push('\n');
     }
     let width = response.repos.iter().map(|r| r.entry.alias.len()).max().unwrap_or(0);
     for repo in &response.repos {

@@ -249,6 +249,9 @@ pub struct IndexedView {
     pub blobs_parsed: u64,
     /// Blobs whose records already existed.
     pub blobs_reused: u64,
+    /// Blobs whose records were copied from another registered repository (the same blob
+    /// there) instead of parsed.
+    pub blobs_shared: u64,
     /// Symbols in the view.
     pub symbols: u64,
     /// Symbols extracted now.
@@ -274,6 +277,8 @@ pub struct IndexTotals {
     pub blobs_parsed: u64,
     /// Blobs reused.
     pub blobs_reused: u64,
+    /// Blobs whose records came from another registered repository.
+    pub blobs_shared: u64,
     /// Symbols over all views.
     pub symbols: u64,
     /// Wall time.
@@ -291,6 +296,7 @@ impl From<ViewReport> for IndexedView {
             files_changed: r.files_changed,
             blobs_parsed: r.blobs_parsed,
             blobs_reused: r.blobs_reused,
+            blobs_shared: r.blobs_shared,
             symbols: r.symbols,
             symbols_extracted: r.symbols_extracted,
             skipped: r.skipped,
@@ -362,7 +368,7 @@ impl Engine {
             self.open_store(true)?
         };
         let force = options.force;
-        let indexer = Indexer::new(&self.ws, &store, options)?;
+        let indexer = self.indexer(&store, options)?;
         let started = std::time::Instant::now();
         let mut views = Vec::new();
         for scope in scopes {
@@ -381,7 +387,7 @@ impl Engine {
                 .map(|r| r.name)
                 .collect();
             if !others.is_empty() {
-                let indexer = Indexer::new(&self.ws, &store, IndexOptions::default())?;
+                let indexer = self.indexer(&store, IndexOptions::default())?;
                 for name in others {
                     if let Ok(report) = indexer.index(&Scope::Ref(name)) {
                         views.push(IndexedView::from(report));
@@ -396,10 +402,20 @@ impl Engine {
             total.files += v.files;
             total.blobs_parsed += v.blobs_parsed;
             total.blobs_reused += v.blobs_reused;
+            total.blobs_shared += v.blobs_shared;
             total.symbols += v.symbols;
         }
         total.duration_ms = started.elapsed().as_millis() as u64;
         Ok(IndexResponse { views, total })
+    }
+
+    /// An indexer of this workspace's store that, when this repository is registered
+    /// (`repos add`), copies the records of blobs it meets for the first time from the other
+    /// registered repositories' stores instead of parsing them.
+    fn indexer<'a>(&'a self, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, Error> {
+        let own = self.ws.root().to_owned();
+        let own_store = self.ws.store_dir().to_owned();
+        Ok(Indexer::new(&self.ws, store, options)?.with_donors(move || registry::donor_stores(&own, &own_store)))
     }
 
     /// Moves an unusable store aside so a fresh one can be built; the old one is deleted
@@ -465,7 +481,7 @@ impl Engine {
         };
         crate::failpoint::hit("query.after_check");
         let report = {
-            let indexer = Indexer::new(&self.ws, store, IndexOptions::default())?;
+            let indexer = self.indexer(store, IndexOptions::default())?;
             // A watcher's sync that held the lock meanwhile (after a checkout, most likely) may
             // have brought the view up to date.
             if *scope == Scope::Worktree

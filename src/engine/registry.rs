@@ -222,6 +222,25 @@ fn default_alias(root: &Path) -> String {
     if alias.is_empty() { "repo".to_owned() } else { alias }
 }
 
+/// The stores other registered repositories keep, for records shared between them: empty
+/// unless the repository at `own` is registered itself. Stores of another schema (or damaged)
+/// are left out, and so is `own_store` (two worktrees of one repository share a store).
+pub fn donor_stores(own: &Path, own_store: &Path) -> Vec<PathBuf> {
+    let Ok(registry) = Registry::load() else { return Vec::new() };
+    let own = own.to_string_lossy();
+    if !registry.repos.iter().any(|r| r.path == own) {
+        return Vec::new();
+    }
+    registry
+        .repos
+        .iter()
+        .filter(|r| r.path != own && r.state() == RepoState::Ok)
+        .filter_map(|r| Engine::open(Path::new(&r.path), &EngineOptions::default()).ok())
+        .map(|engine| engine.workspace().store_dir().to_owned())
+        .filter(|dir| dir != own_store && store::Store::classify(dir).0 == store::StoreState::Compatible)
+        .collect()
+}
+
 /// One repository in `repos list`.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ListedRepo {
@@ -247,6 +266,9 @@ pub struct ReposResponse {
     pub alias: Option<String>,
     /// Every registered repository, by alias, with whether it is still there.
     pub repos: Vec<ListedRepo>,
+    /// What indexing the repository added did (`repos add` without `--no-index`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<IndexResponse>,
 }
 
 fn listed(registry: &Registry, action: Option<&'static str>, alias: Option<String>) -> ReposResponse {
@@ -256,6 +278,7 @@ fn listed(registry: &Registry, action: Option<&'static str>, alias: Option<Strin
         action,
         alias,
         repos: registry.repos.iter().map(|e| ListedRepo { entry: e.clone(), state: e.state() }).collect(),
+        index: None,
     }
 }
 

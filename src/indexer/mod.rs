@@ -9,6 +9,7 @@
 mod content;
 mod gc;
 mod jobs;
+mod shared;
 mod state;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -89,6 +90,9 @@ pub struct ViewReport {
     pub blobs_parsed: u64,
     /// Blobs of changed files whose records already existed.
     pub blobs_reused: u64,
+    /// Blobs whose records were copied from another registered repository's store (the same
+    /// blob there) instead of parsed.
+    pub blobs_shared: u64,
     /// Symbols written in this run.
     pub symbols_extracted: u64,
     /// Blobs not parsed, by reason (`binary`, `too_large`, ...).
@@ -130,11 +134,12 @@ pub struct Indexer<'a> {
     store: &'a Store,
     options: IndexOptions,
     max_file_size: u64,
-    /// One full-text writer for the whole run: its merges finish (and obsolete segment files
-    /// go) when the run ends, in [`Indexer::finish`].
-    /// The full-text index and its writer, opened by the first run with documents to write;
-    /// `true` when the writer is a small run's (see `FullText::writer`).
+    /// One full-text writer for the whole run, opened by the first build with documents to
+    /// write (`true` when it is a small run's, see `FullText::writer`): its merges finish (and
+    /// obsolete segment files go) when the run ends, in [`Indexer::finish`].
     fulltext: std::cell::RefCell<Option<(FullText, tantivy::IndexWriter, bool)>>,
+    /// Where records of never-seen blobs may be copied from instead of parsed (see `shared`).
+    donors: shared::Donors<'a>,
     _lock: store::WriteLock,
 }
 
@@ -160,8 +165,17 @@ impl<'a> Indexer<'a> {
             options,
             max_file_size: ws.max_file_size(),
             fulltext: std::cell::RefCell::new(None),
+            donors: shared::Donors::default(),
             _lock: lock,
         })
+    }
+
+    /// The same indexer, copying records of blobs it has not parsed from the stores `find`
+    /// names (other registered repositories' stores), asked only when a build meets such
+    /// blobs.
+    pub fn with_donors(mut self, find: impl Fn() -> Vec<std::path::PathBuf> + 'a) -> Self {
+        self.donors = shared::Donors::new(Box::new(find));
+        self
     }
 
     /// Ends the run: waits for the full-text segment merges to finish, which also deletes the
@@ -515,6 +529,7 @@ impl<'a> Indexer<'a> {
         if let Some(h) = head_report {
             // The HEAD view's work is part of this run's work.
             report.blobs_parsed += h.blobs_parsed;
+            report.blobs_shared += h.blobs_shared;
             report.symbols_extracted += h.symbols_extracted;
             report.missing_objects += h.missing_objects;
             for (reason, n) in h.skipped {
@@ -624,6 +639,9 @@ impl<'a> Indexer<'a> {
         let mut scan_bitmap = plan.base_scan_bitmap;
         let mut symbols = plan.base_symbols;
         report.files_changed = (plan.removed.len() + plan.added.len()) as u64;
+
+        // 0. Records other registered repositories hold for blobs never seen here.
+        report.blobs_shared = self.share_records(&plan.added)?;
 
         // 1. File versions: removals, then additions. Committed before parsing: file versions
         // are immutable facts about (path, blob), harmless until a view refers to them.

@@ -362,55 +362,7 @@ fn merge(
     let conn = store.conn();
     let staged_db = staging.join(STORE_ENTRY);
     conn.execute("ATTACH DATABASE ?1 AS snap", [staged_db.to_string_lossy()]).map_err(StoreError::from)?;
-    let merged = (|| -> Result<(), StoreError> {
-        let tx = conn.unchecked_transaction()?;
-        tx.execute_batch(
-            "INSERT OR IGNORE INTO main.blobs (oid, size) SELECT oid, size FROM snap.blobs;
-             UPDATE main.blobs SET size = (SELECT s.size FROM snap.blobs s WHERE s.oid = main.blobs.oid)
-                 WHERE size < 0 AND oid IN (SELECT oid FROM snap.blobs WHERE size >= 0);
-             INSERT OR IGNORE INTO main.records
-                 (blob, lang, extractor, status, skip_reason, line_count, symbol_count, diagnostics, created_at)
-                 SELECT b.id, r.lang, r.extractor, r.status, r.skip_reason, r.line_count, r.symbol_count,
-                        r.diagnostics, r.created_at
-                 FROM snap.records r JOIN snap.blobs sb ON sb.id = r.blob JOIN main.blobs b ON b.oid = sb.oid;
-             INSERT OR IGNORE INTO main.symbols
-                 (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
-                  byte_start, byte_end, signature, parent, visibility, doc, stable_id)
-                 SELECT mr.id, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, s.line_end,
-                        s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc,
-                        s.stable_id
-                 FROM snap.symbols s
-                 JOIN snap.records r ON r.id = s.record
-                 JOIN snap.blobs sb ON sb.id = r.blob
-                 JOIN main.blobs b ON b.oid = sb.oid
-                 JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;",
-        )?;
-        // References came after the first snapshots: an older one has none to merge.
-        let has_occurrences: bool = tx.query_row(
-            "SELECT count(*) = 2 FROM snap.sqlite_master WHERE type = 'table'
-             AND name IN ('occurrences', 'occurrence_names')",
-            [],
-            |r| r.get(0),
-        )?;
-        if has_occurrences {
-            tx.execute_batch(
-                "INSERT OR IGNORE INTO main.occurrences (record, data)
-                     SELECT mr.id, o.data FROM snap.occurrences o
-                     JOIN snap.records r ON r.id = o.record
-                     JOIN snap.blobs sb ON sb.id = r.blob
-                     JOIN main.blobs b ON b.oid = sb.oid
-                     JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;
-                 INSERT OR IGNORE INTO main.occurrence_names (key, record)
-                     SELECT n.key, mr.id FROM snap.occurrence_names n
-                     JOIN snap.records r ON r.id = n.record
-                     JOIN snap.blobs sb ON sb.id = r.blob
-                     JOIN main.blobs b ON b.oid = sb.oid
-                     JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;",
-            )?;
-        }
-        tx.commit()?;
-        Ok(())
-    })();
+    let merged = crate::store::shared::copy_all_records(conn, "snap");
     let _ = conn.execute("DETACH DATABASE snap", []);
     merged?;
     crate::failpoint::hit("import.after_merge_records");

@@ -15,6 +15,7 @@ mod lock;
 pub mod occurrences;
 mod rows;
 mod schema;
+pub mod shared;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};

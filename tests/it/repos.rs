@@ -269,3 +269,30 @@ fn a_repository_that_cannot_answer_leaves_the_others_answering() {
     assert_eq!(none.code, 2);
     assert_eq!(none.json["error"]["code"], "index_incompatible");
 }
+
+#[test]
+fn a_fork_indexes_without_parsing_the_blobs_it_shares_and_answers_from_its_own_views() {
+    let shop = Shop::new();
+    let billing = shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]);
+    assert_eq!(billing.json["index"]["total"]["blobs_shared"], 0, "{}", billing.stdout);
+    // The fork holds billing's two blobs and one of its own: only that one is parsed.
+    let fork = shop.run(&["repos", "add", shop.repo("billing-fork").to_str().unwrap(), "--alias", "fork"]);
+    assert_eq!(fork.json["index"]["total"]["blobs_parsed"], 1, "{}", fork.stdout);
+    assert_eq!(fork.json["index"]["total"]["blobs_shared"], 2, "{}", fork.stdout);
+    // The copied records answer exactly as parsed ones: the same symbols and references.
+    let shared = shop.run_in(&shop.repo("billing-fork"), &["references", "charge_card"]);
+    let parsed = shop.run_in(&shop.repo("billing"), &["references", "charge_card"]);
+    assert_eq!(shared.json["definitions"], parsed.json["definitions"]);
+    let fork_uses: Vec<u64> =
+        shared.json["results"].as_array().unwrap().iter().map(|r| r["line"].as_u64().unwrap()).collect();
+    assert_eq!(fork_uses, [10, 1, 5, 6], "{}", shared.stdout);
+    // Nothing of the fork's leaks into billing, nor the other way.
+    assert_eq!(shop.run_in(&shop.repo("billing"), &["locate", "charge_twice_only_in_fork"]).code, 1);
+    assert_eq!(shop.run_in(&shop.repo("billing-fork"), &["locate", "charge_twice_only_in_fork"]).code, 0);
+    // A repository that is not registered borrows nothing.
+    let copy = shop.root.join("unregistered");
+    git(&shop.root, &["clone", "-q", shop.repo("billing").to_str().unwrap(), copy.to_str().unwrap()]);
+    let alone = shop.run_in(&copy, &["index"]);
+    assert_eq!(alone.json["total"]["blobs_shared"], 0, "{}", alone.stdout);
+    assert_eq!(alone.json["total"]["blobs_parsed"], 2, "{}", alone.stdout);
+}

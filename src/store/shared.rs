@@ -1,0 +1,145 @@
+//! Records copied from another store: a snapshot being merged, or the store of another
+//! repository that holds the same blobs (a fork, a vendored copy). Records are keyed by blob
+//! id, language and extractor key, so a record of another store for the same key is the one
+//! this store would derive; only the row ids differ, and they are mapped through the blob ids.
+
+use std::path::Path;
+
+use rusqlite::Connection;
+
+use super::{DB_FILE, Store, StoreError};
+use crate::git::ObjectId;
+
+/// The statements that copy records (and their symbols and occurrences) from the attached
+/// database `from` into `main`, for the blobs `filter` lets through (a join on the source's
+/// blob row `sb`; empty for all).
+fn copy_sql(from: &str, filter: &str, occurrences: bool) -> String {
+    let mut sql = format!(
+        "INSERT OR IGNORE INTO main.blobs (oid, size) SELECT sb.oid, sb.size FROM {from}.blobs sb {filter};
+         UPDATE main.blobs SET size = (SELECT s.size FROM {from}.blobs s WHERE s.oid = main.blobs.oid)
+             WHERE size < 0 AND oid IN (SELECT sb.oid FROM {from}.blobs sb {filter} WHERE sb.size >= 0);
+         INSERT OR IGNORE INTO main.records
+             (blob, lang, extractor, status, skip_reason, line_count, symbol_count, diagnostics, created_at)
+             SELECT b.id, r.lang, r.extractor, r.status, r.skip_reason, r.line_count, r.symbol_count,
+                    r.diagnostics, r.created_at
+             FROM {from}.records r JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+             JOIN main.blobs b ON b.oid = sb.oid;
+         INSERT OR IGNORE INTO main.symbols
+             (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
+              byte_start, byte_end, signature, parent, visibility, doc, stable_id)
+             SELECT mr.id, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, s.line_end,
+                    s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc,
+                    s.stable_id
+             FROM {from}.symbols s
+             JOIN {from}.records r ON r.id = s.record
+             JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+             JOIN main.blobs b ON b.oid = sb.oid
+             JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;"
+    );
+    if occurrences {
+        sql.push_str(&format!(
+            "INSERT OR IGNORE INTO main.occurrences (record, data)
+                 SELECT mr.id, o.data FROM {from}.occurrences o
+                 JOIN {from}.records r ON r.id = o.record
+                 JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+                 JOIN main.blobs b ON b.oid = sb.oid
+                 JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;
+             INSERT OR IGNORE INTO main.occurrence_names (key, record)
+                 SELECT n.key, mr.id FROM {from}.occurrence_names n
+                 JOIN {from}.records r ON r.id = n.record
+                 JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+                 JOIN main.blobs b ON b.oid = sb.oid
+                 JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;"
+        ));
+    }
+    sql
+}
+
+/// Copies every record of the attached database `from` into `main`, in one transaction.
+/// Snapshots older than references have no occurrences to copy.
+pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError> {
+    let tx = conn.unchecked_transaction()?;
+    let occurrences: bool = tx.query_row(
+        &format!(
+            "SELECT count(*) = 2 FROM {from}.sqlite_master WHERE type = 'table'
+             AND name IN ('occurrences', 'occurrence_names')"
+        ),
+        [],
+        |r| r.get(0),
+    )?;
+    tx.execute_batch(&copy_sql(from, "", occurrences))?;
+    tx.commit()?;
+    Ok(())
+}
+
+/// A path as an SQLite URI opening it read-only.
+fn read_only_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3F"),
+            '#' => uri.push_str("%23"),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?mode=ro");
+    uri
+}
+
+impl Store {
+    /// Copies from the store in `donor` (another repository's, of the same schema) the
+    /// records of the blobs `wanted`; returns how many records this store gained. The donor is
+    /// only read.
+    pub fn adopt_records(&self, donor: &Path, wanted: &[ObjectId]) -> Result<usize, StoreError> {
+        if wanted.is_empty() {
+            return Ok(0);
+        }
+        let conn = self.conn();
+        let count = |conn: &Connection| -> Result<i64, StoreError> {
+            Ok(conn.query_row("SELECT count(*) FROM main.records", [], |r| r.get(0))?)
+        };
+        let before = count(conn)?;
+        conn.execute("ATTACH DATABASE ?1 AS donor", [read_only_uri(&donor.join(DB_FILE))])?;
+        let copied = (|| -> Result<(), StoreError> {
+            let tx = conn.unchecked_transaction()?;
+            tx.execute_batch(
+                "CREATE TEMP TABLE IF NOT EXISTS cc_wanted (oid BLOB PRIMARY KEY); DELETE FROM cc_wanted;",
+            )?;
+            {
+                let mut insert = tx.prepare("INSERT OR IGNORE INTO cc_wanted (oid) VALUES (?1)")?;
+                for oid in wanted {
+                    insert.execute([oid.0.as_slice()])?;
+                }
+            }
+            let occurrences: bool = tx.query_row(
+                "SELECT count(*) = 2 FROM donor.sqlite_master WHERE type = 'table'
+                 AND name IN ('occurrences', 'occurrence_names')",
+                [],
+                |r| r.get(0),
+            )?;
+            tx.execute_batch(&copy_sql("donor", "JOIN temp.cc_wanted w ON w.oid = sb.oid", occurrences))?;
+            tx.execute_batch("DELETE FROM cc_wanted;")?;
+            tx.commit()?;
+            Ok(())
+        })();
+        let _ = conn.execute("DETACH DATABASE donor", []);
+        copied?;
+        Ok((count(conn)? - before).max(0) as usize)
+    }
+
+    /// The blobs among `oids` this store holds no record of.
+    pub fn blobs_without_records(&self, oids: &[ObjectId]) -> Result<Vec<ObjectId>, StoreError> {
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM records r JOIN blobs b ON b.id = r.blob WHERE b.oid = ?1)")?;
+        let mut out = Vec::new();
+        for oid in oids {
+            let has: bool = stmt.query_row([oid.0.as_slice()], |r| r.get(0))?;
+            if !has {
+                out.push(*oid);
+            }
+        }
+        Ok(out)
+    }
+}
