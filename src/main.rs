@@ -36,7 +36,22 @@ unsafe extern "C" fn ts_free(ptr: *mut c_void) {
     unsafe { mi_free(ptr) }
 }
 
+/// Turns transparent huge pages off for this process (and the watchers and syncs it starts).
+/// mimalloc asks for them on its arenas, and the kernel then zeroes a whole 2 MiB page for the
+/// first byte each thread's heap touches: measured, a one-shot search on the Linux kernel held
+/// 129 MiB instead of 112, a cold index of tokio 160 MiB instead of 90, a query across 24
+/// repositories 105 MiB instead of 59, in the same time.
+fn no_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_THP_DISABLE) only sets a flag of this process; it touches no memory
+    // of ours, and failing (an old kernel) changes nothing.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 fn main() -> std::process::ExitCode {
+    no_transparent_huge_pages();
     // SAFETY: the four functions are one allocator family, never return null for a non-zero
     // size, align like malloc, and are installed once, on the main thread, before any
     // tree-sitter object exists.

@@ -8,6 +8,7 @@ mod bench;
 mod bench_graph;
 mod bench_load;
 mod bench_nl;
+mod bench_repos;
 mod bench_xray;
 mod measure;
 
@@ -17,6 +18,7 @@ use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
 usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray> --repo PATH [--runs N] [--json FILE]
+       cargo xtask bench repos --repo DIR_OF_REPOSITORIES [--runs N] [--json FILE]
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
        cargo xtask bench xray --repo PATH [--lang python|typescript|rust|c] [--runs N] [--json FILE]
@@ -46,6 +48,10 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray>
   bench xray    X-Ray's rules beside ast-grep (`ast-grep-cli` from PyPI, in a temp virtualenv)
                 with the same rules as ast-grep patterns: equal match sets (files and lines),
                 what only one finds, whole-process medians at the worktree and --ref HEAD
+  bench repos   20 registered repositories (clones of those under DIR, forks with 5% of their
+                files changed make up the rest): index time of each fork against its original
+                (records shared), query classes across all 20 against the slowest single
+                repository, `repos list` with 100 registered
   bench queries how long each language's query takes to compile
 
   CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
@@ -95,6 +101,7 @@ fn main() -> Result<()> {
                 "nl" => bench_nl::nl(&parsed),
                 "graph" => bench_graph::graph(&parsed),
                 "xray" => bench_xray::xray(&parsed),
+                "repos" => bench_repos::repos(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }
