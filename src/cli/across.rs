@@ -251,6 +251,47 @@ pub(super) fn references(
     })
 }
 
+/// `xray --repo`.
+pub(super) fn xray(
+    args: &AcrossArgs,
+    refs: &[String],
+    request: &crate::xray::XrayRequest,
+    filters: &crate::query::Filters,
+    out: &Out,
+) -> Result<bool, Error> {
+    let response = across::xray(&args.targets(refs)?, request, filters, args.aggregate())?;
+    render(out, args, response, |out, r: &crate::xray::XrayMatch| {
+        let text = r.text.lines().next().unwrap_or_default().trim();
+        format!("{}:{}: {text}\n", out.paint("32", &r.line_start.to_string()), r.column)
+    })
+}
+
+/// `context --repo`.
+pub(super) fn context(
+    args: &AcrossArgs,
+    refs: &[String],
+    request: &crate::query::SearchRequest,
+    strategy: crate::engine::Strategy,
+    out: &Out,
+) -> Result<bool, Error> {
+    let response = across::context(&args.targets(refs)?, request, strategy, args.aggregate())?;
+    let spent = response.estimated_tokens.unwrap_or(0);
+    let found = render(out, args, response, |out, r: &SearchResult| {
+        let name = r.qualified_name.as_deref().or(r.name.as_deref()).unwrap_or_default();
+        let mut text = format!("{}: {} {}\n", out.paint("32", &r.line_start.to_string()), r.kind, out.paint("1", name));
+        if let Some(preview) = &r.preview {
+            for line in preview.lines() {
+                text.push_str(&format!("  | {line}\n"));
+            }
+        }
+        text
+    })?;
+    if !out.is_json() {
+        let _ = writeln!(std::io::stderr().lock(), "~{spent} of {} tokens", request.max_tokens.unwrap_or(0));
+    }
+    Ok(found)
+}
+
 /// Something with a path, as every result is.
 trait Located {
     fn path(&self) -> &str;
@@ -263,6 +304,12 @@ impl Located for SearchResult {
 }
 
 impl Located for LocateResult {
+    fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+impl Located for crate::xray::XrayMatch {
     fn path(&self) -> &str {
         &self.path
     }
@@ -283,6 +330,11 @@ fn render<R: Serialize + Located>(
     mut response: AcrossResponse<R>,
     line: impl Fn(&Out, &R) -> String,
 ) -> Result<bool, Error> {
+    let more = if response.max_tokens.is_some() {
+        "(more results: raise --max-tokens, or --aggregate per-repo for each repository's best)"
+    } else {
+        "(more results: raise --limit, or --aggregate per-repo for each repository's best)"
+    };
     let grouped = args.group_by == Some(GroupBy::Repo);
     if grouped {
         // Stable: each repository's results keep their order.
@@ -317,7 +369,7 @@ fn render<R: Serialize + Located>(
     if !found {
         let _ = writeln!(stderr, "nothing matched in {} repositories", response.repos.len());
     } else if response.truncated {
-        let _ = writeln!(stderr, "(more results: raise --limit, or --aggregate per-repo for each repository's best)");
+        let _ = writeln!(stderr, "{more}");
     }
     Ok(found)
 }

@@ -19,7 +19,7 @@ use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 use crate::engine::{Engine, EngineOptions, Error, Freshness, LocateRequest, OutlineRequest, Strategy};
 use crate::indexer::IndexOptions;
-use crate::query::Detail;
+use crate::query::{Detail, SearchRequest};
 use crate::view::Scope;
 use crate::view::live::LiveOptIn;
 use grep::{GrepArgs, from_directory};
@@ -130,6 +130,8 @@ enum Command {
         strategy: StrategyArg,
         #[command(flatten)]
         search: SearchArgs,
+        #[command(flatten)]
+        across: across::AcrossArgs,
     },
     /// Find where a symbol is defined.
     Locate {
@@ -402,9 +404,30 @@ fn run_across(cli: &Cli, out: &Out) -> Option<Result<bool, Error>> {
             };
             Some(across::locate(args, reference, &request, out))
         }
+        Command::Context { query, max_tokens, strategy, search, across: args } if args.active() => {
+            let (request, strategy) = context_request(query, *max_tokens, *strategy, search);
+            Some(across::context(args, &search.reference, &request, strategy, out))
+        }
         Command::Graph(command) => graph::run_across(command, out),
+        Command::Xray(args) => xray::run_across(args, Path::new("."), out),
         _ => None,
     }
+}
+
+/// The request and strategy of a `context` command.
+fn context_request(
+    query: &str,
+    max_tokens: usize,
+    strategy: StrategyArg,
+    search: &SearchArgs,
+) -> (SearchRequest, Strategy) {
+    let mut request = search.request(query);
+    request.max_tokens = Some(max_tokens);
+    let strategy = match strategy {
+        StrategyArg::Breadth => Strategy::Breadth,
+        StrategyArg::Depth => Strategy::Depth,
+    };
+    (request, strategy)
 }
 
 fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
@@ -522,13 +545,8 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             }
             Ok(found)
         }
-        Command::Context { query, max_tokens, strategy, search } => {
-            let mut request = search.request(query);
-            request.max_tokens = Some(*max_tokens);
-            let strategy = match strategy {
-                StrategyArg::Breadth => Strategy::Breadth,
-                StrategyArg::Depth => Strategy::Depth,
-            };
+        Command::Context { query, max_tokens, strategy, search, .. } => {
+            let (request, strategy) = context_request(query, *max_tokens, *strategy, search);
             let scope = across::one_ref(&search.reference)?;
             let response = engine.context(
                 &request,

@@ -40,9 +40,10 @@ pub(super) struct XrayArgs {
     /// The driver ignores case.
     #[arg(short = 'i', long = "ignore-case")]
     ignore_case: bool,
-    /// Look at this commit-ish instead of the working tree.
+    /// Look at this commit-ish instead of the working tree (with `--repo`, `ALIAS=REF` puts
+    /// one repository at a ref; repeatable).
     #[arg(long = "ref", value_name = "REF")]
-    reference: Option<String>,
+    reference: Vec<String>,
     /// Only these languages (repeatable).
     #[arg(long, value_name = "LANG")]
     lang: Vec<String>,
@@ -76,6 +77,8 @@ pub(super) struct XrayArgs {
     /// ID` gives its progress and answer.
     #[arg(long)]
     background: bool,
+    #[command(flatten)]
+    across: super::across::AcrossArgs,
 }
 
 /// `jobs`: background jobs.
@@ -147,9 +150,10 @@ pub(super) fn run(engine: &Engine, base: &std::path::Path, args: &XrayArgs, out:
             None => !response.tree.nodes.is_empty(),
         });
     }
+    let scope = super::across::one_ref(&args.reference)?;
     if let Some(file) = &args.batch {
         let mut batch = read_batch(base, file)?;
-        if let Some(reference) = &args.reference {
+        if let Scope::Ref(reference) = &scope {
             batch.refs = vec![reference.clone()];
         }
         batch.timeout_seconds = batch.timeout_seconds.or(args.timeout);
@@ -173,13 +177,44 @@ pub(super) fn run(engine: &Engine, base: &std::path::Path, args: &XrayArgs, out:
             ..Scan::default()
         };
         let batch = Batch {
-            refs: args.reference.iter().cloned().collect(),
+            refs: args.reference.clone(),
             scans: vec![scan],
             timeout_seconds: args.timeout,
             max_files: args.max_files,
         };
         return run_batch(engine, &batch, true, out);
     }
+    let (request, filters) = scan_request(args, script)?;
+    let response = engine.xray(&request, &filters, &scope, freshness)?;
+    matches(out, &response);
+    Ok(!response.output.results.is_empty())
+}
+
+/// `xray --repo`: the scan in each registered repository the patterns name; `None` without
+/// `--repo`.
+pub(super) fn run_across(args: &XrayArgs, base: &std::path::Path, out: &Out) -> Option<Result<bool, Error>> {
+    if !args.across.active() || args.command.is_some() {
+        return None;
+    }
+    if args.batch.is_some() || args.background {
+        return Some(Err(Error::new(
+            ErrorCode::InvalidArgument,
+            "`--batch` and `--background` are not available with `--repo`",
+        )
+        .with_remedy("run the scan across repositories in the foreground")));
+    }
+    let answer = args
+        .script
+        .as_ref()
+        .map(|file| read_script(base, file))
+        .transpose()
+        .and_then(|script| scan_request(args, script))
+        .and_then(|(request, filters)| super::across::xray(&args.across, &args.reference, &request, &filters, out));
+    Some(answer)
+}
+
+/// The scan `args` asks for (a script already read) and its file filters.
+fn scan_request(args: &XrayArgs, script: Option<String>) -> Result<(XrayRequest, Filters), Error> {
     let evaluator = match (&args.query, script) {
         (Some(q), _) => Evaluator::Query(q.clone()),
         (None, Some(script)) => Evaluator::Script(script),
@@ -207,9 +242,7 @@ pub(super) fn run(engine: &Engine, base: &std::path::Path, args: &XrayArgs, out:
         excludes: args.exclude.clone(),
         ..Filters::default()
     };
-    let response = engine.xray(&request, &filters, &Scope::from_option(args.reference.as_deref()), freshness)?;
-    matches(out, &response);
-    Ok(!response.output.results.is_empty())
+    Ok((request, filters))
 }
 
 /// Runs a batch here, or starts it as a background job.

@@ -175,8 +175,14 @@ pub struct AcrossResponse<R> {
     pub repos: Vec<RepoOutcome>,
     /// The results, each with its repository.
     pub results: Vec<Tagged<R>>,
-    /// Whether the limit left results out.
+    /// Whether the limit (or the token budget) left results out.
     pub truncated: bool,
+    /// `context`: the token budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<usize>,
+    /// `context`: the estimated tokens of the results kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimated_tokens: Option<usize>,
     /// Freshness (the stalest repository's) and completeness (`partial` when a repository
     /// failed).
     pub metadata: Metadata,
@@ -307,6 +313,8 @@ fn merge<R>(
         repos,
         results,
         truncated,
+        max_tokens: None,
+        estimated_tokens: None,
         metadata: Metadata {
             freshness_status: freshness,
             indexing_status: "ready",
@@ -407,6 +415,77 @@ pub fn references(
         })
     });
     merge(&request.name, targets, answers, aggregate, request.limit, |_: &Reference| None)
+}
+
+/// `xray --repo`: every repository's matches, repositories by alias.
+pub fn xray(
+    targets: &[Target],
+    request: &crate::xray::XrayRequest,
+    filters: &crate::query::Filters,
+    aggregate: Aggregate,
+) -> Result<AcrossResponse<crate::xray::XrayMatch>, Error> {
+    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
+    let answers = each(targets, |engine, target| {
+        let mut request = request.clone();
+        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
+        let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let response = engine.xray(&request, filters, &target.scope, freshness)?;
+        Ok(Answer {
+            total: (response.output.total_matches as usize).max(response.output.results.len()),
+            results: response.output.results,
+            scope: response.scope,
+            commit: response.commit,
+            metadata: response.metadata,
+        })
+    });
+    let query = request.driver.clone().unwrap_or_default();
+    merge(&query, targets, answers, aggregate, request.limit, |_: &crate::xray::XrayMatch| None)
+}
+
+/// `context --repo`: each repository gathers for the whole budget; the results are fused
+/// (`global`) or taken by share (`per_repo`), then kept whole while they fit the budget.
+pub fn context(
+    targets: &[Target],
+    request: &SearchRequest,
+    strategy: super::Strategy,
+    aggregate: Aggregate,
+) -> Result<AcrossResponse<SearchResult>, Error> {
+    let budget = request.max_tokens.unwrap_or(usize::MAX);
+    let answers = each(targets, |engine, target| {
+        let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let response = engine.context(request, strategy, &target.scope, freshness)?;
+        Ok(Answer {
+            total: response.total_candidates.max(response.results.len()),
+            results: response.results,
+            scope: response.scope,
+            commit: response.commit,
+            metadata: response.metadata,
+        })
+    });
+    // Ranks fused, every repository's best first, so the budget is spent fairly.
+    let mut response = merge(&request.query, targets, answers, aggregate, usize::MAX, |_: &SearchResult| Some(1.0))?;
+    let mut spent = 0usize;
+    let before = response.results.len();
+    response.results.retain(|tagged| {
+        let cost = tagged.result.estimated_tokens.unwrap_or(0);
+        let fits = spent + cost <= budget;
+        if fits {
+            spent += cost;
+        }
+        fits
+    });
+    if response.results.len() < before {
+        response.truncated = true;
+        if response.metadata.result_completeness == "complete" {
+            response.metadata.result_completeness = "truncated";
+        }
+    }
+    for outcome in &mut response.repos {
+        outcome.returned = response.results.iter().filter(|t| t.repo == outcome.repo).count();
+    }
+    response.max_tokens = request.max_tokens;
+    response.estimated_tokens = Some(spent);
+    Ok(response)
 }
 
 #[cfg(test)]

@@ -296,3 +296,37 @@ fn a_fork_indexes_without_parsing_the_blobs_it_shares_and_answers_from_its_own_v
     assert_eq!(alone.json["total"]["blobs_shared"], 0, "{}", alone.stdout);
     assert_eq!(alone.json["total"]["blobs_parsed"], 2, "{}", alone.stdout);
 }
+
+#[test]
+fn structural_search_and_context_ask_across_repositories_too() {
+    let shop = Shop::new();
+    shop.register_all();
+    // X-Ray: calls of charge_card, a query evaluated in each repository.
+    let query = r#"(call function: (identifier) @f (#eq? @f "charge_card")) @match"#;
+    let calls = shop.run(&["xray", "charge_card", "--query", query, "--repo", "*"]);
+    let found: BTreeSet<(String, String, u64)> = places(&calls, "line_start").into_iter().collect();
+    let expected: BTreeSet<(String, String, u64)> = [
+        ("billing", "billing/charge.py", 10),
+        ("fork", "billing/charge.py", 10),
+        ("fork", "billing/fork_extra.py", 5),
+        ("fork", "billing/fork_extra.py", 6),
+    ]
+    .into_iter()
+    .map(|(r, p, l)| (r.to_owned(), p.to_owned(), l))
+    .collect();
+    assert_eq!(found, expected, "{}", calls.stdout);
+    assert_eq!(repo_outcome(&calls, "storefront")["returned"], 0);
+    let background = shop.run(&["xray", "charge_card", "--query", query, "--repo", "*", "--background"]);
+    assert_eq!(background.json["error"]["code"], "invalid_argument");
+
+    // Context: every repository's best first, whole results within the budget.
+    let context = shop.run(&["context", "charge card receipt", "--max-tokens", "120", "--repo", "*"]);
+    let spent = context.json["estimated_tokens"].as_u64().unwrap();
+    assert!(spent <= 120, "{}", context.stdout);
+    assert_eq!(context.json["max_tokens"], 120);
+    let repos: BTreeSet<String> = places(&context, "line_start").into_iter().map(|(r, _, _)| r).collect();
+    assert!(repos.len() >= 2, "results from several repositories: {}", context.stdout);
+    let listed: u64 =
+        context.json["results"].as_array().unwrap().iter().map(|r| r["estimated_tokens"].as_u64().unwrap_or(0)).sum();
+    assert_eq!(listed, spent);
+}
