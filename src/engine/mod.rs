@@ -440,8 +440,7 @@ impl Engine {
     }
 
     fn resolve_view(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
-        let (state, _) = Store::classify(self.ws.store_dir());
-        if state == StoreState::NotIndexed || freshness == Freshness::Strict {
+        if !Store::exists(self.ws.store_dir()) || freshness == Freshness::Strict {
             return self.resolve_strict(scope);
         }
         let store = self.open_store(false)?;

@@ -305,7 +305,7 @@ impl ServerHandler for Server {
             _ => {}
         }
         // Query tools: an unindexed workspace answers `partial` at once and indexes behind.
-        if Store::classify(ws.engine.workspace().store_dir()).0 == StoreState::NotIndexed {
+        if !Store::exists(ws.engine.workspace().store_dir()) {
             self.start_background(&ws, "indexing", None);
             return Ok(partial(&ws, &scope_name).into());
         }

@@ -120,6 +120,16 @@ impl Store {
             Ok(c) => c,
             Err(e) => return (StoreState::Corrupt, e.to_string()),
         };
+        Store::classify_open(&conn)
+    }
+
+    /// Whether a store exists in `dir` (its database file); says nothing of its state.
+    pub fn exists(dir: &Path) -> bool {
+        dir.join(DB_FILE).exists()
+    }
+
+    /// Classifies the store behind an open connection by its versions.
+    fn classify_open(conn: &Connection) -> (StoreState, String) {
         let version: Result<Option<String>, _> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional();
         match version {
@@ -177,20 +187,23 @@ impl Store {
     /// Opens the store in `dir` for reading, or for writing when `create` is set (making it
     /// when missing). Anything but a compatible store is an [`StoreError::Incompatible`].
     pub fn open(dir: &Path, create: bool) -> Result<Store, StoreError> {
-        let (mut state, mut detail) = Store::classify(dir);
-        if state == StoreState::NotIndexed && create {
+        if !Store::exists(dir) && create {
             // Two processes may find no store at once; the write lock makes one create it.
             let _lock = WriteLock::acquire(dir, true)?;
-            (state, detail) = Store::classify(dir);
-            if state == StoreState::NotIndexed {
+            if !Store::exists(dir) {
                 Store::create(dir)?;
-                state = StoreState::Compatible;
             }
         }
+        if !Store::exists(dir) {
+            let (state, detail) = Store::classify(dir);
+            return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
+        }
+        // One connection classifies and then serves: a query opens the database once.
+        let conn = Connection::open(dir.join(DB_FILE))?;
+        let (state, detail) = Store::classify_open(&conn);
         if state != StoreState::Compatible {
             return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
         }
-        let conn = Connection::open(dir.join(DB_FILE))?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "OFF")?;
