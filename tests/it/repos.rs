@@ -252,6 +252,15 @@ fn each_repository_can_be_at_its_own_ref() {
 fn a_repository_that_cannot_answer_leaves_the_others_answering() {
     let shop = Shop::new();
     shop.register_all();
+    // An index written by another version of the format answers with its error too.
+    let old = shop.repo("storefront").join(".git/codecompass/store.sqlite");
+    let conn = rusqlite::Connection::open(&old).unwrap();
+    conn.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'", []).unwrap();
+    drop(conn);
+    let found = shop.run(&["search", "charge_card", "--repo", "*"]);
+    assert_eq!(found.json["metadata"]["result_completeness"], "partial", "{}", found.stdout);
+    assert_eq!(repo_outcome(&found, "storefront")["error"]["code"], "index_incompatible", "{}", found.stdout);
+    assert_eq!(repo_outcome(&found, "billing")["status"], "ok");
     // The storefront is moved away and the fork's index is damaged.
     std::fs::rename(shop.repo("storefront"), shop.root.join("elsewhere")).unwrap();
     std::fs::write(shop.repo("billing-fork").join(".git/codecompass/store.sqlite"), b"not a database").unwrap();

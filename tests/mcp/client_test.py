@@ -495,12 +495,13 @@ async def scenario_repos(args):
                 time.sleep(0.1)
         check(httpx.get(f"{base}/health", headers={"Authorization": "Bearer nobody"}, timeout=5).status_code == 401,
               "a token not in the file is refused")
-        listed, across, one, at_ref, outline_many = await session_for("all-token", [
+        listed, across, one, at_ref, outline_many, climb = await session_for("all-token", [
             ("list_repos", {}),
             ("locate_symbol", {"name": "charge_card", "repo": "*"}),
             ("search_code", {"query": "format_amount", "repo": "billing"}),
             ("locate_symbol", {"name": "charge_card", "repo": "billing", "ref": "v2"}),
             ("get_file_outline", {"path": "billing/money.py", "repo": "*"}),
+            ("get_file_outline", {"path": "../storefront/storefront/invoice.py", "repo": "billing"}),
         ])
         aliases = [r["alias"] for r in structured(listed).get("repos", [])]
         check(aliases == ["billing", "fork", "storefront"], f"list_repos: {aliases}")
@@ -512,6 +513,8 @@ async def scenario_repos(args):
               f"one repository at a ref: {structured(at_ref)}")
         check(outline_many.is_error and code(outline_many) == "invalid_argument",
               f"a one-repository tool refuses several: {structured(outline_many)}")
+        check(climb.is_error and code(climb) == "path_outside_workspace" and "render_invoice" not in json.dumps(structured(climb)),
+              f"paths stay inside the repository named: {structured(climb)}")
 
         listed, outside, glob, default, by_path = await session_for("billing-token", [
             ("list_repos", {}),
