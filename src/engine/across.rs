@@ -344,16 +344,27 @@ fn asked(limit: usize, targets: usize, aggregate: Aggregate, i: usize) -> usize 
     }
 }
 
+/// Asks each target (see [`each`]) with the limit it gets (see [`asked`]).
+fn ask_each<R: Send>(
+    targets: &[Target],
+    aggregate: Aggregate,
+    limit: usize,
+    ask: impl Fn(&Engine, &Target, usize) -> Result<Answer<R>, Error> + Sync,
+) -> Vec<Result<Answer<R>, Error>> {
+    each(targets, |engine, target| {
+        let i = targets.iter().position(|o| o.entry.alias == target.entry.alias).unwrap_or(0);
+        ask(engine, target, asked(limit, targets.len(), aggregate, i))
+    })
+}
+
 /// `search --repo`.
 pub fn search(
     targets: &[Target],
     request: &SearchRequest,
     aggregate: Aggregate,
 ) -> Result<AcrossResponse<SearchResult>, Error> {
-    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
-    let answers = each(targets, |engine, target| {
-        let mut request = request.clone();
-        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
+    let answers = ask_each(targets, aggregate, request.limit, |engine, target, limit| {
+        let request = SearchRequest { limit, ..request.clone() };
         let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
         let response = engine.search(&request, &target.scope, freshness)?;
         Ok(Answer {
@@ -373,12 +384,9 @@ pub fn locate(
     request: &LocateRequest,
     aggregate: Aggregate,
 ) -> Result<AcrossResponse<LocateResult>, Error> {
-    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
-    let answers = each(targets, |engine, target| {
-        let mut request = request.clone();
-        request.scope = target.scope.clone();
-        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
-        request.freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+    let answers = ask_each(targets, aggregate, request.limit, |engine, target, limit| {
+        let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let request = LocateRequest { scope: target.scope.clone(), limit, freshness, ..request.clone() };
         let response = engine.locate(&request)?;
         Ok(Answer {
             total: response.total_matches,
@@ -399,12 +407,9 @@ pub fn references(
     request: &GraphRequest,
     aggregate: Aggregate,
 ) -> Result<AcrossResponse<Reference>, Error> {
-    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
-    let answers = each(targets, |engine, target| {
-        let mut request = request.clone();
-        request.scope = target.scope.clone();
-        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
-        request.freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+    let answers = ask_each(targets, aggregate, request.limit, |engine, target, limit| {
+        let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
+        let request = GraphRequest { scope: target.scope.clone(), limit, freshness, ..request.clone() };
         let response = engine.references(&request)?;
         Ok(Answer {
             total: response.total_matches,
@@ -424,10 +429,8 @@ pub fn xray(
     filters: &crate::query::Filters,
     aggregate: Aggregate,
 ) -> Result<AcrossResponse<crate::xray::XrayMatch>, Error> {
-    let index_of = |t: &Target| targets.iter().position(|o| o.entry.alias == t.entry.alias).unwrap_or(0);
-    let answers = each(targets, |engine, target| {
-        let mut request = request.clone();
-        request.limit = asked(request.limit, targets.len(), aggregate, index_of(target));
+    let answers = ask_each(targets, aggregate, request.limit, |engine, target, limit| {
+        let request = crate::xray::XrayRequest { limit, ..request.clone() };
         let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
         let response = engine.xray(&request, filters, &target.scope, freshness)?;
         Ok(Answer {

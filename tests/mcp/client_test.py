@@ -304,6 +304,15 @@ async def scenario_partial(args):
             check(len(structured(later).get("results", [])) == 1, f"later answer: {structured(later)}")
 
 
+def stop(server):
+    """Ends a server this script started: asked first, killed if it does not go."""
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -425,11 +434,7 @@ async def scenario_http(args):
         stalled.close()
         check(server.poll() is None, "the server is still running")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 async def scenario_wrong_token(args):
@@ -538,11 +543,7 @@ async def scenario_repos(args):
         check(shown == ["billing", "billing-fork"], f"health shows the token's repositories: {shown}")
         check(server.poll() is None, "the server is still running")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 def main():
