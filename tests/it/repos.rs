@@ -339,3 +339,44 @@ fn structural_search_and_context_ask_across_repositories_too() {
         context.json["results"].as_array().unwrap().iter().map(|r| r["estimated_tokens"].as_u64().unwrap_or(0)).sum();
     assert_eq!(listed, spent);
 }
+
+#[test]
+fn repos_sync_brings_each_registered_repository_up_to_date_and_reports_the_missing_ones() {
+    let shop = Shop::new();
+    // billing keeps its branch `v2` fresh; the storefront is registered without an index.
+    let billing = shop.repo("billing");
+    assert_eq!(shop.run(&["repos", "add", billing.to_str().unwrap(), "--ref", "v2", "--no-index"]).code, 0);
+    assert_eq!(shop.run(&["repos", "add", shop.repo("storefront").to_str().unwrap(), "--no-index"]).code, 0);
+    let synced = shop.run(&["repos", "sync"]);
+    assert_eq!(synced.code, 0, "{}{}", synced.stdout, synced.stderr);
+    assert_eq!(synced.json["result_completeness"], "complete");
+    let views = |run: &Run, alias: &str| -> Vec<String> {
+        run.json["repos"].as_array().unwrap().iter().find(|r| r["repo"] == alias).unwrap()["index"]["views"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["ref"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(views(&synced, "billing").contains(&"v2".to_owned()), "{}", synced.stdout);
+    assert!(shop.repo("storefront").join(".git/codecompass/store.sqlite").exists());
+    // A new commit on v2 is searchable at v2 after a sync of that repository alone.
+    git(&billing, &["checkout", "-q", "v2"]);
+    std::fs::write(billing.join("billing/late.py"), "def added_on_v2_later():\n    pass\n").unwrap();
+    git(&billing, &["add", "."]);
+    git(&billing, &["commit", "-qm", "late"]);
+    git(&billing, &["checkout", "-q", "main"]);
+    let one = shop.run(&["repos", "sync", "bill*"]);
+    assert_eq!(one.json["repos"].as_array().unwrap().len(), 1, "{}", one.stdout);
+    let at_v2 = shop.run(&["locate", "added_on_v2_later", "--repo", "billing", "--ref", "billing=v2"]);
+    assert_eq!(places(&at_v2, "line"), [("billing".into(), "billing/late.py".into(), 1)]);
+    // A repository that is gone is reported; the others still sync.
+    std::fs::rename(shop.repo("storefront"), shop.root.join("gone")).unwrap();
+    let partial = shop.run(&["repos", "sync"]);
+    assert_eq!(partial.code, 1, "{}", partial.stdout);
+    assert_eq!(partial.json["result_completeness"], "partial");
+    let storefront =
+        partial.json["repos"].as_array().unwrap().iter().find(|r| r["repo"] == "storefront").unwrap().clone();
+    assert_eq!(storefront["error"]["code"], "repo_missing");
+    assert!(partial.json["repos"].as_array().unwrap().iter().any(|r| r["repo"] == "billing" && r["status"] == "ok"));
+}
