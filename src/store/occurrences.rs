@@ -252,6 +252,26 @@ impl Batch<'_> {
     }
 }
 
+/// Indexes by name the occurrences of the records of the blobs in `temp.cc_wanted` (records
+/// just copied from another store, whose name index is keyed by name and cannot be copied by
+/// record).
+pub(super) fn index_names_of_wanted(conn: &Connection) -> Result<(), StoreError> {
+    let mut select = conn.prepare(
+        "SELECT mr.id, o.data FROM temp.cc_wanted w CROSS JOIN main.blobs b ON b.oid = w.oid
+         CROSS JOIN main.records mr ON mr.blob = b.id CROSS JOIN main.occurrences o ON o.record = mr.id",
+    )?;
+    let rows: Vec<(i64, Vec<u8>)> = select.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+    let mut insert = conn.prepare_cached("INSERT OR IGNORE INTO occurrence_names (key, record) VALUES (?1, ?2)")?;
+    for (record, data) in rows {
+        // A copy that does not decode is indexed by nothing; `repair_occurrences` rewrites it
+        // when its blob is parsed again.
+        for key in decode(&data).as_deref().map(keys).unwrap_or_default() {
+            insert.execute(params![key, record])?;
+        }
+    }
+    Ok(())
+}
+
 /// Deletes the references of `record_id` (gc).
 pub fn delete(conn: &Connection, record_id: i64) -> Result<(), StoreError> {
     conn.prepare_cached("DELETE FROM occurrences WHERE record = ?1")?.execute([record_id])?;

@@ -10,19 +10,18 @@ use rusqlite::Connection;
 use super::{DB_FILE, Store, StoreError};
 use crate::git::ObjectId;
 
-/// The statements that copy records (and their symbols and occurrences) from the attached
-/// database `from` into `main`, for the blobs `filter` lets through (a join on the source's
-/// blob row `sb`; empty for all).
-fn copy_sql(from: &str, filter: &str, occurrences: bool) -> String {
+/// The statements that copy every record (and its symbols and occurrences) of the attached
+/// database `from` into `main`.
+fn copy_sql(from: &str, occurrences: bool) -> String {
     let mut sql = format!(
-        "INSERT OR IGNORE INTO main.blobs (oid, size) SELECT sb.oid, sb.size FROM {from}.blobs sb {filter};
+        "INSERT OR IGNORE INTO main.blobs (oid, size) SELECT sb.oid, sb.size FROM {from}.blobs sb;
          UPDATE main.blobs SET size = (SELECT s.size FROM {from}.blobs s WHERE s.oid = main.blobs.oid)
-             WHERE size < 0 AND oid IN (SELECT sb.oid FROM {from}.blobs sb {filter} WHERE sb.size >= 0);
+             WHERE size < 0 AND oid IN (SELECT sb.oid FROM {from}.blobs sb WHERE sb.size >= 0);
          INSERT OR IGNORE INTO main.records
              (blob, lang, extractor, status, skip_reason, line_count, symbol_count, diagnostics, created_at)
              SELECT b.id, r.lang, r.extractor, r.status, r.skip_reason, r.line_count, r.symbol_count,
                     r.diagnostics, r.created_at
-             FROM {from}.records r JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+             FROM {from}.records r JOIN {from}.blobs sb ON sb.id = r.blob
              JOIN main.blobs b ON b.oid = sb.oid;
          INSERT OR IGNORE INTO main.symbols
              (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
@@ -32,7 +31,7 @@ fn copy_sql(from: &str, filter: &str, occurrences: bool) -> String {
                     s.stable_id
              FROM {from}.symbols s
              JOIN {from}.records r ON r.id = s.record
-             JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+             JOIN {from}.blobs sb ON sb.id = r.blob
              JOIN main.blobs b ON b.oid = sb.oid
              JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;"
     );
@@ -41,15 +40,54 @@ fn copy_sql(from: &str, filter: &str, occurrences: bool) -> String {
             "INSERT OR IGNORE INTO main.occurrences (record, data)
                  SELECT mr.id, o.data FROM {from}.occurrences o
                  JOIN {from}.records r ON r.id = o.record
-                 JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+                 JOIN {from}.blobs sb ON sb.id = r.blob
                  JOIN main.blobs b ON b.oid = sb.oid
                  JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;
              INSERT OR IGNORE INTO main.occurrence_names (key, record)
                  SELECT n.key, mr.id FROM {from}.occurrence_names n
                  JOIN {from}.records r ON r.id = n.record
-                 JOIN {from}.blobs sb ON sb.id = r.blob {filter}
+                 JOIN {from}.blobs sb ON sb.id = r.blob
                  JOIN main.blobs b ON b.oid = sb.oid
                  JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;"
+        ));
+    }
+    sql
+}
+
+/// The donor's records of the wanted blobs, with the rows `sb` (donor blob) and `r` (record).
+const WANTED_IN_DONOR: &str = "FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid
+     CROSS JOIN donor.records r ON r.blob = sb.id";
+
+/// The statements that copy the attached `donor`'s records of the blobs in `temp.cc_wanted`
+/// (with their symbols and occurrences; the occurrences' name index is rebuilt from them, as
+/// the donor's is keyed by name, not by record).
+fn adopt_sql(occurrences: bool) -> String {
+    let main_record = "CROSS JOIN main.blobs b ON b.oid = sb.oid
+         CROSS JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor";
+    let mut sql = format!(
+        "INSERT OR IGNORE INTO main.blobs (oid, size)
+             SELECT sb.oid, sb.size FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid;
+         UPDATE main.blobs SET size = (SELECT s.size FROM donor.blobs s WHERE s.oid = main.blobs.oid)
+             WHERE size < 0 AND oid IN (SELECT sb.oid FROM temp.cc_wanted w CROSS JOIN donor.blobs sb
+                                        ON sb.oid = w.oid WHERE sb.size >= 0);
+         INSERT OR IGNORE INTO main.records
+             (blob, lang, extractor, status, skip_reason, line_count, symbol_count, diagnostics, created_at)
+             SELECT b.id, r.lang, r.extractor, r.status, r.skip_reason, r.line_count, r.symbol_count,
+                    r.diagnostics, r.created_at
+             {WANTED_IN_DONOR} CROSS JOIN main.blobs b ON b.oid = sb.oid;
+         INSERT OR IGNORE INTO main.symbols
+             (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
+              byte_start, byte_end, signature, parent, visibility, doc, stable_id)
+             SELECT mr.id, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, s.line_end,
+                    s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc,
+                    s.stable_id
+             {WANTED_IN_DONOR} CROSS JOIN donor.symbols s ON s.record = r.id {main_record};"
+    );
+    if occurrences {
+        sql.push_str(&format!(
+            "INSERT OR IGNORE INTO main.occurrences (record, data)
+                 SELECT mr.id, o.data {WANTED_IN_DONOR} CROSS JOIN donor.occurrences o ON o.record = r.id
+                 {main_record};"
         ));
     }
     sql
@@ -67,7 +105,7 @@ pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError>
         [],
         |r| r.get(0),
     )?;
-    tx.execute_batch(&copy_sql(from, "", occurrences))?;
+    tx.execute_batch(&copy_sql(from, occurrences))?;
     tx.commit()?;
     Ok(())
 }
@@ -118,7 +156,15 @@ impl Store {
                 [],
                 |r| r.get(0),
             )?;
-            tx.execute_batch(&copy_sql("donor", "JOIN temp.cc_wanted w ON w.oid = sb.oid", occurrences))?;
+            // Driven by the wanted blobs (CROSS JOIN fixes the order): a donor is read where it
+            // holds them, by its indexes, never scanned.
+            let holds: bool = tx.query_row(&format!("SELECT EXISTS (SELECT 1 {WANTED_IN_DONOR})"), [], |r| r.get(0))?;
+            if holds {
+                tx.execute_batch(&adopt_sql(occurrences))?;
+                if occurrences {
+                    super::occurrences::index_names_of_wanted(&tx)?;
+                }
+            }
             tx.execute_batch("DELETE FROM cc_wanted;")?;
             tx.commit()?;
             Ok(())
