@@ -43,12 +43,15 @@ impl Aggregate {
 }
 
 /// One repository asked, at its scope.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Target {
     /// The registered repository.
     pub entry: RepoEntry,
     /// Where in it (`--ref REF` for all, `--ref ALIAS=REF` for one).
     pub scope: Scope,
+    /// Its engine when the caller keeps one open (the MCP server); opened for the query
+    /// otherwise.
+    pub engine: Option<std::sync::Arc<Engine>>,
 }
 
 /// The repositories `patterns` name, each at the scope `refs` give it: `REF` for every
@@ -62,7 +65,8 @@ pub fn targets(patterns: &[String], refs: &[String]) -> Result<Vec<Target>, Erro
 /// `chosen` (repositories of `registry`) at the scopes `refs` give them, as [`targets`] reads
 /// `refs`.
 pub fn targets_of(registry: &Registry, chosen: Vec<RepoEntry>, refs: &[String]) -> Result<Vec<Target>, Error> {
-    let mut targets: Vec<Target> = chosen.into_iter().map(|entry| Target { entry, scope: Scope::Worktree }).collect();
+    let mut targets: Vec<Target> =
+        chosen.into_iter().map(|entry| Target { entry, scope: Scope::Worktree, engine: None }).collect();
     for value in refs {
         let per_repo = value.split_once('=').filter(|(alias, _)| !alias.is_empty());
         match per_repo.and_then(|(pattern, r)| registry.select(&[pattern.to_owned()]).ok().map(|m| (m, r))) {
@@ -104,7 +108,10 @@ pub fn each<T: Send>(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(target) = targets.get(i) else { break };
-                    let answer = target.entry.open().and_then(|engine| ask(&engine, target));
+                    let answer = match &target.engine {
+                        Some(engine) => ask(engine, target),
+                        None => target.entry.open().and_then(|engine| ask(&engine, target)),
+                    };
                     *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
                 }
             });

@@ -201,6 +201,7 @@ pub fn run_across(
     name: &str,
     args: Option<&JsonObject>,
     served: &Served,
+    workspaces: &super::workspaces::Registry,
     entries: Vec<RepoEntry>,
 ) -> Result<Result<Value, Error>, String> {
     let common: super::tools::CommonParams = parse(args)?;
@@ -213,10 +214,14 @@ pub fn run_across(
         .with_remedy(format!("name one alias, or use {}", ACROSS_TOOLS.join(", ")))));
     }
     let refs: Vec<String> = common.reference.iter().filter(|r| !r.is_empty()).cloned().collect();
-    let targets = match across::targets_of(&served.registry, entries, &refs) {
+    let mut targets = match across::targets_of(&served.registry, entries, &refs) {
         Ok(targets) => targets,
         Err(e) => return Ok(Err(e)),
     };
+    // The server's open workspaces answer (their full-text readers stay open between calls).
+    for target in &mut targets {
+        target.engine = workspaces.get(Some(&target.entry.path)).ok().map(|ws| ws.engine.clone());
+    }
     let aggregate = match common.aggregate {
         Some(AggregateParam::PerRepo) => Aggregate::PerRepo,
         Some(AggregateParam::Global) | None => Aggregate::Global,

@@ -255,9 +255,10 @@ impl ServerHandler for Server {
             Ok(Route::One(entry)) => Some(entry.path),
             Ok(Route::Many(entries)) => {
                 let served = self.served.clone().expect("several repositories are routed only when some are served");
+                let workspaces = self.registry.clone();
                 let call_name = name.clone();
                 let outcome = tokio::task::spawn_blocking(move || {
-                    super::repos::run_across(&call_name, args.as_ref(), &served, entries)
+                    super::repos::run_across(&call_name, args.as_ref(), &served, &workspaces, entries)
                 })
                 .await
                 .map_err(|e| McpError::internal_error(format!("the tool crashed: {e}"), None))?;

@@ -37,7 +37,7 @@ pub struct IndexProgress {
 /// One registered workspace.
 pub struct Workspace {
     /// Its engine.
-    pub engine: Engine,
+    pub engine: Arc<Engine>,
     /// Its root, canonical.
     pub root: PathBuf,
     /// Its background index.
@@ -105,7 +105,7 @@ impl Registry {
             return Ok(existing.clone());
         }
         let ws = Arc::new(Workspace {
-            engine,
+            engine: Arc::new(engine),
             root: root.clone(),
             progress: Mutex::new(IndexProgress { state: "idle".into(), ..IndexProgress::default() }),
         });
