@@ -413,9 +413,15 @@ impl Engine {
     /// (`repos add`), copies the records of blobs it meets for the first time from the other
     /// registered repositories' stores instead of parsing them.
     fn indexer<'a>(&'a self, store: &'a Store, options: IndexOptions) -> Result<Indexer<'a>, Error> {
+        let indexer = Indexer::new(&self.ws, store, options)?;
+        // One read of a small file decides; an unregistered repository asks nobody, so its
+        // builds never look for blobs to share.
         let own = self.ws.root().to_owned();
+        let Some(registry) = registry::Registry::load().ok().filter(|r| r.is_registered(&own)) else {
+            return Ok(indexer);
+        };
         let own_store = self.ws.store_dir().to_owned();
-        Ok(Indexer::new(&self.ws, store, options)?.with_donors(move || registry::donor_stores(&own, &own_store)))
+        Ok(indexer.with_donors(move || registry::donor_stores(&registry, &own, &own_store)))
     }
 
     /// Moves an unusable store aside so a fresh one can be built; the old one is deleted

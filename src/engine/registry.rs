@@ -150,6 +150,12 @@ impl Registry {
         Ok(result)
     }
 
+    /// Whether the repository whose root is `root` is registered.
+    pub fn is_registered(&self, root: &Path) -> bool {
+        let root = root.to_string_lossy();
+        self.repos.iter().any(|r| r.path == root)
+    }
+
     /// The repositories the patterns name (aliases, or globs of them: `svc-*`, `*`), each once,
     /// by alias. A pattern that names none is an error that lists the aliases there are.
     pub fn select(&self, patterns: &[String]) -> Result<Vec<RepoEntry>, Error> {
@@ -222,15 +228,11 @@ fn default_alias(root: &Path) -> String {
     if alias.is_empty() { "repo".to_owned() } else { alias }
 }
 
-/// The stores other registered repositories keep, for records shared between them: empty
-/// unless the repository at `own` is registered itself. Stores of another schema (or damaged)
-/// are left out, and so is `own_store` (two worktrees of one repository share a store).
-pub fn donor_stores(own: &Path, own_store: &Path) -> Vec<PathBuf> {
-    let Ok(registry) = Registry::load() else { return Vec::new() };
+/// The stores the repositories of `registry` other than the one at `own` keep, for records
+/// shared between them. Stores of another schema (or damaged) are left out, and so is
+/// `own_store` (two worktrees of one repository share a store).
+pub fn donor_stores(registry: &Registry, own: &Path, own_store: &Path) -> Vec<PathBuf> {
     let own = own.to_string_lossy();
-    if !registry.repos.iter().any(|r| r.path == own) {
-        return Vec::new();
-    }
     registry
         .repos
         .iter()

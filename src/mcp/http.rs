@@ -111,10 +111,7 @@ async fn guard(State(guard): State<Guard>, mut request: Request, next: Next) -> 
     if let Some(token) = &guard.token {
         let presented =
             headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bearer_token).unwrap_or("");
-        // Compared without early exit, so timing tells nothing about the token.
-        let ok = presented.len() == token.len()
-            && presented.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-        if !ok {
+        if !same_secret(presented, token) {
             return (
                 StatusCode::UNAUTHORIZED,
                 [(header::WWW_AUTHENTICATE, "Bearer")],
@@ -256,6 +253,12 @@ async fn serve_connections(
     let _ = stopping.send(true);
     let _ = tokio::time::timeout(DRAIN, async { while connections.join_next().await.is_some() {} }).await;
     Ok(())
+}
+
+/// Whether a presented secret is `secret`, compared without early exit, so timing tells
+/// nothing about it.
+pub(super) fn same_secret(presented: &str, secret: &str) -> bool {
+    presented.len() == secret.len() && presented.bytes().zip(secret.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 /// The token of an `Authorization` value: the scheme is case-insensitive (RFC 9110), spaces

@@ -101,9 +101,7 @@ impl Tokens {
     pub fn scope_of(&self, presented: &str) -> Option<TokenScope> {
         let mut found = None;
         for (token, scope) in &self.0 {
-            let same = presented.len() == token.len()
-                && presented.bytes().zip(token.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-            if same {
+            if super::http::same_secret(presented, token) {
                 found = Some(scope.clone());
             }
         }

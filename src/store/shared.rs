@@ -10,40 +10,42 @@ use rusqlite::Connection;
 use super::{DB_FILE, Store, StoreError};
 use crate::git::ObjectId;
 
-/// The statements that copy every record (and its symbols and occurrences) of the attached
-/// database `from` into `main`.
-fn copy_sql(from: &str, occurrences: bool) -> String {
+/// The statements that copy into `main` the records of the attached database `from` for the
+/// blob rows `sb` that `blobs` (a FROM clause) names, with their symbols and, with
+/// `occurrences`, their references. The records are reached from the blobs through the
+/// source's indexes (CROSS JOIN fixes that order), so a few wanted blobs never scan a store.
+/// With `names`, the name index of the references is copied too (a scan of the source's: it
+/// is keyed by name); without, the caller rebuilds it from the references.
+fn copy_sql(from: &str, blobs: &str, occurrences: bool, names: bool) -> String {
+    let records = format!("{blobs} CROSS JOIN {from}.records r ON r.blob = sb.id");
+    let main_record = "CROSS JOIN main.blobs b ON b.oid = sb.oid
+         CROSS JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor";
     let mut sql = format!(
-        "INSERT OR IGNORE INTO main.blobs (oid, size) SELECT sb.oid, sb.size FROM {from}.blobs sb;
+        "INSERT OR IGNORE INTO main.blobs (oid, size) SELECT sb.oid, sb.size {blobs};
          UPDATE main.blobs SET size = (SELECT s.size FROM {from}.blobs s WHERE s.oid = main.blobs.oid)
-             WHERE size < 0 AND oid IN (SELECT sb.oid FROM {from}.blobs sb WHERE sb.size >= 0);
+             WHERE size < 0 AND oid IN (SELECT sb.oid {blobs} WHERE sb.size >= 0);
          INSERT OR IGNORE INTO main.records
              (blob, lang, extractor, status, skip_reason, line_count, symbol_count, diagnostics, created_at)
              SELECT b.id, r.lang, r.extractor, r.status, r.skip_reason, r.line_count, r.symbol_count,
                     r.diagnostics, r.created_at
-             FROM {from}.records r JOIN {from}.blobs sb ON sb.id = r.blob
-             JOIN main.blobs b ON b.oid = sb.oid;
+             {records} CROSS JOIN main.blobs b ON b.oid = sb.oid;
          INSERT OR IGNORE INTO main.symbols
              (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
               byte_start, byte_end, signature, parent, visibility, doc, stable_id)
              SELECT mr.id, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, s.line_end,
                     s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc,
                     s.stable_id
-             FROM {from}.symbols s
-             JOIN {from}.records r ON r.id = s.record
-             JOIN {from}.blobs sb ON sb.id = r.blob
-             JOIN main.blobs b ON b.oid = sb.oid
-             JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;"
+             {records} CROSS JOIN {from}.symbols s ON s.record = r.id {main_record};"
     );
     if occurrences {
         sql.push_str(&format!(
             "INSERT OR IGNORE INTO main.occurrences (record, data)
-                 SELECT mr.id, o.data FROM {from}.occurrences o
-                 JOIN {from}.records r ON r.id = o.record
-                 JOIN {from}.blobs sb ON sb.id = r.blob
-                 JOIN main.blobs b ON b.oid = sb.oid
-                 JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor;
-             INSERT OR IGNORE INTO main.occurrence_names (key, record)
+                 SELECT mr.id, o.data {records} CROSS JOIN {from}.occurrences o ON o.record = r.id {main_record};"
+        ));
+    }
+    if occurrences && names {
+        sql.push_str(&format!(
+            "INSERT OR IGNORE INTO main.occurrence_names (key, record)
                  SELECT n.key, mr.id FROM {from}.occurrence_names n
                  JOIN {from}.records r ON r.id = n.record
                  JOIN {from}.blobs sb ON sb.id = r.blob
@@ -54,44 +56,8 @@ fn copy_sql(from: &str, occurrences: bool) -> String {
     sql
 }
 
-/// The donor's records of the wanted blobs, with the rows `sb` (donor blob) and `r` (record).
-const WANTED_IN_DONOR: &str = "FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid
-     CROSS JOIN donor.records r ON r.blob = sb.id";
-
-/// The statements that copy the attached `donor`'s records of the blobs in `temp.cc_wanted`
-/// (with their symbols and occurrences; the occurrences' name index is rebuilt from them, as
-/// the donor's is keyed by name, not by record).
-fn adopt_sql(occurrences: bool) -> String {
-    let main_record = "CROSS JOIN main.blobs b ON b.oid = sb.oid
-         CROSS JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor";
-    let mut sql = format!(
-        "INSERT OR IGNORE INTO main.blobs (oid, size)
-             SELECT sb.oid, sb.size FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid;
-         UPDATE main.blobs SET size = (SELECT s.size FROM donor.blobs s WHERE s.oid = main.blobs.oid)
-             WHERE size < 0 AND oid IN (SELECT sb.oid FROM temp.cc_wanted w CROSS JOIN donor.blobs sb
-                                        ON sb.oid = w.oid WHERE sb.size >= 0);
-         INSERT OR IGNORE INTO main.records
-             (blob, lang, extractor, status, skip_reason, line_count, symbol_count, diagnostics, created_at)
-             SELECT b.id, r.lang, r.extractor, r.status, r.skip_reason, r.line_count, r.symbol_count,
-                    r.diagnostics, r.created_at
-             {WANTED_IN_DONOR} CROSS JOIN main.blobs b ON b.oid = sb.oid;
-         INSERT OR IGNORE INTO main.symbols
-             (record, ord, name, qualified_name, kind, declaration, line_start, line_end, name_line,
-              byte_start, byte_end, signature, parent, visibility, doc, stable_id)
-             SELECT mr.id, s.ord, s.name, s.qualified_name, s.kind, s.declaration, s.line_start, s.line_end,
-                    s.name_line, s.byte_start, s.byte_end, s.signature, s.parent, s.visibility, s.doc,
-                    s.stable_id
-             {WANTED_IN_DONOR} CROSS JOIN donor.symbols s ON s.record = r.id {main_record};"
-    );
-    if occurrences {
-        sql.push_str(&format!(
-            "INSERT OR IGNORE INTO main.occurrences (record, data)
-                 SELECT mr.id, o.data {WANTED_IN_DONOR} CROSS JOIN donor.occurrences o ON o.record = r.id
-                 {main_record};"
-        ));
-    }
-    sql
-}
+/// The donor's blob rows of the wanted blobs.
+const WANTED: &str = "FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid";
 
 /// Copies every record of the attached database `from` into `main`, in one transaction.
 /// Snapshots older than references have no occurrences to copy.
@@ -105,7 +71,7 @@ pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError>
         [],
         |r| r.get(0),
     )?;
-    tx.execute_batch(&copy_sql(from, occurrences))?;
+    tx.execute_batch(&copy_sql(from, &format!("FROM {from}.blobs sb"), occurrences, true))?;
     tx.commit()?;
     Ok(())
 }
@@ -158,9 +124,13 @@ impl Store {
             )?;
             // Driven by the wanted blobs (CROSS JOIN fixes the order): a donor is read where it
             // holds them, by its indexes, never scanned.
-            let holds: bool = tx.query_row(&format!("SELECT EXISTS (SELECT 1 {WANTED_IN_DONOR})"), [], |r| r.get(0))?;
+            let holds: bool = tx.query_row(
+                &format!("SELECT EXISTS (SELECT 1 {WANTED} CROSS JOIN donor.records r ON r.blob = sb.id)"),
+                [],
+                |r| r.get(0),
+            )?;
             if holds {
-                tx.execute_batch(&adopt_sql(occurrences))?;
+                tx.execute_batch(&copy_sql("donor", WANTED, occurrences, false))?;
                 if occurrences {
                     super::occurrences::index_names_of_wanted(&tx)?;
                 }

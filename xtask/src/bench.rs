@@ -52,7 +52,7 @@ fn source_size(repo: &Path) -> Result<(u64, u64)> {
     Ok((files, bytes))
 }
 
-fn git(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String> {
+pub(crate) fn git(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String> {
     let mut command = Command::new("git");
     command.args(args).current_dir(repo);
     for (k, v) in env {

@@ -26,21 +26,19 @@ const REPOS: usize = 20;
 /// How many the registry holds for the listing.
 const LISTED: usize = 100;
 
+/// `git` in `dir` with the identity the forks' commits are made with.
 fn git(dir: &Path, args: &[&str]) -> Result<String> {
-    let output = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Bench")
-        .env("GIT_AUTHOR_EMAIL", "bench@example.com")
-        .env("GIT_COMMITTER_NAME", "Bench")
-        .env("GIT_COMMITTER_EMAIL", "bench@example.com")
-        .output()
-        .with_context(|| format!("git {args:?}"))?;
-    if !output.status.success() {
-        bail!("git {args:?} in {}: {}", dir.display(), String::from_utf8_lossy(&output.stderr));
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    crate::bench::git(
+        dir,
+        args,
+        &[
+            ("GIT_CONFIG_NOSYSTEM", "1"),
+            ("GIT_AUTHOR_NAME", "Bench"),
+            ("GIT_AUTHOR_EMAIL", "bench@example.com"),
+            ("GIT_COMMITTER_NAME", "Bench"),
+            ("GIT_COMMITTER_EMAIL", "bench@example.com"),
+        ],
+    )
 }
 
 /// The repositories under `dir`: subdirectories that are working trees or bare repositories
