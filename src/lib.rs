@@ -15,6 +15,7 @@ pub mod extract;
 pub mod failpoint;
 pub mod git;
 pub mod graph;
+pub mod history;
 pub mod hooks;
 pub mod index;
 pub mod indexer;

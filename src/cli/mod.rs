@@ -7,6 +7,7 @@ mod across;
 mod docs;
 mod graph;
 mod grep;
+mod history;
 mod live;
 mod output;
 mod search_args;
@@ -75,6 +76,16 @@ enum Command {
         /// user's cache directory).
         #[arg(long, conflicts_with = "refs")]
         live: bool,
+        /// Index the commits reachable from `HEAD` and the indexed refs (or `--ref`s) for
+        /// `log` and `history`: only commits and blobs not seen before cost anything.
+        #[arg(long, conflicts_with_all = ["live", "force"])]
+        history: bool,
+        /// With `--history`: not commits older than DATE (`2024-01-31`, `1 year ago`).
+        #[arg(long, value_name = "DATE", requires = "history")]
+        since: Option<String>,
+        /// With `--history`: at most the newest N commits not indexed yet.
+        #[arg(long, value_name = "N", requires = "history")]
+        max_count: Option<usize>,
     },
     /// Search code: names, words, paths, exact text or regexes, ranked or line by line.
     ///
@@ -164,6 +175,9 @@ enum Command {
     /// through the index, a tree-sitter query or a sandboxed Rhai script runs on their syntax
     /// trees. `xray explore FILE` shows the nodes to write one against.
     Xray(xray::XrayArgs),
+    /// Search commits: by words (messages, touched symbols and paths, ranked), or as
+    /// `git log -S STRING` / `-G REGEX` answer it (the same commits, in the same order).
+    Log(history::LogArgs),
     /// Background jobs (`xray --background`): list them, show one's progress and answer
     /// (partial while it runs), cancel one.
     Jobs {
@@ -489,6 +503,32 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
     };
     out.follow_git_colors(&|key| engine.workspace().git().and_then(|g| g.local().config_string(key)));
     match &cli.command {
+        Command::Index { refs, history: true, since, max_count, .. } => {
+            let since = match since {
+                None => None,
+                Some(s) => Some(crate::git::parse_date(s).ok_or_else(|| {
+                    Error::new(crate::error::ErrorCode::InvalidArgument, format!("--since `{s}` is no date git reads"))
+                        .with_remedy("try `2024-01-31` or `1 year ago`")
+                })?),
+            };
+            let response = engine
+                .index_history(refs, crate::indexer::HistoryOptions { max_count: *max_count, since, deepen: true })?;
+            if out.is_json() {
+                out.json(&response);
+            } else {
+                let r = &response.report;
+                eprintln!(
+                    "history: {} commits added ({} in all), {} changed files, {} blobs parsed in {} ms{}",
+                    r.commits_added,
+                    r.commits_total,
+                    r.files_changed,
+                    r.blobs_parsed,
+                    r.duration_ms,
+                    if r.cut { "; stopped at --since/--max-count" } else { "" }
+                );
+            }
+            Ok(true)
+        }
         Command::Index { refs, force, .. } => {
             let scopes: Vec<Scope> = if refs.is_empty() {
                 vec![Scope::Worktree]
@@ -584,6 +624,10 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         }
         Command::Graph(command) => graph::run(&engine, &base, command, out, cli.global.json),
         Command::Xray(args) => xray::run(&engine, &base, args, out),
+        Command::Log(args) => {
+            let prefix = engine.relative_path(&base, ".").unwrap_or_default();
+            history::run(&engine, &prefix, args, out)
+        }
         Command::Jobs { action } => xray::jobs(&engine, action.as_ref(), out),
         Command::Status => {
             let response = engine.status()?;

@@ -72,6 +72,9 @@ impl From<IndexError> for Error {
             IndexError::WorktreeChanging { .. } => Error::new(ErrorCode::WorktreeChanging, e.to_string())
                 .with_remedy("run the command again when the checkout is done, or ask at a ref (`--ref HEAD`)"),
             IndexError::Fulltext(_) | IndexError::WorkerPanicked => Error::new(ErrorCode::Internal, e.to_string()),
+            IndexError::NoHistory => {
+                Error::new(ErrorCode::NotARepository, e.to_string()).with_remedy("run it inside a git repository")
+            }
             IndexError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string())
                 .with_remedy("run it inside a git repository, or drop `--ref` to search the directory as it is"),
         }

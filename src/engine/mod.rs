@@ -10,6 +10,7 @@ mod doctor;
 mod errors;
 mod explain;
 mod graph;
+mod history;
 mod jobs;
 mod locate;
 mod outline;
@@ -34,6 +35,7 @@ pub use graph::{
     CallSite, Caller, Direction, GraphDefinition, GraphEdge, GraphNode, GraphRequest, GraphResponse, Reference,
     ReferencesResponse,
 };
+pub use history::{HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse};
 pub use jobs::JobState;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol, ViewSymbol};

@@ -8,10 +8,12 @@
 //! Architecture invariant: nothing above this module names a `gix` type. Object ids cross the
 //! boundary as [`ObjectId`] (a plain 20-byte value), paths as raw bytes.
 
+mod commits;
 mod status;
 
 use std::path::{Path, PathBuf};
 
+pub use commits::{CommitInfo, NewCommits, parse_date};
 pub use status::WorktreeChange;
 
 /// A git object id (SHA-1), named by kind at every use: `blob_id`, `tree_id`, `commit_id`.

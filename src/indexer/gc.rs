@@ -137,6 +137,9 @@ impl Indexer<'_> {
             }
         }
 
+        // File versions of history's commits stay: `log` and `history` read them.
+        live |= self.store.history_file_versions()?;
+
         // 3. File versions no view holds; their documents are queued for deletion.
         let all_fvs: Vec<u32> = {
             let mut stmt = tx.prepare("SELECT id FROM file_versions").map_err(store::StoreError::from)?;

@@ -8,6 +8,7 @@
 
 mod content;
 mod gc;
+mod history;
 mod jobs;
 mod shared;
 mod state;
@@ -27,6 +28,7 @@ use crate::view::{self, Scope, Workspace};
 
 pub use content::{TEXT_EXTRACTOR, is_binary};
 pub use gc::GcReport;
+pub use history::{HistoryOptions, HistoryReport};
 use jobs::Job;
 pub use state::{WorktreeState, derivation, gaps_filled, record_key, worktree_state};
 
@@ -54,6 +56,9 @@ pub enum IndexError {
     /// Reading the working tree failed again and again while files moved under it.
     #[error("the working tree kept changing while it was read (a checkout or rebase running?): {source}")]
     WorktreeChanging { source: GitError },
+    /// History was asked of a directory that is not a git repository.
+    #[error("history needs a git repository; this directory is indexed as it is (`--live`)")]
+    NoHistory,
 }
 
 /// How an index run behaves.
@@ -674,42 +679,7 @@ impl<'a> Indexer<'a> {
             let stored_before = existing.is_some();
             let stored = match existing {
                 Some(found) => found,
-                None => {
-                    let skip = if entry.mode == FileMode::Symlink {
-                        Some("symlink")
-                    } else {
-                        ignore_rules::builtin_skip(&entry.path)
-                    };
-                    let language = match lang::detect_by_path(&entry.path) {
-                        Some(l) => Some(l),
-                        None if skip.is_none() => {
-                            let head: &[u8] = match (&entry.content, repo) {
-                                (Some(c), _) => c,
-                                (None, Some(repo)) => {
-                                    content::read_head(repo, entry.blob_id, self.max_file_size, &mut head_buf);
-                                    &head_buf
-                                }
-                                (None, None) => &[],
-                            };
-                            lang::detect_by_shebang(head)
-                        }
-                        None => None,
-                    };
-                    let lang = language.map_or("", |l| l.name);
-                    let mode = match entry.mode {
-                        FileMode::Regular => 0,
-                        FileMode::Executable => 1,
-                        FileMode::Symlink => 2,
-                    };
-                    let id = batch.insert_file_version(&entry.path, blob_row, mode, lang, skip)?;
-                    store::StoredFileVersion {
-                        id,
-                        lang: lang.to_owned(),
-                        skip: skip.map(str::to_owned),
-                        fts_key: None,
-                        fts_scan: false,
-                    }
-                }
+                None => self.new_file_version(&batch, repo, &entry, blob_row, &mut head_buf)?,
             };
             if !bitmap.insert(stored.id) {
                 continue;
@@ -823,6 +793,52 @@ impl<'a> Indexer<'a> {
         report.files = bitmap.len();
         report.symbols = symbols.max(0) as u64;
         Ok(report)
+    }
+}
+
+impl Indexer<'_> {
+    /// Stores a file version seen for the first time: its language from the path, else from
+    /// the first line; a reason from the path alone not to parse it (symlinks, lock files,
+    /// vendored code).
+    fn new_file_version(
+        &self,
+        batch: &store::Batch<'_>,
+        repo: Option<&LocalRepo>,
+        entry: &Entry,
+        blob_row: i64,
+        head_buf: &mut Vec<u8>,
+    ) -> Result<store::StoredFileVersion, IndexError> {
+        let skip =
+            if entry.mode == FileMode::Symlink { Some("symlink") } else { ignore_rules::builtin_skip(&entry.path) };
+        let language = match lang::detect_by_path(&entry.path) {
+            Some(l) => Some(l),
+            None if skip.is_none() => {
+                let head: &[u8] = match (&entry.content, repo) {
+                    (Some(c), _) => c,
+                    (None, Some(repo)) => {
+                        content::read_head(repo, entry.blob_id, self.max_file_size, head_buf);
+                        head_buf
+                    }
+                    (None, None) => &[],
+                };
+                lang::detect_by_shebang(head)
+            }
+            None => None,
+        };
+        let lang = language.map_or("", |l| l.name);
+        let mode = match entry.mode {
+            FileMode::Regular => 0,
+            FileMode::Executable => 1,
+            FileMode::Symlink => 2,
+        };
+        let id = batch.insert_file_version(&entry.path, blob_row, mode, lang, skip)?;
+        Ok(store::StoredFileVersion {
+            id,
+            lang: lang.to_owned(),
+            skip: skip.map(str::to_owned),
+            fts_key: None,
+            fts_scan: false,
+        })
     }
 }
 

@@ -14,7 +14,7 @@ pub mod grep;
 pub mod intent;
 mod messages;
 pub mod pathspec;
-mod prefilter;
+pub mod prefilter;
 mod rank;
 mod recall;
 mod words;

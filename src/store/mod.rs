@@ -11,6 +11,7 @@
 
 mod batch;
 pub mod blobs;
+mod history;
 mod lock;
 pub mod occurrences;
 mod rows;
@@ -23,6 +24,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 pub use batch::Batch;
+pub use history::{ChangeRow, ChangedSide, CommitRow};
 pub use lock::WriteLock;
 pub use rows::*;
 pub use schema::STORE_SCHEMA_VERSION;

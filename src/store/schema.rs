@@ -6,7 +6,8 @@
 /// History:
 /// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta; `occurrences`,
 ///   `occurrence_names` and `view_missing` were added later in place ([`ADDITIONS`]): a store
-///   without them gains them when opened, and a build that does not know them ignores them.
+///   without them gains them when opened, and a build that does not know them ignores them;
+///   so were `commits` and `commit_files` (history).
 pub const STORE_SCHEMA_VERSION: u32 = 1;
 
 /// Tables added to schema version 1 after it shipped: created when a store is opened.
@@ -29,6 +30,28 @@ CREATE TABLE IF NOT EXISTS occurrence_names (
     record INTEGER NOT NULL,
     PRIMARY KEY (key, record)
 ) WITHOUT ROWID;
+-- History (see src/history): the commits reachable from the refs it was asked for, and the
+-- files each changed against its first parent (the empty tree for a root commit).
+CREATE TABLE IF NOT EXISTS commits (
+    id          INTEGER PRIMARY KEY,
+    oid         BLOB NOT NULL UNIQUE,
+    parents     BLOB NOT NULL,            -- the parents' 20-byte ids, first parent first
+    author      TEXT NOT NULL,            -- Name <email>
+    author_time INTEGER NOT NULL,
+    commit_time INTEGER NOT NULL,
+    subject     TEXT NOT NULL
+);
+-- A changed file of a commit: the file version before (NULL: added) and after (NULL: deleted).
+-- File versions it names are kept by gc.
+CREATE TABLE IF NOT EXISTS commit_files (
+    commit_id INTEGER NOT NULL,
+    ord       INTEGER NOT NULL,
+    old_fv    INTEGER,
+    new_fv    INTEGER,
+    PRIMARY KEY (commit_id, ord)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS commit_files_by_old ON commit_files (old_fv) WHERE old_fv IS NOT NULL;
+CREATE INDEX IF NOT EXISTS commit_files_by_new ON commit_files (new_fv) WHERE new_fv IS NOT NULL;
 "#;
 
 /// Creates every table of an empty store.

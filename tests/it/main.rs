@@ -12,6 +12,7 @@ mod grep_flags;
 mod help;
 mod history;
 mod hooks;
+mod log;
 mod mcp;
 mod oracle;
 mod properties;

@@ -1,0 +1,106 @@
+//! `log`: commits searched by words, `-S STRING` or `-G REGEX`. Arguments in, engine call,
+//! rendering out.
+
+use clap::Args;
+
+use super::output::Out;
+use crate::engine::{Engine, Error, LogMode, LogRequest, LogResponse};
+use crate::error::ErrorCode;
+
+#[derive(Debug, Args)]
+pub(super) struct LogArgs {
+    /// Words or a pasted text to rank commits by (their messages, the symbols and the paths
+    /// they touched).
+    #[arg(value_name = "WORDS")]
+    words: Vec<String>,
+    /// Commits that change the number of occurrences of STRING in a file (`git log -S`).
+    #[arg(short = 'S', value_name = "STRING", conflicts_with_all = ["regex", "words"])]
+    string: Option<String>,
+    /// Commits whose diff adds or removes a line matching REGEX (`git log -G`).
+    #[arg(short = 'G', value_name = "REGEX", conflicts_with_all = ["string", "words"])]
+    regex: Option<String>,
+    /// Walk from this commit-ish (default `HEAD`).
+    #[arg(long = "ref", value_name = "REF")]
+    reference: Option<String>,
+    /// Only commits newer than DATE (`2024-01-31`, `3 weeks ago`); older ones stop the walk,
+    /// as `git log --since` does.
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Only commits older than DATE.
+    #[arg(long, value_name = "DATE")]
+    until: Option<String>,
+    /// Only commits whose author (`Name <email>`) matches this regex.
+    #[arg(long, value_name = "PATTERN")]
+    author: Option<String>,
+    /// Only changes to paths matching this git pathspec or glob (repeatable; also after `--`).
+    #[arg(long = "path", value_name = "GLOB")]
+    paths: Vec<String>,
+    /// Follow only the first parent of merges (and diff merges against it, as git does).
+    #[arg(long)]
+    first_parent: bool,
+    /// At most N commits (default: 20 for words, all for -S/-G, as `git log`).
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    max_count: Option<usize>,
+    /// Git pathspecs, after `--`.
+    #[arg(last = true, value_name = "PATHSPEC")]
+    pathspecs: Vec<String>,
+}
+
+/// Runs `log`; `Ok(false)` when no commit matched.
+pub(super) fn run(engine: &Engine, prefix: &str, args: &LogArgs, out: &Out) -> Result<bool, Error> {
+    let invalid = |m: String| Error::new(ErrorCode::InvalidArgument, m);
+    let mode = match (&args.string, &args.regex) {
+        (Some(s), _) if s.is_empty() => return Err(invalid("-S needs a non-empty string".to_owned())),
+        (Some(s), _) => LogMode::Count(s.clone()),
+        (None, Some(re)) => LogMode::Grep(re.clone()),
+        (None, None) if args.words.is_empty() => {
+            return Err(invalid("give words to rank commits by, -S STRING or -G REGEX".to_owned()).with_remedy(
+                "`git codecompass log \"fix crash on empty input\"`, `git codecompass log -S parse_config`",
+            ));
+        }
+        (None, None) => LogMode::Words(args.words.join(" ")),
+    };
+    let mut pathspecs = Vec::new();
+    for spec in args.paths.iter().chain(&args.pathspecs) {
+        pathspecs.push(crate::query::pathspec::resolve(spec, prefix).map_err(invalid)?);
+    }
+    let default_limit = if matches!(mode, LogMode::Words(_)) { 20 } else { 0 };
+    let request = LogRequest {
+        mode: Some(mode),
+        at: args.reference.clone(),
+        pathspecs,
+        since: args.since.clone(),
+        until: args.until.clone(),
+        author: args.author.clone(),
+        first_parent: args.first_parent,
+        limit: args.max_count.unwrap_or(default_limit),
+    };
+    let response = engine.log(&request)?;
+    render(&response, out);
+    Ok(!response.commits.is_empty())
+}
+
+fn render(response: &LogResponse, out: &Out) {
+    if out.is_json() {
+        out.json(response);
+        return;
+    }
+    let mut text = String::new();
+    for c in &response.commits {
+        let name = c.author.split(" <").next().unwrap_or(&c.author);
+        text.push_str(&format!(
+            "{} {} {}  {}\n",
+            out.paint("33", &c.commit[..c.commit.len().min(10)]),
+            c.date,
+            name,
+            c.subject
+        ));
+        for path in &c.paths {
+            text.push_str(&format!("    {}\n", out.path(path)));
+        }
+    }
+    out.text(&text);
+    for note in &response.metadata.notes {
+        eprintln!("note: {note}");
+    }
+}

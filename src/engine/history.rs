@@ -1,0 +1,370 @@
+//! `log` and `index --history`: commits searched by words (their messages, the symbols and
+//! paths they touched), or by what their diffs add and remove (`-S`, `-G`), as `git log`
+//! walks them. History is indexed on first use (the newest commits, up to a bound) and kept
+//! up to date from then on: only new commits and never-seen blobs cost anything.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::{Engine, Error, Metadata, PROTOCOL_VERSION};
+use crate::error::ErrorCode;
+use crate::git::{LocalRepo, ObjectId};
+use crate::history::fts::CommitIndex;
+use crate::history::log::{PickaxeQuery, pickaxe};
+use crate::history::pickaxe::Pickaxe;
+use crate::history::walk::{Graph, WalkOptions};
+use crate::indexer::{HistoryOptions, HistoryReport, IndexOptions};
+use crate::query::pathspec::Pathspecs;
+use crate::store::{CommitRow, Store};
+
+/// A first `log` indexes at most this many commits by itself; `index --history` does all.
+pub const AUTO_INDEX_COMMITS: usize = 10_000;
+
+/// What `log` looks for.
+#[derive(Clone, Debug)]
+pub enum LogMode {
+    /// Words or a pasted text: commits ranked by BM25 over messages, touched symbols, paths.
+    Words(String),
+    /// `-S STRING`: commits that change the number of occurrences of the string in a file.
+    Count(String),
+    /// `-G REGEX`: commits whose diff adds or removes a line matching the regex.
+    Grep(String),
+}
+
+/// A `log` question.
+#[derive(Clone, Debug, Default)]
+pub struct LogRequest {
+    /// What to look for.
+    pub mode: Option<LogMode>,
+    /// The commit to walk from (default `HEAD`).
+    pub at: Option<String>,
+    /// Git pathspecs, resolved against the root.
+    pub pathspecs: Vec<String>,
+    /// `--since`, as git reads it.
+    pub since: Option<String>,
+    /// `--until`, as git reads it.
+    pub until: Option<String>,
+    /// `--author`: a regex over `Name <email>`.
+    pub author: Option<String>,
+    /// `--first-parent`.
+    pub first_parent: bool,
+    /// At most this many commits.
+    pub limit: usize,
+}
+
+/// One commit of an answer.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct LogCommit {
+    /// The commit id.
+    pub commit: String,
+    /// Its parents.
+    pub parents: Vec<String>,
+    /// `Name <email>`.
+    pub author: String,
+    /// Author time, seconds since the epoch.
+    pub author_time: i64,
+    /// Author date, `YYYY-MM-DD` (UTC).
+    pub date: String,
+    /// Committer time, seconds since the epoch (`git log`'s order).
+    pub commit_time: i64,
+    /// The message's first line.
+    pub subject: String,
+    /// `-S`/`-G`: the files whose change matched.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Words: the BM25 score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f32>,
+}
+
+/// How much history answered.
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct HistoryState {
+    /// Commits stored for this repository.
+    pub commits_indexed: u64,
+    /// Commits this answer walked.
+    pub commits_walked: u64,
+    /// Commits whose changed files were read (`-S`/`-G`): the others were ruled out by the
+    /// commits' trigram index.
+    pub commits_checked: u64,
+    /// Whether the walk reached commits that are not indexed (history indexed only so far
+    /// back, or a shallow clone's boundary): older commits were not searched.
+    pub boundary: bool,
+    /// Whether the repository is a shallow clone.
+    pub shallow: bool,
+    /// Commits this query indexed first.
+    pub commits_added: u64,
+}
+
+/// The answer of `log`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct LogResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The ref walked from, as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// Its commit.
+    pub commit: Option<String>,
+    /// `words`, `S` or `G`.
+    pub mode: &'static str,
+    /// The words, string or regex.
+    pub pattern: String,
+    /// The commits, in `git log`'s order (`-S`/`-G`) or best first (words).
+    pub commits: Vec<LogCommit>,
+    /// How much history answered.
+    pub history: HistoryState,
+    /// Freshness and completeness.
+    pub metadata: Metadata,
+}
+
+/// The answer of `index --history`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct HistoryIndexResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The refs walked from.
+    pub tips: Vec<String>,
+    /// What the run did.
+    #[serde(flatten)]
+    pub report: HistoryReport,
+}
+
+fn invalid(message: String) -> Error {
+    Error::new(ErrorCode::InvalidArgument, message)
+}
+
+/// A commit row as an answer.
+pub fn log_commit(row: &CommitRow) -> LogCommit {
+    LogCommit {
+        commit: row.oid.to_hex(),
+        parents: row.parents.iter().map(ObjectId::to_hex).collect(),
+        author: row.author.clone(),
+        author_time: row.author_time,
+        date: day_of(row.author_time),
+        commit_time: row.commit_time,
+        subject: row.subject.clone(),
+        paths: Vec::new(),
+        score: None,
+    }
+}
+
+/// `YYYY-MM-DD` of a Unix time, in UTC.
+pub fn day_of(seconds: i64) -> String {
+    // Days to a civil date (Howard Hinnant's algorithm).
+    let z = seconds.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+impl Engine {
+    fn history_repo(&self) -> Result<LocalRepo, Error> {
+        let git = self.ws.git().ok_or_else(|| {
+            Error::new(ErrorCode::NotARepository, "history needs a git repository".to_owned())
+                .with_remedy("run it inside a git repository")
+        })?;
+        Ok(git.local())
+    }
+
+    /// Indexes the history reachable from `HEAD` and the indexed refs (`--ref` adds others).
+    pub fn index_history(&self, refs: &[String], options: HistoryOptions) -> Result<HistoryIndexResponse, Error> {
+        let repo = self.history_repo()?;
+        let store = self.open_store(true)?;
+        let mut tips: Vec<(String, ObjectId)> = Vec::new();
+        if refs.is_empty() {
+            if let Some(head) = repo.head()? {
+                tips.push(("HEAD".to_owned(), head.commit_id));
+            }
+            for r in store.refs()? {
+                if r.kind == "ref"
+                    && let Ok(resolved) = repo.resolve(&r.name)
+                {
+                    tips.push((r.name, resolved.commit_id));
+                }
+            }
+        } else {
+            for name in refs {
+                tips.push((name.clone(), repo.resolve(name)?.commit_id));
+            }
+        }
+        let ids: Vec<ObjectId> = tips.iter().map(|(_, id)| *id).collect();
+        let indexer = self.indexer(&store, IndexOptions::default())?;
+        let report = indexer.index_history(&ids, options)?;
+        indexer.finish()?;
+        store.checkpoint();
+        Ok(HistoryIndexResponse {
+            codecompass_protocol_version: PROTOCOL_VERSION,
+            tips: tips.into_iter().map(|(name, _)| name).collect(),
+            report,
+        })
+    }
+
+    /// Brings history up to `tip`: the commits not stored yet are indexed (the first time at
+    /// most [`AUTO_INDEX_COMMITS`]).
+    fn history_up_to(&self, store: &Store, tip: ObjectId) -> Result<u64, Error> {
+        if store.history_commit(tip)?.is_some() {
+            return Ok(0);
+        }
+        let first = store.history_count()? == 0;
+        let options = HistoryOptions { max_count: first.then_some(AUTO_INDEX_COMMITS), since: None, deepen: false };
+        let indexer = self.indexer(store, IndexOptions::default())?;
+        let report = indexer.index_history(&[tip], options)?;
+        indexer.finish()?;
+        Ok(report.commits_added)
+    }
+
+    /// Searches commits.
+    pub fn log(&self, request: &LogRequest) -> Result<LogResponse, Error> {
+        let repo = self.history_repo()?;
+        let mode = request.mode.clone().ok_or_else(|| invalid("give words, -S STRING or -G REGEX".to_owned()))?;
+        let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
+        let tip = repo.resolve(&at)?.commit_id;
+        let store = self.open_store(true)?;
+        let added = self.history_up_to(&store, tip)?;
+        let graph = Graph::load(&store)?;
+        let index =
+            CommitIndex::open(store.dir()).map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()))?;
+        let date = |value: &Option<String>, flag: &str| -> Result<Option<i64>, Error> {
+            match value {
+                None => Ok(None),
+                Some(v) => crate::git::parse_date(v).map(Some).ok_or_else(|| {
+                    invalid(format!("{flag} `{v}` is no date git reads (try `2024-01-31` or `3 weeks ago`)"))
+                }),
+            }
+        };
+        let author = match &request.author {
+            None => None,
+            Some(a) => Some(regex::Regex::new(a).map_err(|e| invalid(format!("--author: {e}")))?),
+        };
+        let walk = WalkOptions {
+            first_parent: request.first_parent,
+            since: date(&request.since, "--since")?,
+            until: date(&request.until, "--until")?,
+            author,
+        };
+        let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
+        let limit = if request.limit == 0 { usize::MAX } else { request.limit };
+        let mut state = HistoryState {
+            commits_indexed: graph.len() as u64,
+            shallow: repo.is_shallow(),
+            commits_added: added,
+            ..HistoryState::default()
+        };
+        let (mode_name, pattern, commits, missing) = match &mode {
+            LogMode::Words(words) => {
+                let commits =
+                    self.log_words(&store, &graph, &index, tip, words, &walk, &pathspecs, limit, &mut state)?;
+                ("words", words.clone(), commits, 0)
+            }
+            LogMode::Count(_) | LogMode::Grep(_) => {
+                let (name, pattern, pickaxe_) = match &mode {
+                    LogMode::Count(s) => ("S", s.clone(), Pickaxe::Count(s.as_bytes().to_vec())),
+                    LogMode::Grep(re) => (
+                        "G",
+                        re.clone(),
+                        Pickaxe::Grep(
+                            crate::query::Matcher::new(re, false, false).map_err(|e| invalid(e.to_string()))?,
+                        ),
+                    ),
+                    LogMode::Words(_) => unreachable!("handled above"),
+                };
+                let query = PickaxeQuery { pickaxe: &pickaxe_, walk: &walk, pathspecs: &pathspecs, limit };
+                let outcome = pickaxe(&store, &repo, &graph, &index, tip, &query)
+                    .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+                state.commits_walked = outcome.walked as u64;
+                state.commits_checked = outcome.checked as u64;
+                state.boundary = outcome.boundary;
+                let commits = outcome
+                    .hits
+                    .into_iter()
+                    .map(|hit| LogCommit { paths: hit.paths, ..log_commit(hit.commit) })
+                    .collect();
+                (name, pattern, commits, outcome.missing_blobs)
+            }
+        };
+        let mut notes = Vec::new();
+        if state.boundary {
+            notes.push(if state.shallow {
+                "the walk stopped at the shallow clone's boundary: older commits are not here (`git fetch --unshallow`)"
+                    .to_owned()
+            } else {
+                "history is indexed only so far back: older commits were not searched (`git codecompass index --history` indexes all of it)".to_owned()
+            });
+        }
+        if missing > 0 {
+            notes.push(format!(
+                "{missing} changed files are missing from the object store (a partial clone?): commits that changed only them may be missing"
+            ));
+        }
+        let complete = !state.boundary && missing == 0;
+        Ok(LogResponse {
+            codecompass_protocol_version: PROTOCOL_VERSION,
+            scope: at,
+            commit: Some(tip.to_hex()),
+            mode: mode_name,
+            pattern,
+            commits,
+            history: state,
+            metadata: Metadata {
+                freshness_status: "fresh",
+                indexing_status: "ready",
+                result_completeness: if complete { "complete" } else { "partial" },
+                suppressed_duplicate_count: 0,
+                safety_limit_applied: false,
+                view: format!("history:{}", tip.to_hex()),
+                fallback: None,
+                notes,
+            },
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn log_words(
+        &self,
+        store: &Store,
+        graph: &Graph,
+        index: &CommitIndex,
+        tip: ObjectId,
+        words: &str,
+        walk: &WalkOptions,
+        pathspecs: &Pathspecs,
+        limit: usize,
+        state: &mut HistoryState,
+    ) -> Result<Vec<LogCommit>, Error> {
+        let mut simplify = |_: &CommitRow| None;
+        let walked = graph.walk(tip, walk, &mut simplify);
+        state.commits_walked = walked.commits.len() as u64;
+        state.boundary = walked.boundary;
+        let reachable: HashMap<ObjectId, &CommitRow> = walked.commits.iter().map(|r| (r.oid, *r)).collect();
+        let ranked = index
+            .ranked(words, (limit.saturating_mul(20)).clamp(200, 5000))
+            .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
+        let mut out = Vec::new();
+        for (key, score) in ranked {
+            if out.len() >= limit {
+                break;
+            }
+            for row in graph.by_key(key) {
+                let Some(row) = reachable.get(&row.oid) else { continue };
+                if !pathspecs.is_empty()
+                    && !store
+                        .commit_changes(row.id)?
+                        .iter()
+                        .any(|c| pathspecs.matches(&String::from_utf8_lossy(c.path())))
+                {
+                    continue;
+                }
+                out.push(LogCommit { score: Some(score), ..log_commit(row) });
+            }
+        }
+        Ok(out)
+    }
+}

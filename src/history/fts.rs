@@ -1,0 +1,189 @@
+//! The commits' full-text index (Tantivy, in the store's `history/`): one document per commit
+//! with its message, the paths and symbol names it touched, and the trigrams of the lines its
+//! diff against the first parent adds or removes. Separate from the code index: its own
+//! lifecycle, and no format change for stores that never index history.
+
+use std::path::{Path, PathBuf};
+
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
+use tantivy::tokenizer::TextAnalyzer;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use crate::git::ObjectId;
+use crate::index::FtsError;
+use crate::index::tokenizer;
+use crate::query::prefilter::Prefilter;
+
+/// The fields of a commit document.
+#[derive(Clone, Copy, Debug)]
+struct Fields {
+    /// The commit: the first 8 bytes of its id.
+    key: Field,
+    /// 1: a change could not be diffed (binary, too large, missing): always a candidate.
+    scan: Field,
+    message: Field,
+    paths: Field,
+    symbols: Field,
+    grams: Field,
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut builder = Schema::builder();
+    let text = |tokenizer: &str| {
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default().set_tokenizer(tokenizer).set_index_option(IndexRecordOption::WithFreqs),
+        )
+    };
+    let fields = Fields {
+        key: builder.add_u64_field("key", INDEXED | FAST),
+        scan: builder.add_u64_field("scan", INDEXED),
+        message: builder.add_text_field("message", text("code")),
+        paths: builder.add_text_field("paths", text("path")),
+        symbols: builder.add_text_field("symbols", text("code")),
+        grams: builder.add_text_field(
+            "grams",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default().set_tokenizer("trigram").set_index_option(IndexRecordOption::Basic),
+            ),
+        ),
+    };
+    (builder.build(), fields)
+}
+
+/// The key of a commit's document.
+pub fn key_of(commit: ObjectId) -> u64 {
+    u64::from_be_bytes(commit.0[..8].try_into().expect("8 bytes"))
+}
+
+/// What one commit's document holds.
+#[derive(Debug, Default)]
+pub struct CommitDoc {
+    /// The whole message.
+    pub message: String,
+    /// Changed paths, one per line.
+    pub paths: String,
+    /// Names of the symbols whose lines changed.
+    pub symbols: String,
+    /// Added and removed lines.
+    pub lines: String,
+    /// Whether a change could not be diffed.
+    pub scan: bool,
+}
+
+/// The commits' index of one store.
+pub struct CommitIndex {
+    index: Index,
+    fields: Fields,
+}
+
+/// The directory of the commits' index inside a store.
+pub fn dir_of(store_dir: &Path) -> PathBuf {
+    store_dir.join("history")
+}
+
+impl CommitIndex {
+    /// Opens the index, creating it when missing.
+    pub fn open(store_dir: &Path) -> Result<CommitIndex, FtsError> {
+        let dir = dir_of(store_dir);
+        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io { path: dir.clone(), source: e })?;
+        let (schema, fields) = schema();
+        let directory = tantivy::directory::MmapDirectory::open(&dir)
+            .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
+        let index = Index::open_or_create(directory, schema)?;
+        index.tokenizers().register("code", TextAnalyzer::builder(tokenizer::CodeTokenizer::default()).build());
+        index.tokenizers().register("path", TextAnalyzer::builder(tokenizer::PathTokenizer).build());
+        index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer::default()).build());
+        Ok(CommitIndex { index, fields })
+    }
+
+    /// A writer (one thread: commit documents are small).
+    pub fn writer(&self) -> Result<IndexWriter, FtsError> {
+        let writer = self.index.writer_with_num_threads(1, 50_000_000)?;
+        writer.garbage_collect_files().wait()?;
+        Ok(writer)
+    }
+
+    /// Adds (or replaces) the document of `commit`.
+    pub fn add(&self, writer: &IndexWriter, commit: ObjectId, doc: &CommitDoc) -> Result<(), FtsError> {
+        let f = self.fields;
+        let key = key_of(commit);
+        writer.delete_term(Term::from_field_u64(f.key, key));
+        let mut d = TantivyDocument::default();
+        d.add_u64(f.key, key);
+        d.add_u64(f.scan, u64::from(doc.scan));
+        d.add_text(f.message, &doc.message);
+        d.add_text(f.paths, &doc.paths);
+        d.add_text(f.symbols, &doc.symbols);
+        d.add_text(f.grams, &doc.lines);
+        writer.add_document(d)?;
+        Ok(())
+    }
+
+    /// A reader of the last commit.
+    pub fn reader(&self) -> Result<IndexReader, FtsError> {
+        Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
+    }
+
+    /// The keys of the commits whose changed lines can hold a match of `prefilter` (plus those
+    /// with changes that were not diffed); `None` when the prefilter narrows nothing.
+    pub fn candidates(&self, prefilter: &Prefilter) -> Result<Option<std::collections::HashSet<u64>>, FtsError> {
+        if prefilter.is_any() {
+            return Ok(None);
+        }
+        let f = self.fields;
+        let query = BooleanQuery::new(vec![
+            (Occur::Should, trigram_query(f.grams, prefilter)),
+            (Occur::Should, Box::new(TermQuery::new(Term::from_field_u64(f.scan, 1), IndexRecordOption::Basic))),
+        ]);
+        let searcher = self.reader()?.searcher();
+        let docs = searcher.search(&query, &DocSetCollector)?;
+        let mut keys = std::collections::HashSet::with_capacity(docs.len());
+        for address in docs {
+            let reader = searcher.segment_reader(address.segment_ord);
+            let column = reader.fast_fields().u64("key")?;
+            if let Some(key) = column.first(address.doc_id) {
+                keys.insert(key);
+            }
+        }
+        Ok(Some(keys))
+    }
+
+    /// Commits ranked by BM25 of `words` over messages, touched symbols and paths (the message
+    /// weighs most), best first, at most `limit`.
+    pub fn ranked(&self, words: &str, limit: usize) -> Result<Vec<(u64, f32)>, FtsError> {
+        let f = self.fields;
+        let mut parser = QueryParser::for_index(&self.index, vec![f.message, f.symbols, f.paths]);
+        parser.set_field_boost(f.message, 2.0);
+        parser.set_field_boost(f.symbols, 1.0);
+        parser.set_field_boost(f.paths, 0.5);
+        // Words only: the parser's syntax (fields, operators, quotes) is not the user's.
+        let cleaned: String =
+            words.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '.' { c } else { ' ' }).collect();
+        let (query, _) = parser.parse_query_lenient(&cleaned);
+        let searcher = self.reader()?.searcher();
+        let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
+        let mut out = Vec::with_capacity(top.len());
+        for (score, address) in top {
+            let reader = searcher.segment_reader(address.segment_ord);
+            if let Some(key) = reader.fast_fields().u64("key")?.first(address.doc_id) {
+                out.push((key, score));
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn trigram_query(field: Field, p: &Prefilter) -> Box<dyn Query> {
+    match p {
+        Prefilter::Any => Box::new(tantivy::query::AllQuery),
+        Prefilter::Trigram(t) => Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic)),
+        Prefilter::And(parts) => {
+            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, trigram_query(field, q))).collect()))
+        }
+        Prefilter::Or(parts) => {
+            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, trigram_query(field, q))).collect()))
+        }
+    }
+}

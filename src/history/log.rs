@@ -1,0 +1,164 @@
+//! `log -S STRING` and `log -G REGEX`: the walk's commits whose changed files can hold the
+//! pattern (from the commits' trigram documents) are checked as git checks them, reading only
+//! their changed blobs.
+
+use std::collections::HashSet;
+
+use super::fts::{CommitIndex, key_of};
+use super::pickaxe::{self, Pickaxe};
+use super::walk::{Graph, Walk, WalkOptions};
+use crate::git::{LocalRepo, ObjectId};
+use crate::query::pathspec::Pathspecs;
+use crate::query::prefilter::Prefilter;
+use crate::store::{ChangeRow, CommitRow, Store, StoreError};
+
+/// A commit `log -S/-G` keeps, with the files that made it match.
+#[derive(Clone, Debug)]
+pub struct PickaxeHit<'g> {
+    /// The commit.
+    pub commit: &'g CommitRow,
+    /// The paths whose change matched.
+    pub paths: Vec<String>,
+}
+
+/// What a pickaxe search found, and how much it read.
+pub struct PickaxeOutcome<'g> {
+    /// The commits, in `git log`'s order.
+    pub hits: Vec<PickaxeHit<'g>>,
+    /// Whether the walk reached commits that are not stored.
+    pub boundary: bool,
+    /// Commits walked.
+    pub walked: usize,
+    /// Commits whose blobs were read.
+    pub checked: usize,
+    /// Blobs that were not in the object store (a partial clone): their commits may be missing.
+    pub missing_blobs: usize,
+}
+
+/// Errors of a pickaxe search.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The commits' index failed.
+    #[error(transparent)]
+    Fulltext(#[from] crate::index::FtsError),
+    /// Reading git failed.
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+}
+
+/// A pickaxe question.
+pub struct PickaxeQuery<'a> {
+    /// What to look for.
+    pub pickaxe: &'a Pickaxe,
+    /// Which commits.
+    pub walk: &'a WalkOptions,
+    /// Only changes under these paths (and git's simplification of merges through them).
+    pub pathspecs: &'a Pathspecs,
+    /// At most this many commits.
+    pub limit: usize,
+}
+
+/// The prefilter of a pickaxe: the trigrams a changed line must hold, or none for a string
+/// that spans lines (its count can change without any changed line holding it whole).
+fn prefilter(pickaxe: &Pickaxe) -> Prefilter {
+    match pickaxe {
+        Pickaxe::Count(needle) if needle.contains(&b'\n') => Prefilter::Any,
+        Pickaxe::Count(needle) => {
+            let matcher = crate::query::Matcher::new(&String::from_utf8_lossy(needle), true, false);
+            matcher.map(|m| m.prefilter().clone()).unwrap_or(Prefilter::Any)
+        }
+        Pickaxe::Grep(matcher) => matcher.prefilter().clone(),
+    }
+}
+
+/// Runs a pickaxe search from `tip`.
+pub fn pickaxe<'g>(
+    store: &Store,
+    repo: &LocalRepo,
+    graph: &'g Graph,
+    index: &CommitIndex,
+    tip: ObjectId,
+    query: &PickaxeQuery<'_>,
+) -> Result<PickaxeOutcome<'g>, LogError> {
+    let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe))?;
+    let mut simplify = |row: &CommitRow| simplify_merge(repo, row, query.pathspecs);
+    let Walk { commits, boundary } = graph.walk(tip, query.walk, &mut simplify);
+    let mut out = PickaxeOutcome { hits: Vec::new(), boundary, walked: commits.len(), checked: 0, missing_blobs: 0 };
+    for row in commits {
+        if out.hits.len() >= query.limit {
+            break;
+        }
+        // Merges show no diff unless first parents are followed (git's default).
+        if row.parents.len() > 1 && !query.walk.first_parent {
+            continue;
+        }
+        if candidates.as_ref().is_some_and(|c| !c.contains(&key_of(row.oid))) {
+            continue;
+        }
+        out.checked += 1;
+        let changes: Vec<ChangeRow> = store
+            .commit_changes(row.id)?
+            .into_iter()
+            .filter(|c| query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(c.path())))
+            .collect();
+        let paths = check(repo, query.pickaxe, &changes, &mut out.missing_blobs);
+        if !paths.is_empty() {
+            out.hits.push(PickaxeHit { commit: row, paths });
+        }
+    }
+    Ok(out)
+}
+
+/// The paths of `changes` the pickaxe keeps, after pairing renames.
+fn check(repo: &LocalRepo, pickaxe_: &Pickaxe, changes: &[ChangeRow], missing: &mut usize) -> Vec<String> {
+    // The contents of each change's sides, before and after.
+    type Contents = (Option<Vec<u8>>, Option<Vec<u8>>);
+    let mut contents: Vec<Contents> = Vec::with_capacity(changes.len());
+    let mut read = |side: &Option<crate::store::ChangedSide>| -> Option<Vec<u8>> {
+        let side = side.as_ref()?;
+        let mut buf = Vec::new();
+        match repo.read_blob_into(side.blob, &mut buf) {
+            Ok(()) => Some(buf),
+            Err(_) => {
+                *missing += 1;
+                Some(Vec::new())
+            }
+        }
+    };
+    for c in changes {
+        contents.push((read(&c.old), read(&c.new)));
+    }
+    let sides: Vec<pickaxe::Change<'_>> = changes
+        .iter()
+        .zip(&contents)
+        .map(|(c, (o, n))| pickaxe::Change {
+            old: c.old.as_ref().zip(o.as_deref()).map(|(s, data)| side_of(s, data)),
+            new: c.new.as_ref().zip(n.as_deref()).map(|(s, data)| side_of(s, data)),
+        })
+        .collect();
+    pickaxe::matching_paths(pickaxe_, &sides)
+}
+
+fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8]) -> pickaxe::Side<'a> {
+    pickaxe::Side { blob: side.blob, path: &side.path, regular: side.skip.as_deref() != Some("symlink"), data }
+}
+
+/// For a merge and paths: the first parent the merge equals under those paths, which git
+/// follows alone.
+fn simplify_merge(repo: &LocalRepo, row: &CommitRow, pathspecs: &Pathspecs) -> Option<usize> {
+    if pathspecs.is_empty() {
+        return None;
+    }
+    let tree = repo.commit_tree(row.oid).ok()?;
+    for (i, parent) in row.parents.iter().enumerate() {
+        let Ok(parent_tree) = repo.commit_tree(*parent) else { continue };
+        let Ok(changes) = repo.diff_trees(parent_tree, tree) else { continue };
+        if !changes.iter().any(|c| pathspecs.matches(&String::from_utf8_lossy(&c.path))) {
+            return Some(i);
+        }
+    }
+    None
+}

@@ -1,0 +1,382 @@
+//! `log -S` and `log -G` decided for one commit as `git log` decides them: the changed files
+//! are paired into renames first (git's exact and inexact rename detection, which `git log`
+//! runs by default), then each pair is kept when the string's count differs between its sides
+//! (`-S`) or a line the diff adds or removes matches the regex (`-G`, never on binary files).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::git::ObjectId;
+use crate::indexer::is_binary;
+use crate::query::Matcher;
+
+/// What to look for.
+pub enum Pickaxe {
+    /// `-S STRING`: commits that change how many times the string occurs in a file.
+    Count(Vec<u8>),
+    /// `-G REGEX`: commits whose diff adds or removes a line that matches.
+    Grep(Matcher),
+}
+
+/// One side of a changed file, with its content.
+pub struct Side<'a> {
+    /// The blob.
+    pub blob: ObjectId,
+    /// Its path.
+    pub path: &'a [u8],
+    /// Whether it is a regular file (renames other than exact ones pair only those).
+    pub regular: bool,
+    /// The content.
+    pub data: &'a [u8],
+}
+
+/// Non-overlapping occurrences of `needle`, as git counts them for `-S`.
+fn count(haystack: &[u8], needle: &[u8]) -> usize {
+    if needle.is_empty() {
+        return 0;
+    }
+    memchr::memmem::find_iter(haystack, needle)
+        .fold((0usize, 0usize), |(n, next), at| if at >= next { (n + 1, at + needle.len()) } else { (n, next) })
+        .0
+}
+
+/// Lines with their terminators: `foo` at the end of a file and `foo\n` are different lines
+/// to git's diff.
+pub fn split_lines(data: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for at in memchr::memchr_iter(b'\n', data) {
+        out.push(&data[start..=at]);
+        start = at + 1;
+    }
+    if start < data.len() {
+        out.push(&data[start..]);
+    }
+    out
+}
+
+fn line_matches(matcher: &Matcher, line: &[u8]) -> bool {
+    matcher.is_match(line.strip_suffix(b"\n").unwrap_or(line))
+}
+
+impl Pickaxe {
+    /// Whether the pair (an absent side is empty) is one `git log` keeps.
+    pub fn pair_matches<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>) -> bool {
+        let (a, b) = (old.unwrap_or_default(), new.unwrap_or_default());
+        match self {
+            Pickaxe::Count(needle) => count(a, needle) != count(b, needle),
+            Pickaxe::Grep(matcher) => {
+                if (!a.is_empty() && is_binary(a)) || (!b.is_empty() && is_binary(b)) {
+                    return false;
+                }
+                if a == b {
+                    return false;
+                }
+                let (old_lines, new_lines) = (split_lines(a), split_lines(b));
+                let matching = |ls: &[&'a [u8]]| -> Vec<&'a [u8]> {
+                    let mut m: Vec<&[u8]> = ls.iter().copied().filter(|l| line_matches(matcher, l)).collect();
+                    m.sort_unstable();
+                    m
+                };
+                let (mo, mn) = (matching(&old_lines), matching(&new_lines));
+                if mo != mn {
+                    // Any diff adds or removes one of the lines the two sides hold a different
+                    // number of times.
+                    return true;
+                }
+                if mo.is_empty() {
+                    return false;
+                }
+                // The same matching lines on both sides: whether the diff moves one of them.
+                changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l))
+            }
+        }
+    }
+}
+
+/// The changed ranges (0-based line ranges, before and after) of a Myers diff, git's default
+/// algorithm.
+pub fn changed_ranges(old: &[&[u8]], new: &[&[u8]]) -> Vec<(Range<u32>, Range<u32>)> {
+    use imara_diff::intern::InternedInput;
+    let mut input: InternedInput<&[u8]> = InternedInput::default();
+    input.update_before(old.iter().copied());
+    input.update_after(new.iter().copied());
+    let mut out = Vec::new();
+    imara_diff::diff(imara_diff::Algorithm::Myers, &input, |before: Range<u32>, after: Range<u32>| {
+        out.push((before, after));
+    });
+    out
+}
+
+/// The lines a Myers diff removes or adds.
+fn changed_lines<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    for (before, after) in changed_ranges(old, new) {
+        out.extend(before.map(|i| old[i as usize]));
+        out.extend(after.map(|i| new[i as usize]));
+    }
+    out
+}
+
+/// Appends a line (without its newline) and a newline: the commit document's text, whose
+/// trigrams never cross a line.
+pub fn push_line(line: &[u8], out: &mut String) {
+    out.push_str(&String::from_utf8_lossy(line.strip_suffix(b"\n").unwrap_or(line)));
+    out.push('\n');
+}
+
+/// A file a commit changed, with the contents of its sides.
+pub struct Change<'a> {
+    /// Before (`None`: added).
+    pub old: Option<Side<'a>>,
+    /// After (`None`: deleted).
+    pub new: Option<Side<'a>>,
+}
+
+/// The paths of the commit's changes `git log` would keep for `pickaxe`, after pairing
+/// deletions and additions into renames.
+pub fn matching_paths(pickaxe: &Pickaxe, changes: &[Change<'_>]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut deleted = Vec::new();
+    let mut added = Vec::new();
+    for (i, c) in changes.iter().enumerate() {
+        match (&c.old, &c.new) {
+            (Some(old), Some(new)) => {
+                if pickaxe.pair_matches(Some(old.data), Some(new.data)) {
+                    out.push(String::from_utf8_lossy(new.path).into_owned());
+                }
+            }
+            (Some(_), None) => deleted.push(i),
+            (None, Some(_)) => added.push(i),
+            (None, None) => {}
+        }
+    }
+    let pairs = renames(changes, &deleted, &added);
+    let mut paired_old = vec![false; changes.len()];
+    let mut paired_new = vec![false; changes.len()];
+    for &(d, a) in &pairs {
+        paired_old[d] = true;
+        paired_new[a] = true;
+        let (old, new) = (changes[d].old.as_ref().expect("a deletion"), changes[a].new.as_ref().expect("an addition"));
+        if pickaxe.pair_matches(Some(old.data), Some(new.data)) {
+            out.push(String::from_utf8_lossy(new.path).into_owned());
+        }
+    }
+    for &d in deleted.iter().filter(|d| !paired_old[**d]) {
+        let old = changes[d].old.as_ref().expect("a deletion");
+        if pickaxe.pair_matches(Some(old.data), None) {
+            out.push(String::from_utf8_lossy(old.path).into_owned());
+        }
+    }
+    for &a in added.iter().filter(|a| !paired_new[**a]) {
+        let new = changes[a].new.as_ref().expect("an addition");
+        if pickaxe.pair_matches(None, Some(new.data)) {
+            out.push(String::from_utf8_lossy(new.path).into_owned());
+        }
+    }
+    out.sort();
+    out
+}
+
+/// git's scores: 60000 is identical; a rename needs half (`-M50%`), or three quarters when
+/// it is found by a unique basename.
+const MAX_SCORE: u64 = 60_000;
+const MIN_SCORE: u64 = 30_000;
+const MIN_BASENAME_SCORE: u64 = MIN_SCORE + (MAX_SCORE - MIN_SCORE) / 2;
+/// `diff.renameLimit`'s default: no inexact detection above this many sources times
+/// destinations (squared).
+const RENAME_LIMIT: usize = 1000;
+
+/// Deletions paired with additions (indexes into `changes`), as git's rename detection pairs
+/// them: exact renames (the same blob), then unique basenames at 75% similarity, then the best
+/// scores at 50% or more.
+fn renames(changes: &[Change<'_>], deleted: &[usize], added: &[usize]) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    let mut used_old = vec![false; changes.len()];
+    let mut used_new = vec![false; changes.len()];
+    let old = |i: usize| changes[i].old.as_ref().expect("a deletion");
+    let new = |i: usize| changes[i].new.as_ref().expect("an addition");
+    // Exact: the same blob.
+    let mut by_blob: HashMap<ObjectId, Vec<usize>> = HashMap::new();
+    for &d in deleted {
+        by_blob.entry(old(d).blob).or_default().push(d);
+    }
+    for &a in added {
+        if let Some(sources) = by_blob.get_mut(&new(a).blob) {
+            // git prefers a source with the same basename among equal blobs.
+            let pick = sources.iter().position(|&d| basename(old(d).path) == basename(new(a).path)).unwrap_or(0);
+            if !sources.is_empty() {
+                let d = sources.remove(pick);
+                pairs.push((d, a));
+                used_old[d] = true;
+                used_new[a] = true;
+            }
+        }
+    }
+    let sources: Vec<usize> = deleted.iter().copied().filter(|&d| !used_old[d] && old(d).regular).collect();
+    let dests: Vec<usize> = added.iter().copied().filter(|&a| !used_new[a] && new(a).regular).collect();
+    if sources.is_empty() || dests.is_empty() || sources.len() * dests.len() > RENAME_LIMIT * RENAME_LIMIT {
+        return pairs;
+    }
+    let mut hashes: HashMap<usize, Vec<(u32, u64)>> = HashMap::new();
+    let mut spans =
+        |i: usize, data: &[u8]| -> Vec<(u32, u64)> { hashes.entry(i).or_insert_with(|| span_hashes(data)).clone() };
+    // Unique basenames first.
+    let unique = |list: &[usize], name: &dyn Fn(usize) -> Vec<u8>| -> HashMap<Vec<u8>, usize> {
+        let mut count: HashMap<Vec<u8>, (usize, usize)> = HashMap::new();
+        for &i in list {
+            let e = count.entry(basename(&name(i)).to_vec()).or_insert((0, i));
+            e.0 += 1;
+        }
+        count.into_iter().filter(|(_, (n, _))| *n == 1).map(|(k, (_, i))| (k, i)).collect()
+    };
+    let unique_sources = unique(&sources, &|i| old(i).path.to_vec());
+    let unique_dests = unique(&dests, &|i| new(i).path.to_vec());
+    for &d in &sources {
+        let name = basename(old(d).path);
+        let (Some(&src), Some(&dst)) = (unique_sources.get(name), unique_dests.get(name)) else {
+            continue;
+        };
+        debug_assert_eq!(src, d);
+        let (s, t) = (old(src), new(dst));
+        let (hs, ht) = (spans(src, s.data), spans(usize::MAX - dst, t.data));
+        if score(s.data.len(), t.data.len(), &hs, &ht, MIN_BASENAME_SCORE) >= MIN_BASENAME_SCORE {
+            pairs.push((src, dst));
+            used_old[src] = true;
+            used_new[dst] = true;
+        }
+    }
+    // Then the best scores, at most four candidates per destination, as git keeps them.
+    let mut candidates: Vec<(u64, bool, usize, usize, usize)> = Vec::new();
+    let mut seq = 0;
+    for &a in dests.iter().filter(|&&a| !used_new[a]) {
+        let t = new(a);
+        let ht = spans(usize::MAX - a, t.data);
+        let mut best: Vec<(u64, bool, usize, usize, usize)> = Vec::new();
+        for &d in sources.iter().filter(|&&d| !used_old[d]) {
+            let s = old(d);
+            let hs = spans(d, s.data);
+            let sc = score(s.data.len(), t.data.len(), &hs, &ht, MIN_SCORE);
+            if sc < MIN_SCORE {
+                continue;
+            }
+            let same_name = basename(s.path) == basename(t.path);
+            best.push((sc, same_name, seq, d, a));
+            seq += 1;
+        }
+        best.sort_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(x.2.cmp(&y.2)));
+        best.truncate(4);
+        candidates.extend(best);
+    }
+    candidates.sort_by(|x, y| y.0.cmp(&x.0).then(y.1.cmp(&x.1)).then(x.2.cmp(&y.2)));
+    for (_, _, _, d, a) in candidates {
+        if used_old[d] || used_new[a] {
+            continue;
+        }
+        pairs.push((d, a));
+        used_old[d] = true;
+        used_new[a] = true;
+    }
+    pairs
+}
+
+fn basename(path: &[u8]) -> &[u8] {
+    path.rsplit(|b| *b == b'/').next().unwrap_or(path)
+}
+
+/// git's similarity estimate (`diffcore-delta.c`): content cut into spans at each newline
+/// or every 64 bytes, each span hashed; the score is the share of the larger side's bytes
+/// whose spans the source also has.
+fn score(src_size: usize, dst_size: usize, src: &[(u32, u64)], dst: &[(u32, u64)], minimum: u64) -> u64 {
+    let (max, base) = (src_size.max(dst_size) as u64, src_size.min(dst_size) as u64);
+    if max * (MAX_SCORE - minimum) < (max - base) * MAX_SCORE {
+        return 0;
+    }
+    if max == 0 {
+        return MAX_SCORE;
+    }
+    let mut copied = 0u64;
+    let (mut i, mut j) = (0, 0);
+    while i < src.len() && j < dst.len() {
+        match src[i].0.cmp(&dst[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                copied += src[i].1.min(dst[j].1);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    copied * MAX_SCORE / max
+}
+
+/// The span hashes of `data` with their byte counts, sorted by hash.
+fn span_hashes(data: &[u8]) -> Vec<(u32, u64)> {
+    const HASHBASE: u32 = 107_927;
+    let text = !is_binary(data);
+    let mut counts: HashMap<u32, u64> = HashMap::new();
+    let (mut accum1, mut accum2, mut n) = (0u32, 0u32, 0u64);
+    let mut i = 0;
+    while i < data.len() {
+        let c = data[i] as u32;
+        i += 1;
+        // A CR of CRLF does not count in text.
+        if text && c == u32::from(b'\r') && data.get(i) == Some(&b'\n') {
+            continue;
+        }
+        let old1 = accum1;
+        accum1 = (accum1 << 7) ^ (accum2 >> 25);
+        accum2 = (accum2 << 7) ^ (old1 >> 25);
+        accum1 = accum1.wrapping_add(c);
+        n += 1;
+        if n < 64 && c != u32::from(b'\n') {
+            continue;
+        }
+        let hash = accum1.wrapping_add(accum2.wrapping_mul(0x61)) % HASHBASE;
+        *counts.entry(hash).or_default() += n;
+        n = 0;
+        accum1 = 0;
+        accum2 = 0;
+    }
+    if n > 0 {
+        let hash = accum1.wrapping_add(accum2.wrapping_mul(0x61)) % HASHBASE;
+        *counts.entry(hash).or_default() += n;
+    }
+    let mut out: Vec<(u32, u64)> = counts.into_iter().collect();
+    out.sort_unstable();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_do_not_overlap() {
+        assert_eq!(count(b"aaaa", b"aa"), 2);
+        assert_eq!(count(b"xfoo foo", b"foo"), 2);
+        assert_eq!(count(b"", b"foo"), 0);
+    }
+
+    #[test]
+    fn grep_sees_a_moved_matching_line_only_when_the_diff_moves_it() {
+        let g = Pickaxe::Grep(Matcher::new("foo", false, false).unwrap());
+        assert!(g.pair_matches(Some(b"a\n"), Some(b"a\nfoo\n")));
+        assert!(!g.pair_matches(Some(b"foo\na\n"), Some(b"foo\nb\n")));
+        // A last line without its newline is another line to the diff.
+        assert!(g.pair_matches(Some(b"foo"), Some(b"foo\nbar\n")));
+        assert!(!g.pair_matches(Some(b"\0foo"), Some(b"\0bar")));
+    }
+
+    #[test]
+    fn identical_content_scores_full_and_renames_pair_it() {
+        let text = b"one\ntwo\nthree\n".repeat(20);
+        let h = span_hashes(&text);
+        assert_eq!(score(text.len(), text.len(), &h, &h, MIN_SCORE), MAX_SCORE);
+        let mut edited = text.clone();
+        edited.extend_from_slice(b"four\n");
+        let e = span_hashes(&edited);
+        assert!(score(text.len(), edited.len(), &h, &e, MIN_SCORE) > MIN_BASENAME_SCORE);
+    }
+}

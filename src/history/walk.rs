@@ -1,0 +1,130 @@
+//! The stored commits as a graph, walked in `git log`'s order: newest commit time first, ties
+//! in the order met, each commit once; `--since` stops below a commit older than it (its
+//! parents are not followed), `--until` and `--author` only hide commits; with paths, a merge
+//! that equals one of its parents there is followed through that parent alone (git's default
+//! history simplification).
+
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use crate::git::ObjectId;
+use crate::store::{CommitRow, Store, StoreError};
+
+/// Every stored commit.
+pub struct Graph {
+    rows: Vec<CommitRow>,
+    by_oid: HashMap<ObjectId, usize>,
+    by_key: HashMap<u64, Vec<usize>>,
+}
+
+/// Which commits a walk shows.
+#[derive(Default)]
+pub struct WalkOptions {
+    /// Follow first parents only (`--first-parent`).
+    pub first_parent: bool,
+    /// Not commits older than this, nor their ancestors through them.
+    pub since: Option<i64>,
+    /// Not commits newer than this (their ancestors still are).
+    pub until: Option<i64>,
+    /// Only commits whose author (`Name <email>`) matches.
+    pub author: Option<regex::Regex>,
+}
+
+/// A walk's commits, in order, and whether it reached commits that are not stored.
+pub struct Walk<'g> {
+    /// The commits shown, in `git log`'s order.
+    pub commits: Vec<&'g CommitRow>,
+    /// Whether a parent was not stored (history indexed only so far back, or a shallow clone).
+    pub boundary: bool,
+}
+
+impl Graph {
+    /// Loads the stored commits.
+    pub fn load(store: &Store) -> Result<Graph, StoreError> {
+        let rows = store.history_commits()?;
+        let by_oid = rows.iter().enumerate().map(|(i, r)| (r.oid, i)).collect();
+        let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
+        for (i, r) in rows.iter().enumerate() {
+            by_key.entry(super::fts::key_of(r.oid)).or_default().push(i);
+        }
+        Ok(Graph { rows, by_oid, by_key })
+    }
+
+    /// The stored commit `oid`.
+    pub fn get(&self, oid: ObjectId) -> Option<&CommitRow> {
+        self.by_oid.get(&oid).map(|&i| &self.rows[i])
+    }
+
+    /// The stored commits whose document key is `key`.
+    pub fn by_key(&self, key: u64) -> impl Iterator<Item = &CommitRow> {
+        self.by_key.get(&key).into_iter().flatten().map(|&i| &self.rows[i])
+    }
+
+    /// How many commits are stored.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The commits reachable from `tip` in `git log`'s order. `simplify` is asked about each
+    /// merge: `Some(i)` follows only its parent `i` (paths given and the merge equals that
+    /// parent there).
+    pub fn walk<'g>(
+        &'g self,
+        tip: ObjectId,
+        options: &WalkOptions,
+        simplify: &mut dyn FnMut(&CommitRow) -> Option<usize>,
+    ) -> Walk<'g> {
+        let mut out = Walk { commits: Vec::new(), boundary: false };
+        let mut seen: HashSet<ObjectId> = HashSet::new();
+        let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, usize)> = BinaryHeap::new();
+        let mut order = 0u64;
+        let Some(&start) = self.by_oid.get(&tip) else {
+            out.boundary = true;
+            return out;
+        };
+        seen.insert(tip);
+        queue.push((self.rows[start].commit_time, std::cmp::Reverse(0), start));
+        while let Some((time, _, i)) = queue.pop() {
+            let row = &self.rows[i];
+            if options.since.is_some_and(|since| time < since) {
+                continue;
+            }
+            let parents: Vec<ObjectId> = if options.first_parent {
+                row.parents.iter().take(1).copied().collect()
+            } else if row.parents.len() > 1 {
+                match simplify(row) {
+                    Some(p) => vec![row.parents[p]],
+                    None => row.parents.clone(),
+                }
+            } else {
+                row.parents.clone()
+            };
+            for parent in parents {
+                if !seen.insert(parent) {
+                    continue;
+                }
+                match self.by_oid.get(&parent) {
+                    Some(&p) => {
+                        order += 1;
+                        queue.push((self.rows[p].commit_time, std::cmp::Reverse(order), p));
+                    }
+                    None => out.boundary = true,
+                }
+            }
+            if options.until.is_some_and(|until| time > until) {
+                continue;
+            }
+            if let Some(author) = &options.author
+                && !author.is_match(&row.author)
+            {
+                continue;
+            }
+            out.commits.push(row);
+        }
+        out
+    }
+}

@@ -1,0 +1,273 @@
+//! History's extract side: the commits reachable from some tips that are not stored yet, each
+//! with the files it changed against its first parent as file versions (records are made for
+//! never-seen blobs, as for any view) and one document in the commits' index. Only new commits
+//! and new blobs cost anything; no view is built per commit.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::jobs::Job;
+use super::{Entry, IndexError, Indexer, ViewReport};
+use crate::git::{CommitInfo, FileMode, LocalRepo, ObjectId, TreeChange};
+use crate::history::fts::{CommitDoc, CommitIndex};
+use crate::history::pickaxe;
+use crate::store::{self, StoreError};
+use crate::{lang, progress};
+
+/// How far back to index.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HistoryOptions {
+    /// At most this many new commits (the newest).
+    pub max_count: Option<usize>,
+    /// Not commits older than this (commit time, seconds since the epoch).
+    pub since: Option<i64>,
+    /// Also go on below the oldest commits stored (an earlier run's `--max-count` or
+    /// `--since`), not only down to them from the tips.
+    pub deepen: bool,
+}
+
+/// What an index run of history did.
+#[derive(Clone, Debug, Default, Serialize, schemars::JsonSchema)]
+pub struct HistoryReport {
+    /// Commits stored by this run.
+    pub commits_added: u64,
+    /// Commits stored in all.
+    pub commits_total: u64,
+    /// Files the new commits changed (against their first parents).
+    pub files_changed: u64,
+    /// Blobs parsed for the first time.
+    pub blobs_parsed: u64,
+    /// Whether `--max-count` or `--since` stopped the walk before the root commits.
+    pub cut: bool,
+    /// Whether the walk met a shallow clone's boundary (parents that are not here).
+    pub shallow_boundary: bool,
+    /// Wall time.
+    pub duration_ms: u64,
+}
+
+/// Above this size a changed file's diff is not written into its commit's document: the
+/// commit is then always checked by `log -S/-G`.
+const DIFF_LIMIT: usize = 4 << 20;
+/// Commits per transaction and full-text commit.
+const CHUNK: usize = 256;
+
+/// A changed file as stored: the file version ids and what the document needs.
+struct Side {
+    fv: u32,
+    path: Vec<u8>,
+    blob: ObjectId,
+    record_lang: &'static str,
+}
+
+impl Indexer<'_> {
+    /// Stores the commits reachable from `tips` that are not stored yet (oldest first, so an
+    /// interrupted run leaves no hole a later run would not fill).
+    pub fn index_history(&self, tips: &[ObjectId], options: HistoryOptions) -> Result<HistoryReport, IndexError> {
+        let started = std::time::Instant::now();
+        let git = self.ws.git().ok_or(IndexError::NoHistory)?;
+        let repo = git.local();
+        let known = self.store.history_known()?;
+        let mut tips = tips.to_vec();
+        if options.deepen {
+            // Parents of stored commits that are not stored: where an earlier run stopped.
+            for row in self.store.history_commits()? {
+                tips.extend(row.parents.iter().filter(|p| !known.contains(p) && repo.has_object(**p)));
+            }
+        }
+        let found = repo.new_commits(&tips, |id| known.contains(&id), options.max_count, options.since)?;
+        let mut report =
+            HistoryReport { cut: found.cut, shallow_boundary: found.absent_parents > 0, ..HistoryReport::default() };
+        let commits: Vec<CommitInfo> = found.commits.into_iter().rev().collect();
+        let mut trees: HashMap<ObjectId, ObjectId> = commits.iter().map(|c| (c.id, c.tree_id)).collect();
+        let index = CommitIndex::open(self.store.dir())?;
+        let mut writer = index.writer()?;
+        let mut bar = progress::Bar::new("indexing history", commits.len() as u64);
+        let mut head_buf = Vec::new();
+        for chunk in commits.chunks(CHUNK) {
+            // 1. Tree diffs against the first parent, as file versions.
+            let mut changes_of: Vec<Vec<(Option<Side>, Option<Side>)>> = Vec::with_capacity(chunk.len());
+            let mut jobs: Vec<Job> = Vec::new();
+            let mut job_of: HashMap<(ObjectId, &'static str), ()> = HashMap::new();
+            let batch = self.store.begin()?;
+            for commit in chunk {
+                let parent_tree = match commit.parents.first() {
+                    Some(parent) => match trees.get(parent) {
+                        Some(tree) => Some(*tree),
+                        None => match repo.commit_tree(*parent) {
+                            Ok(tree) => {
+                                trees.insert(*parent, tree);
+                                Some(tree)
+                            }
+                            // A shallow clone's boundary: git shows it as a root commit.
+                            Err(crate::git::GitError::MissingObject { .. }) => None,
+                            Err(e) => return Err(e.into()),
+                        },
+                    },
+                    None => None,
+                };
+                let changes: Vec<TreeChange> = match parent_tree {
+                    Some(tree) => repo.diff_trees(tree, commit.tree_id)?,
+                    None => repo
+                        .list_tree(commit.tree_id)?
+                        .into_iter()
+                        .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
+                        .collect(),
+                };
+                report.files_changed += changes.len() as u64;
+                let mut sides = Vec::with_capacity(changes.len());
+                for change in changes {
+                    let mut side = |state: Option<(ObjectId, FileMode)>| -> Result<Option<Side>, IndexError> {
+                        let Some((blob_id, mode)) = state else {
+                            return Ok(None);
+                        };
+                        let blob_row = batch.ensure_blob(blob_id, -1)?;
+                        let entry = Entry { path: change.path.clone(), blob_id, mode, content: None };
+                        let stored = match batch.file_version(&change.path, blob_row)? {
+                            Some(found) => found,
+                            None => self.new_file_version(&batch, Some(&repo), &entry, blob_row, &mut head_buf)?,
+                        };
+                        let record_lang: &'static str =
+                            if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
+                        let extractor = self.extractor_for(record_lang);
+                        if !batch.has_record(blob_row, record_lang, &extractor)?
+                            && job_of.insert((blob_id, record_lang), ()).is_none()
+                        {
+                            jobs.push(Job {
+                                blob_id,
+                                lang: record_lang,
+                                extractor,
+                                parse: true,
+                                content: None,
+                                documents: Vec::new(),
+                            });
+                        }
+                        Ok(Some(Side { fv: stored.id, path: change.path.clone(), blob: blob_id, record_lang }))
+                    };
+                    let old = side(change.old)?;
+                    let new = side(change.new)?;
+                    sides.push((old, new));
+                }
+                changes_of.push(sides);
+            }
+            batch.commit()?;
+
+            // 2. Records of the blobs never seen.
+            let mut parsed = ViewReport::default();
+            self.process_jobs(Some(&repo), jobs, &mut parsed)?;
+            report.blobs_parsed += parsed.blobs_parsed;
+
+            // 3. One document per commit, in parallel.
+            self.commit_documents(chunk, &changes_of, &index, &writer)?;
+            writer.commit().map_err(crate::index::FtsError::from)?;
+
+            // 4. The rows, last: a stored commit always has its document.
+            let batch = self.store.begin()?;
+            for (commit, sides) in chunk.iter().zip(&changes_of) {
+                let ids: Vec<(Option<u32>, Option<u32>)> =
+                    sides.iter().map(|(o, n)| (o.as_ref().map(|s| s.fv), n.as_ref().map(|s| s.fv))).collect();
+                batch.insert_commit(commit, &ids)?;
+            }
+            batch.commit()?;
+            report.commits_added += chunk.len() as u64;
+            bar.inc(chunk.len() as u64);
+        }
+        drop(bar);
+        writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
+        report.commits_total = self.store.history_count()?;
+        report.duration_ms = started.elapsed().as_millis() as u64;
+        Ok(report)
+    }
+
+    fn commit_documents(
+        &self,
+        chunk: &[CommitInfo],
+        changes_of: &[Vec<(Option<Side>, Option<Side>)>],
+        index: &CommitIndex,
+        writer: &tantivy::IndexWriter,
+    ) -> Result<(), IndexError> {
+        use rayon::prelude::*;
+        let git = self.ws.git().ok_or(IndexError::NoHistory)?;
+        let store_dir = self.store.dir().to_owned();
+        let max = self.max_file_size;
+        chunk.par_iter().zip(changes_of.par_iter()).try_for_each_init(
+            || (git.local(), store::read_connection(&store_dir), Vec::new(), Vec::new()),
+            |(repo, conn, old_buf, new_buf), (commit, sides)| -> Result<(), IndexError> {
+                let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_error(e))))?;
+                let doc = commit_document(repo, conn, max, commit, sides, old_buf, new_buf)?;
+                index.add(writer, commit.id, &doc)?;
+                Ok(())
+            },
+        )
+    }
+}
+
+fn clone_error(e: &StoreError) -> rusqlite::Error {
+    rusqlite::Error::InvalidParameterName(e.to_string())
+}
+
+/// Reads a side's content for its diff: `false` when it cannot be diffed (binary, too large,
+/// missing from the object store).
+fn read_side(repo: &LocalRepo, side: Option<&Side>, buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let Some(side) = side else {
+        return true;
+    };
+    match repo.object_size(side.blob) {
+        Ok(size) if size as usize <= DIFF_LIMIT => {}
+        _ => return false,
+    }
+    repo.read_blob_into(side.blob, buf).is_ok() && !crate::indexer::is_binary(buf)
+}
+
+fn commit_document(
+    repo: &LocalRepo,
+    conn: &rusqlite::Connection,
+    max_file_size: u64,
+    commit: &CommitInfo,
+    sides: &[(Option<Side>, Option<Side>)],
+    old_buf: &mut Vec<u8>,
+    new_buf: &mut Vec<u8>,
+) -> Result<CommitDoc, IndexError> {
+    let mut doc = CommitDoc { message: commit.message.clone(), ..CommitDoc::default() };
+    let mut names: Vec<String> = Vec::new();
+    for (old, new) in sides {
+        let path = new.as_ref().or(old.as_ref()).map(|s| String::from_utf8_lossy(&s.path)).unwrap_or_default();
+        doc.paths.push_str(&path);
+        doc.paths.push('\n');
+        if !read_side(repo, old.as_ref(), old_buf) || !read_side(repo, new.as_ref(), new_buf) {
+            doc.scan = true;
+            continue;
+        }
+        let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
+        let ranges = pickaxe::changed_ranges(&old_lines, &new_lines);
+        for (before, after) in &ranges {
+            for line in &old_lines[before.start as usize..before.end as usize] {
+                pickaxe::push_line(line, &mut doc.lines);
+            }
+            for line in &new_lines[after.start as usize..after.end as usize] {
+                pickaxe::push_line(line, &mut doc.lines);
+            }
+        }
+        // The symbols whose lines changed, on either side.
+        for (side, is_new) in [(old, false), (new, true)] {
+            let Some(side) = side else { continue };
+            let key = super::record_key(side.record_lang, max_file_size);
+            let Some((_, symbols)) = store::record_for_documents(conn, side.blob, side.record_lang, &key)? else {
+                continue;
+            };
+            for symbol in symbols {
+                let touched = ranges.iter().any(|(before, after)| {
+                    let r = if is_new { after } else { before };
+                    // 0-based half-open line ranges against the symbol's 1-based lines.
+                    r.start < symbol.line_end && r.end >= symbol.line_start
+                });
+                if touched && !names.contains(&symbol.name) {
+                    names.push(symbol.name);
+                }
+            }
+        }
+    }
+    doc.symbols = names.join("\n");
+    Ok(doc)
+}

@@ -1,0 +1,191 @@
+//! History's rows: commits, and the file versions each changed against its first parent.
+
+use std::collections::HashSet;
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Batch, Store, StoreError};
+use crate::git::{CommitInfo, ObjectId};
+
+/// A stored commit.
+#[derive(Clone, Debug)]
+pub struct CommitRow {
+    /// Row id.
+    pub id: i64,
+    /// The commit.
+    pub oid: ObjectId,
+    /// Its parents, first parent first.
+    pub parents: Vec<ObjectId>,
+    /// `Name <email>`.
+    pub author: String,
+    /// Author time (seconds since the epoch).
+    pub author_time: i64,
+    /// Committer time, what `git log` orders by.
+    pub commit_time: i64,
+    /// The message's first line.
+    pub subject: String,
+}
+
+/// One side of a changed file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChangedSide {
+    /// The file version.
+    pub fv: u32,
+    /// Its path.
+    pub path: Vec<u8>,
+    /// Its blob.
+    pub blob: ObjectId,
+    /// Its language (`""` for none).
+    pub lang: String,
+    /// A reason decided by the path alone (symlink, lock file, vendored), if any.
+    pub skip: Option<String>,
+}
+
+/// A file a commit changed against its first parent.
+#[derive(Clone, Debug)]
+pub struct ChangeRow {
+    /// Before (`None`: added).
+    pub old: Option<ChangedSide>,
+    /// After (`None`: deleted).
+    pub new: Option<ChangedSide>,
+}
+
+impl ChangeRow {
+    /// The path after the change, or before it for a deletion.
+    pub fn path(&self) -> &[u8] {
+        match (&self.new, &self.old) {
+            (Some(side), _) | (None, Some(side)) => &side.path,
+            (None, None) => &[],
+        }
+    }
+}
+
+fn oid(bytes: Vec<u8>) -> ObjectId {
+    ObjectId::from_bytes(&bytes).unwrap_or(ObjectId([0; 20]))
+}
+
+fn commit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CommitRow> {
+    let parents: Vec<u8> = r.get(2)?;
+    Ok(CommitRow {
+        id: r.get(0)?,
+        oid: oid(r.get(1)?),
+        parents: parents.chunks_exact(20).filter_map(ObjectId::from_bytes).collect(),
+        author: r.get(3)?,
+        author_time: r.get(4)?,
+        commit_time: r.get(5)?,
+        subject: r.get(6)?,
+    })
+}
+
+const COMMIT_COLUMNS: &str = "id, oid, parents, author, author_time, commit_time, subject";
+
+impl Store {
+    /// Every stored commit.
+    pub fn history_commits(&self) -> Result<Vec<CommitRow>, StoreError> {
+        let mut stmt = self.conn().prepare(&format!("SELECT {COMMIT_COLUMNS} FROM commits"))?;
+        let rows = stmt.query_map([], commit_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The ids of every stored commit.
+    pub fn history_known(&self) -> Result<HashSet<ObjectId>, StoreError> {
+        let mut stmt = self.conn().prepare("SELECT oid FROM commits")?;
+        let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows.into_iter().map(oid).collect())
+    }
+
+    /// How many commits are stored.
+    pub fn history_count(&self) -> Result<u64, StoreError> {
+        Ok(self.conn().query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64)
+    }
+
+    /// The stored commit `id`, if any.
+    pub fn history_commit(&self, id: ObjectId) -> Result<Option<CommitRow>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(&format!("SELECT {COMMIT_COLUMNS} FROM commits WHERE oid = ?1"), [&id.0[..]], commit_row)
+            .optional()?)
+    }
+
+    /// The files the commit (row id) changed against its first parent, in path order.
+    pub fn commit_changes(&self, commit: i64) -> Result<Vec<ChangeRow>, StoreError> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT c.old_fv, o.path, ob.oid, o.lang, o.skip, c.new_fv, n.path, nb.oid, n.lang, n.skip
+             FROM commit_files c
+             LEFT JOIN file_versions o ON o.id = c.old_fv LEFT JOIN blobs ob ON ob.id = o.blob
+             LEFT JOIN file_versions n ON n.id = c.new_fv LEFT JOIN blobs nb ON nb.id = n.blob
+             WHERE c.commit_id = ?1 ORDER BY c.ord",
+        )?;
+        let side = |r: &rusqlite::Row<'_>, at: usize| -> rusqlite::Result<Option<ChangedSide>> {
+            let Some(fv) = r.get::<_, Option<u32>>(at)? else {
+                return Ok(None);
+            };
+            let Some(path) = r.get::<_, Option<Vec<u8>>>(at + 1)? else {
+                return Ok(None);
+            };
+            Ok(Some(ChangedSide { fv, path, blob: oid(r.get(at + 2)?), lang: r.get(at + 3)?, skip: r.get(at + 4)? }))
+        };
+        let rows = stmt
+            .query_map([commit], |r| Ok(ChangeRow { old: side(r, 0)?, new: side(r, 5)? }))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The commits (row ids) that changed any of the file versions `fvs`, on either side.
+    pub fn commits_changing(&self, fvs: &[u32]) -> Result<HashSet<i64>, StoreError> {
+        let mut out = HashSet::new();
+        let mut old = self.conn().prepare_cached("SELECT commit_id FROM commit_files WHERE old_fv = ?1")?;
+        let mut new = self.conn().prepare_cached("SELECT commit_id FROM commit_files WHERE new_fv = ?1")?;
+        for fv in fvs {
+            for stmt in [&mut old, &mut new] {
+                for id in stmt.query_map([fv], |r| r.get::<_, i64>(0))? {
+                    out.insert(id?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The file versions any stored commit names (kept by gc).
+    pub fn history_file_versions(&self) -> Result<roaring::RoaringBitmap, StoreError> {
+        let mut stmt = self.conn().prepare(
+            "SELECT old_fv FROM commit_files WHERE old_fv IS NOT NULL
+             UNION SELECT new_fv FROM commit_files WHERE new_fv IS NOT NULL",
+        )?;
+        let ids = stmt.query_map([], |r| r.get::<_, u32>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(ids.into_iter().collect())
+    }
+}
+
+impl Batch<'_> {
+    /// Stores a commit and the files it changed (file version ids before and after). A commit
+    /// already stored is left as it is.
+    pub fn insert_commit(&self, info: &CommitInfo, changes: &[(Option<u32>, Option<u32>)]) -> Result<(), StoreError> {
+        let parents: Vec<u8> = info.parents.iter().flat_map(|p| p.0).collect();
+        let inserted = self
+            .tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO commits (oid, parents, author, author_time, commit_time, subject)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )?
+            .execute(params![
+                &info.id.0[..],
+                parents,
+                info.author,
+                info.author_time,
+                info.commit_time,
+                info.subject()
+            ])?;
+        if inserted == 0 {
+            return Ok(());
+        }
+        let id = self.tx.last_insert_rowid();
+        let mut stmt = self
+            .tx
+            .prepare_cached("INSERT INTO commit_files (commit_id, ord, old_fv, new_fv) VALUES (?1, ?2, ?3, ?4)")?;
+        for (ord, (old, new)) in changes.iter().enumerate() {
+            stmt.execute(params![id, ord as i64, old, new])?;
+        }
+        Ok(())
+    }
+}

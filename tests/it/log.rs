@@ -1,0 +1,236 @@
+//! `log -S` and `log -G` against `git log -S/-G` on randomized histories (seeded, replayable
+//! with `CODECOMPASS_SEED=N`): edits, renames with and without edits, files moved between
+//! directories, deletions and re-additions, binary files, branches merged back, commits with
+//! equal times. Same commits, same order, with and without paths and `--first-parent`; then a
+//! history extended by new commits is indexed incrementally and still agrees.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{Rng, TempDir, bin, cc, finish};
+
+fn git_at(dir: &Path, time: i64, args: &[&str]) -> String {
+    let date = format!("@{time} +0000");
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Ada Fixture")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada Fixture")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .env("GIT_AUTHOR_DATE", &date)
+        .env("GIT_COMMITTER_DATE", &date)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "needle", "haystack", "return x", "foo(bar)"];
+
+fn body(rng: &mut Rng) -> String {
+    let mut text = String::new();
+    for _ in 0..3 + rng.below(12) {
+        let a = WORDS[rng.below(WORDS.len())];
+        let b = WORDS[rng.below(WORDS.len())];
+        text.push_str(&format!("{a} {} {b}\n", rng.below(5)));
+    }
+    text
+}
+
+/// A random history: `steps` commits on `main` and a side branch merged back now and then.
+fn build(dir: &Path, rng: &mut Rng, steps: usize, clock: &mut i64) {
+    let files = |dir: &Path| -> Vec<String> { git_at(dir, 0, &["ls-files"]).lines().map(str::to_owned).collect() };
+    for step in 0..steps {
+        // Equal times now and then: git's walk breaks ties by the order it met commits.
+        if rng.below(4) != 0 {
+            *clock += 60;
+        }
+        let present = files(dir);
+        let action = if present.len() < 3 { 0 } else { rng.below(10) };
+        match action {
+            0 | 1 => {
+                let path = format!("{}/f{}.txt", ["src", "lib", "docs"][rng.below(3)], rng.below(40));
+                std::fs::create_dir_all(dir.join(&path).parent().unwrap()).unwrap();
+                std::fs::write(dir.join(&path), body(rng)).unwrap();
+            }
+            2..=4 => {
+                let path = &present[rng.below(present.len())];
+                let mut text = std::fs::read_to_string(dir.join(path)).unwrap_or_default();
+                let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+                let at = rng.below(lines.len() + 1);
+                match rng.below(3) {
+                    0 => lines.insert(at, body(rng).trim_end().to_owned()),
+                    1 if !lines.is_empty() => {
+                        lines.remove(at.min(lines.len() - 1));
+                    }
+                    _ => {
+                        // Move a line: the same lines, in another order.
+                        if lines.len() > 1 {
+                            let line = lines.remove(0);
+                            lines.push(line);
+                        }
+                    }
+                }
+                text = lines.join("\n");
+                if rng.below(5) != 0 {
+                    text.push('\n');
+                }
+                std::fs::write(dir.join(path), text).unwrap();
+            }
+            5 | 6 => {
+                // A rename, with an edit half of the time.
+                let from = &present[rng.below(present.len())];
+                let to = format!("{}/r{}.txt", ["src", "lib", "moved"][rng.below(3)], rng.below(40));
+                if dir.join(&to).exists() {
+                    continue;
+                }
+                std::fs::create_dir_all(dir.join(&to).parent().unwrap()).unwrap();
+                git_at(dir, *clock, &["mv", from, &to]);
+                if rng.below(2) == 0 {
+                    let mut text = std::fs::read_to_string(dir.join(&to)).unwrap_or_default();
+                    text.push_str("one more line\n");
+                    std::fs::write(dir.join(&to), text).unwrap();
+                }
+            }
+            7 => {
+                let path = &present[rng.below(present.len())];
+                git_at(dir, *clock, &["rm", "-q", path]);
+            }
+            8 => {
+                let mut data = b"\0binary needle ".to_vec();
+                data.extend(body(rng).bytes());
+                std::fs::write(dir.join(format!("bin{}.dat", rng.below(3))), data).unwrap();
+            }
+            _ => {
+                // A side branch of two commits, merged back with a merge commit.
+                let side = format!("side{clock}");
+                git_at(dir, *clock, &["checkout", "-q", "-b", &side]);
+                for _ in 0..2 {
+                    let path = format!("src/side{}.txt", rng.below(5));
+                    std::fs::create_dir_all(dir.join("src")).unwrap();
+                    std::fs::write(dir.join(&path), body(rng)).unwrap();
+                    git_at(dir, *clock, &["add", "-A"]);
+                    git_at(dir, *clock, &["commit", "-q", "-m", &format!("side work {step}")]);
+                    *clock += 60;
+                }
+                git_at(dir, *clock, &["checkout", "-q", "main"]);
+                std::fs::write(dir.join("main.txt"), body(rng)).unwrap();
+                git_at(dir, *clock, &["add", "-A"]);
+                git_at(dir, *clock, &["commit", "-q", "-m", &format!("main work {step}")]);
+                *clock += 60;
+                git_at(dir, *clock, &["merge", "-q", "--no-ff", "--no-edit", &side]);
+                continue;
+            }
+        }
+        git_at(dir, *clock, &["add", "-A"]);
+        git_at(
+            dir,
+            *clock,
+            &["commit", "-q", "--allow-empty", "-m", &format!("step {step}: {}", WORDS[rng.below(WORDS.len())])],
+        );
+    }
+}
+
+fn ours(dir: &Path, args: &[&str]) -> Vec<String> {
+    // `--json` before any `--`, after which every word is a pathspec.
+    let mut all = vec!["log", "--json", "--quiet"];
+    all.extend_from_slice(args);
+    let run = finish(bin().args(&all).current_dir(dir).output().expect("the binary runs"));
+    assert!(run.code == 0 || run.code == 1, "log {args:?} failed: {} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["metadata"]["result_completeness"], "complete", "{}", run.stdout);
+    run.json["commits"].as_array().unwrap().iter().map(|c| c["commit"].as_str().unwrap().to_owned()).collect()
+}
+
+fn theirs(dir: &Path, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["log", "--format=%H"];
+    all.extend_from_slice(args);
+    git_at(dir, 0, &all).lines().map(str::to_owned).collect()
+}
+
+fn compare(dir: &Path, seed: u64) {
+    let needles = ["needle", "alpha 3", "foo(bar)", "one more line", "return x gamma", "binary"];
+    let regexes = ["^needle", "a[lp]+ha [0-2]", "delta$", "foo\\(bar\\) [34]", "line"];
+    for needle in needles {
+        let cases: [(Vec<&str>, Vec<&str>); 4] = [
+            (vec!["-S", needle], vec!["-S", needle]),
+            (vec!["-S", needle, "--", "src"], vec!["-S", needle, "--", "src"]),
+            (vec!["-S", needle, "--first-parent"], vec!["-S", needle, "--first-parent"]),
+            (vec!["-S", needle, "--path", "*.txt"], vec!["-S", needle, "--", "*.txt"]),
+        ];
+        for (ours_args, git_args) in cases {
+            assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
+        }
+    }
+    for regex in regexes {
+        for (ours_args, git_args) in [
+            (vec!["-G", regex], vec!["-G", regex]),
+            (vec!["-G", regex, "--", "lib"], vec!["-G", regex, "--", "lib"]),
+            (vec!["-G", regex, "--first-parent"], vec!["-G", regex, "--first-parent"]),
+        ] {
+            assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
+        }
+    }
+}
+
+#[test]
+fn pickaxe_equals_git_log_on_randomized_histories() {
+    let seeds: Vec<u64> = match std::env::var("CODECOMPASS_SEED") {
+        Ok(s) => vec![s.parse().expect("a number")],
+        Err(_) => vec![11, 29],
+    };
+    for seed in seeds {
+        let tmp = TempDir::new("log");
+        let dir = tmp.path();
+        git_at(dir, 0, &["init", "-q", "-b", "main"]);
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut clock = 1_700_000_000;
+        build(dir, &mut rng, 40, &mut clock);
+        compare(dir, seed);
+        // New commits: indexed incrementally by the next query, answers still git's.
+        build(dir, &mut rng, 15, &mut clock);
+        compare(dir, seed);
+        let run = cc(dir, &["log", "-S", "needle"]);
+        assert_eq!(run.json["history"]["commits_added"], 0, "{}", run.stdout);
+    }
+}
+
+#[test]
+fn log_words_ranks_commits_by_message_and_a_bounded_index_says_it_is_partial() {
+    let tmp = TempDir::new("log-words");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    let mut clock = 1_700_000_000;
+    for (i, message) in ["Add the parser", "Fix crash on empty config file", "Document the CLI", "Speed up tokenizer"]
+        .iter()
+        .enumerate()
+    {
+        clock += 60;
+        std::fs::write(dir.join(format!("f{i}.py")), format!("def f{i}():\n    return {i}\n")).unwrap();
+        git_at(dir, clock, &["add", "-A"]);
+        git_at(dir, clock, &["commit", "-q", "-m", message]);
+    }
+    // Only the newest two commits indexed: an answer that needs older ones says so.
+    let run = cc(dir, &["index", "--history", "--max-count", "2"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["commits_added"], 2);
+    let run = cc(dir, &["log", "-S", "return 0"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "partial", "{}", run.stdout);
+    assert_eq!(run.json["history"]["boundary"], true);
+    // All of it: the words find the commit by its message.
+    let run = cc(dir, &["index", "--history"]);
+    assert_eq!(run.json["commits_added"], 2, "{}", run.stdout);
+    let run = cc(dir, &["log", "crash", "when", "the", "config", "is", "empty"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["commits"][0]["subject"], "Fix crash on empty config file", "{}", run.stdout);
+    assert_eq!(run.json["metadata"]["result_completeness"], "complete");
+    // Nothing found: exit 1.
+    let run = cc(dir, &["log", "-S", "no such text anywhere"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    // A date git cannot read is an error that says so.
+    let run = cc(dir, &["log", "-S", "x", "--since", "the day after"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.json["error"]["code"], "invalid_argument", "{}", run.stdout);
+}
