@@ -14,7 +14,8 @@ const EXAMPLES: &[(&str, &str)] = &[
         "index",
         "git codecompass index                          # the working tree\n\
          git codecompass index --ref main --ref v1.0    # commits; equal trees share one view\n\
-         git codecompass index --force                  # rebuild (and repair) from nothing",
+         git codecompass index --force                  # rebuild (and repair) from nothing\n\
+         git codecompass index --history --since '2 years ago'  # commits, for log and history",
     ),
     (
         "search",
@@ -84,6 +85,12 @@ const EXAMPLES: &[(&str, &str)] = &[
     (
         "diff",
         "git codecompass diff                    # the working tree against the default branch\ngit codecompass diff feature --base main",
+    ),
+    (
+        "log",
+        "git codecompass log \"crash when the config file is empty\"   # commits ranked by words\n\
+         git codecompass log -S parse_config -- src              # as git log -S, from the index\n\
+         git codecompass log -G 'timeout *= *[0-9]+' --since '1 year ago' --json",
     ),
     ("gc", "git codecompass gc\ngit codecompass gc --grace-days 0"),
     ("hooks", "git codecompass hooks install\ngit codecompass hooks status"),

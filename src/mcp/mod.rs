@@ -5,6 +5,7 @@
 //! stdout carries protocol messages only (logs go to stderr).
 
 mod graph_tools;
+mod history_tools;
 mod http;
 pub mod repos;
 mod server;

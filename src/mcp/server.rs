@@ -32,7 +32,8 @@ pub struct Server {
 const INSTRUCTIONS: &str = "CodeCompass answers questions about this repository's code with exact path:line \
 answers, for the working tree (default) or any branch, tag or commit (`ref`). Start with search_code or \
 locate_symbol; use get_file_outline and read_source to read; get_code_context to gather context within a token \
-budget; diff_context to see what a branch changed. Answers carry metadata.freshness_status and \
+budget; diff_context to see what a branch changed; search_commits and find_introducing_commit for when and why \
+code changed. Answers carry metadata.freshness_status and \
 result_completeness: `partial` means indexing is still running.";
 
 impl Server {

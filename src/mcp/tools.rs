@@ -418,7 +418,7 @@ pub struct TableTool {
 }
 
 /// The tables of tools beside the core ones.
-const TABLES: &[&[TableTool]] = &[super::graph_tools::TOOLS, super::xray_tools::TOOLS];
+const TABLES: &[&[TableTool]] = &[super::graph_tools::TOOLS, super::xray_tools::TOOLS, super::history_tools::TOOLS];
 
 fn table_tool(name: &str) -> Option<&'static TableTool> {
     TABLES.iter().flat_map(|t| t.iter()).find(|t| t.name == name)

@@ -43,6 +43,8 @@ EXPECTED_TOOLS = {
     "get_job",
     "cancel_job",
     "list_repos",
+    "search_commits",
+    "find_introducing_commit",
 }
 
 failures = []
@@ -184,6 +186,17 @@ async def exercise_tools(session, repo):
         structured(explained).get("definition", {}).get("path") == "src/cart.rs"
         and "callers" in structured(explained),
         f"explain_symbol: {structured(explained)}",
+    )
+    # History: the same commits as git log -S, and the oldest of them.
+    git_log = subprocess.run(
+        ["git", "log", "--format=%H", "-S", "total_cents"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.split()
+    commits = structured(await session.call_tool("search_commits", {"string": "total_cents", "limit": 500}))
+    check([c.get("commit") for c in commits.get("commits", [])] == git_log, f"search_commits -S: {commits} vs {git_log}")
+    introduced = structured(await session.call_tool("find_introducing_commit", {"string": "total_cents"}))
+    check(
+        git_log and (introduced.get("introducing") or {}).get("commit") == git_log[-1],
+        f"find_introducing_commit: {introduced} vs {git_log}",
     )
     tests_of = await session.call_tool("get_related_tests", {"target": "src/cart.rs"})
     check(structured(tests_of).get("target") == "file", f"get_related_tests: {structured(tests_of)}")
