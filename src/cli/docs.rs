@@ -92,6 +92,12 @@ const EXAMPLES: &[(&str, &str)] = &[
          git codecompass log -S parse_config -- src              # as git log -S, from the index\n\
          git codecompass log -G 'timeout *= *[0-9]+' --since '1 year ago' --json",
     ),
+    (
+        "history",
+        "git codecompass history Cart::total_cents          # added, modified, moved, renamed, deleted\n\
+         git codecompass history parse_config --show --at v1.2\n\
+         git codecompass history handle_request --since '6 months ago' --json",
+    ),
     ("gc", "git codecompass gc\ngit codecompass gc --grace-days 0"),
     ("hooks", "git codecompass hooks install\ngit codecompass hooks status"),
     (

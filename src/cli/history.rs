@@ -1,10 +1,10 @@
-//! `log`: commits searched by words, `-S STRING` or `-G REGEX`. Arguments in, engine call,
-//! rendering out.
+//! `log` (commits searched by words, `-S STRING` or `-G REGEX`) and `history NAME` (a
+//! symbol's steps through the commits). Arguments in, engine call, rendering out.
 
 use clap::Args;
 
 use super::output::Out;
-use crate::engine::{Engine, Error, LogMode, LogRequest, LogResponse};
+use crate::engine::{Engine, Error, LogMode, LogRequest, LogResponse, SymbolAt, SymbolHistoryRequest};
 use crate::error::ErrorCode;
 
 #[derive(Debug, Args)]
@@ -103,4 +103,90 @@ fn render(response: &LogResponse, out: &Out) {
     for note in &response.metadata.notes {
         eprintln!("note: {note}");
     }
+}
+
+#[derive(Debug, Args)]
+pub(super) struct HistoryArgs {
+    /// The symbol, bare (`total`) or qualified (`Cart::total`, `Greeter.greet`).
+    name: String,
+    /// Walk from this commit-ish (default `HEAD`): the history as of that ref.
+    #[arg(long = "ref", visible_alias = "at", value_name = "REF")]
+    reference: Option<String>,
+    /// Only commits newer than DATE.
+    #[arg(long, value_name = "DATE")]
+    since: Option<String>,
+    /// Only commits older than DATE.
+    #[arg(long, value_name = "DATE")]
+    until: Option<String>,
+    /// Only files matching this git pathspec or glob (repeatable).
+    #[arg(long = "path", value_name = "GLOB")]
+    paths: Vec<String>,
+    /// Follow only the first parent of merges.
+    #[arg(long)]
+    first_parent: bool,
+    /// Print the definition's text at each step.
+    #[arg(long)]
+    show: bool,
+    /// At most N steps.
+    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    max_count: Option<usize>,
+}
+
+/// Runs `history NAME`; `Ok(false)` when no step was found.
+pub(super) fn run_history(engine: &Engine, prefix: &str, args: &HistoryArgs, out: &Out) -> Result<bool, Error> {
+    let mut pathspecs = Vec::new();
+    for spec in &args.paths {
+        pathspecs.push(
+            crate::query::pathspec::resolve(spec, prefix).map_err(|m| Error::new(ErrorCode::InvalidArgument, m))?,
+        );
+    }
+    let request = SymbolHistoryRequest {
+        name: args.name.clone(),
+        at: args.reference.clone(),
+        pathspecs,
+        since: args.since.clone(),
+        until: args.until.clone(),
+        first_parent: args.first_parent,
+        show: args.show,
+        limit: args.max_count.unwrap_or(0),
+    };
+    let response = engine.symbol_history(&request)?;
+    if out.is_json() {
+        out.json(&response);
+        return Ok(!response.events.is_empty());
+    }
+    let mut text = String::new();
+    let mut last: Option<&str> = None;
+    for e in &response.events {
+        let c = &e.commit;
+        if last != Some(c.commit.as_str()) {
+            text.push_str(&format!(
+                "{} {} {}\n",
+                out.paint("33", &c.commit[..c.commit.len().min(10)]),
+                c.date,
+                c.subject
+            ));
+            last = Some(&c.commit);
+        }
+        let at = |s: &SymbolAt| format!("{}:{}-{}", out.path(&s.path), s.line_start, s.line_end);
+        let line = match (e.change, &e.before, &e.after) {
+            ("renamed" | "moved", Some(b), Some(a)) => {
+                format!("{:<9} {} {} -> {} {}", e.change, b.qualified_name, at(b), a.qualified_name, at(a))
+            }
+            (_, _, Some(a)) => format!("{:<9} {} {}", e.change, a.qualified_name, at(a)),
+            (_, Some(b), None) => format!("{:<9} {} {}", e.change, b.qualified_name, at(b)),
+            _ => e.change.to_owned(),
+        };
+        text.push_str(&format!("    {line}\n"));
+        if let Some(body) = e.after.as_ref().or(e.before.as_ref()).and_then(|s| s.text.as_ref()) {
+            for l in body.lines() {
+                text.push_str(&format!("      | {l}\n"));
+            }
+        }
+    }
+    out.text(&text);
+    for note in &response.metadata.notes {
+        eprintln!("note: {note}");
+    }
+    Ok(!response.events.is_empty())
 }

@@ -178,6 +178,9 @@ enum Command {
     /// Search commits: by words (messages, touched symbols and paths, ranked), or as
     /// `git log -S STRING` / `-G REGEX` answer it (the same commits, in the same order).
     Log(history::LogArgs),
+    /// A symbol's history: the commits that added, modified, moved, renamed and deleted it,
+    /// from the records of the blobs they changed.
+    History(history::HistoryArgs),
     /// Background jobs (`xray --background`): list them, show one's progress and answer
     /// (partial while it runs), cancel one.
     Jobs {
@@ -627,6 +630,10 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
         Command::Log(args) => {
             let prefix = engine.relative_path(&base, ".").unwrap_or_default();
             history::run(&engine, &prefix, args, out)
+        }
+        Command::History(args) => {
+            let prefix = engine.relative_path(&base, ".").unwrap_or_default();
+            history::run_history(&engine, &prefix, args, out)
         }
         Command::Jobs { action } => xray::jobs(&engine, action.as_ref(), out),
         Command::Status => {

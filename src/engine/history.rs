@@ -232,24 +232,12 @@ impl Engine {
         let graph = Graph::load(&store)?;
         let index =
             CommitIndex::open(store.dir()).map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()))?;
-        let date = |value: &Option<String>, flag: &str| -> Result<Option<i64>, Error> {
-            match value {
-                None => Ok(None),
-                Some(v) => crate::git::parse_date(v).map(Some).ok_or_else(|| {
-                    invalid(format!("{flag} `{v}` is no date git reads (try `2024-01-31` or `3 weeks ago`)"))
-                }),
-            }
-        };
-        let author = match &request.author {
-            None => None,
-            Some(a) => Some(regex::Regex::new(a).map_err(|e| invalid(format!("--author: {e}")))?),
-        };
-        let walk = WalkOptions {
-            first_parent: request.first_parent,
-            since: date(&request.since, "--since")?,
-            until: date(&request.until, "--until")?,
-            author,
-        };
+        let walk = self.walk_options(
+            request.since.as_ref(),
+            request.until.as_ref(),
+            request.author.as_ref(),
+            request.first_parent,
+        )?;
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
         let limit = if request.limit == 0 { usize::MAX } else { request.limit };
         let mut state = HistoryState {
@@ -292,16 +280,12 @@ impl Engine {
         };
         let mut notes = Vec::new();
         if state.boundary {
-            notes.push(if state.shallow {
-                "the walk stopped at the shallow clone's boundary: older commits are not here (`git fetch --unshallow`)"
-                    .to_owned()
-            } else {
-                "history is indexed only so far back: older commits were not searched (`git codecompass index --history` indexes all of it)".to_owned()
-            });
+            notes.push(boundary_note(state.shallow));
         }
         if missing > 0 {
             notes.push(format!(
-                "{missing} changed files are missing from the object store (a partial clone?): commits that changed only them may be missing"
+                "{missing} changed files are missing from the object store (a partial clone?): commits that changed \
+                 only them may be missing"
             ));
         }
         let complete = !state.boundary && missing == 0;
@@ -313,17 +297,30 @@ impl Engine {
             pattern,
             commits,
             history: state,
-            metadata: Metadata {
-                freshness_status: "fresh",
-                indexing_status: "ready",
-                result_completeness: if complete { "complete" } else { "partial" },
-                suppressed_duplicate_count: 0,
-                safety_limit_applied: false,
-                view: format!("history:{}", tip.to_hex()),
-                fallback: None,
-                notes,
-            },
+            metadata: history_metadata(tip, complete, notes),
         })
+    }
+
+    fn walk_options(
+        &self,
+        since: Option<&String>,
+        until: Option<&String>,
+        author: Option<&String>,
+        first_parent: bool,
+    ) -> Result<WalkOptions, Error> {
+        let date = |value: Option<&String>, flag: &str| -> Result<Option<i64>, Error> {
+            match value {
+                None => Ok(None),
+                Some(v) => crate::git::parse_date(v).map(Some).ok_or_else(|| {
+                    invalid(format!("{flag} `{v}` is no date git reads (try `2024-01-31` or `3 weeks ago`)"))
+                }),
+            }
+        };
+        let author = match author {
+            None => None,
+            Some(a) => Some(regex::Regex::new(a).map_err(|e| invalid(format!("--author: {e}")))?),
+        };
+        Ok(WalkOptions { first_parent, since: date(since, "--since")?, until: date(until, "--until")?, author })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -366,5 +363,219 @@ impl Engine {
             }
         }
         Ok(out)
+    }
+}
+
+/// A `history NAME` question.
+#[derive(Clone, Debug, Default)]
+pub struct SymbolHistoryRequest {
+    /// The name, bare or qualified.
+    pub name: String,
+    /// The commit to walk from (default `HEAD`).
+    pub at: Option<String>,
+    /// Git pathspecs, resolved against the root.
+    pub pathspecs: Vec<String>,
+    /// `--since`.
+    pub since: Option<String>,
+    /// `--until`.
+    pub until: Option<String>,
+    /// `--first-parent`.
+    pub first_parent: bool,
+    /// The definition's text at each step.
+    pub show: bool,
+    /// At most this many events (0: all).
+    pub limit: usize,
+}
+
+/// The symbol on one side of an event.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct SymbolAt {
+    /// Path.
+    pub path: String,
+    /// First line.
+    pub line_start: u32,
+    /// Last line.
+    pub line_end: u32,
+    /// Kind.
+    pub kind: String,
+    /// Name.
+    pub name: String,
+    /// Qualified name.
+    pub qualified_name: String,
+    /// Signature.
+    pub signature: String,
+    /// The definition's text (`--show`), capped at 8000 bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// One step of a symbol's history.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct SymbolEvent {
+    /// The commit.
+    pub commit: LogCommit,
+    /// `added`, `modified`, `moved`, `renamed` or `deleted`.
+    pub change: &'static str,
+    /// Whether the signature changed (modified, renamed).
+    pub signature_changed: bool,
+    /// Before (none when added).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<SymbolAt>,
+    /// After (none when deleted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<SymbolAt>,
+}
+
+/// The answer of `history NAME`.
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct SymbolHistoryResponse {
+    /// Protocol version.
+    pub codecompass_protocol_version: &'static str,
+    /// The ref walked from, as named.
+    #[serde(rename = "ref")]
+    pub scope: String,
+    /// Its commit.
+    pub commit: Option<String>,
+    /// The name asked.
+    pub name: String,
+    /// The steps, newest first.
+    pub events: Vec<SymbolEvent>,
+    /// The oldest commit where it was added (within the indexed history).
+    pub first_commit: Option<String>,
+    /// The newest commit where it existed: the ref's own commit, or the parent of the commit
+    /// that deleted it.
+    pub last_commit: Option<String>,
+    /// Whether it exists at the ref (after the newest step).
+    pub exists_at_ref: bool,
+    /// How much history answered.
+    pub history: HistoryState,
+    /// Freshness and completeness.
+    pub metadata: Metadata,
+}
+
+impl Engine {
+    /// The history of a symbol: each commit that added, modified, moved, renamed or deleted it.
+    pub fn symbol_history(&self, request: &SymbolHistoryRequest) -> Result<SymbolHistoryResponse, Error> {
+        use crate::history::symbols::{Instance, SymbolQuery, symbol_history};
+        let repo = self.history_repo()?;
+        if request.name.trim().is_empty() {
+            return Err(invalid("give the symbol's name (`Cart.total`, `parse_config`)".to_owned()));
+        }
+        let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
+        let tip = repo.resolve(&at)?.commit_id;
+        let store = self.open_store(true)?;
+        let added = self.history_up_to(&store, tip)?;
+        let graph = Graph::load(&store)?;
+        let walk = self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent)?;
+        let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
+        let max = self.ws.max_file_size();
+        let record_key = move |lang: &str| crate::indexer::record_key(lang, max);
+        let query = SymbolQuery {
+            name: &request.name,
+            walk: &walk,
+            pathspecs: &pathspecs,
+            record_key: &record_key,
+            limit: if request.limit == 0 { usize::MAX } else { request.limit },
+        };
+        let found = symbol_history(&store, &repo, &graph, tip, &query)?;
+        let text_of = |i: &Instance| -> Option<String> {
+            if !request.show {
+                return None;
+            }
+            let mut buf = Vec::new();
+            repo.read_blob_into(i.blob, &mut buf).ok()?;
+            let bytes = buf.get(i.symbol.byte_start as usize..i.symbol.byte_end as usize)?;
+            Some(String::from_utf8_lossy(&bytes[..bytes.len().min(8000)]).into_owned())
+        };
+        let side = |i: &Instance| SymbolAt {
+            path: i.path.clone(),
+            line_start: i.symbol.line_start,
+            line_end: i.symbol.line_end,
+            kind: i.symbol.kind.clone(),
+            name: i.symbol.name.clone(),
+            qualified_name: i.symbol.qualified_name.clone(),
+            signature: i.symbol.signature.clone(),
+            text: text_of(i),
+        };
+        let events: Vec<SymbolEvent> = found
+            .events
+            .iter()
+            .map(|e| SymbolEvent {
+                commit: log_commit(e.commit),
+                change: e.kind.as_str(),
+                signature_changed: match (&e.before, &e.after) {
+                    (Some(b), Some(a)) => b.symbol.signature != a.symbol.signature,
+                    _ => false,
+                },
+                before: e.before.as_ref().map(side),
+                after: e.after.as_ref().map(side),
+            })
+            .collect();
+        let exists = found.events.first().is_some_and(|e| e.after.is_some());
+        let first_commit = found
+            .events
+            .iter()
+            .rev()
+            .find(|e| e.kind == crate::history::symbols::EventKind::Added)
+            .map(|e| e.commit.oid.to_hex());
+        let last_commit = match found.events.first() {
+            Some(_) if exists => Some(tip.to_hex()),
+            Some(e) => e.commit.parents.first().map(ObjectId::to_hex),
+            None => None,
+        };
+        let state = HistoryState {
+            commits_indexed: graph.len() as u64,
+            commits_walked: 0,
+            commits_checked: found.checked as u64,
+            boundary: found.boundary,
+            shallow: repo.is_shallow(),
+            commits_added: added,
+        };
+        let mut notes = Vec::new();
+        if events.is_empty() {
+            notes.push(format!(
+                "no commit in the indexed history added, changed or removed a definition named `{}`",
+                request.name
+            ));
+        }
+        if found.boundary {
+            notes.push(boundary_note(state.shallow));
+        }
+        Ok(SymbolHistoryResponse {
+            codecompass_protocol_version: PROTOCOL_VERSION,
+            scope: at,
+            commit: Some(tip.to_hex()),
+            name: request.name.clone(),
+            events,
+            first_commit,
+            last_commit,
+            exists_at_ref: exists,
+            metadata: history_metadata(tip, !state.boundary, notes),
+            history: state,
+        })
+    }
+}
+
+fn boundary_note(shallow: bool) -> String {
+    if shallow {
+        "the walk stopped at the shallow clone's boundary: older commits are not here (`git fetch --unshallow`)"
+            .to_owned()
+    } else {
+        "history is indexed only so far back: older commits were not searched (`git codecompass index --history` \
+         indexes all of it)"
+            .to_owned()
+    }
+}
+
+fn history_metadata(tip: ObjectId, complete: bool, notes: Vec<String>) -> Metadata {
+    Metadata {
+        freshness_status: "fresh",
+        indexing_status: "ready",
+        result_completeness: if complete { "complete" } else { "partial" },
+        suppressed_duplicate_count: 0,
+        safety_limit_applied: false,
+        view: format!("history:{}", tip.to_hex()),
+        fallback: None,
+        notes,
     }
 }

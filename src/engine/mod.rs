@@ -35,7 +35,10 @@ pub use graph::{
     CallSite, Caller, Direction, GraphDefinition, GraphEdge, GraphNode, GraphRequest, GraphResponse, Reference,
     ReferencesResponse,
 };
-pub use history::{HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse};
+pub use history::{
+    HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse, SymbolAt, SymbolEvent,
+    SymbolHistoryRequest, SymbolHistoryResponse,
+};
 pub use jobs::JobState;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol, ViewSymbol};

@@ -8,4 +8,5 @@
 pub mod fts;
 pub mod log;
 pub mod pickaxe;
+pub mod symbols;
 pub mod walk;

@@ -234,3 +234,85 @@ fn log_words_ranks_commits_by_message_and_a_bounded_index_says_it_is_partial() {
     assert_eq!(run.code, 2);
     assert_eq!(run.json["error"]["code"], "invalid_argument", "{}", run.stdout);
 }
+
+/// The definitions named `name` at `commit`, by `locate` there: (path, qualified name, text).
+fn located_at(dir: &Path, name: &str, commit: &str) -> std::collections::BTreeSet<(String, String, String)> {
+    let run = cc(dir, &["locate", name, "--ref", commit]);
+    let mut out = std::collections::BTreeSet::new();
+    for r in run.json["results"].as_array().cloned().unwrap_or_default() {
+        if r["name"] != name {
+            continue;
+        }
+        let path = r["path"].as_str().unwrap().to_owned();
+        let file = git_at(dir, 0, &["show", &format!("{commit}:{path}")]);
+        let (start, end) = (r["line_start"].as_u64().unwrap() as usize, r["line_end"].as_u64().unwrap() as usize);
+        let text: Vec<&str> = file.lines().skip(start - 1).take(end + 1 - start).collect();
+        out.insert((path, r["qualified_name"].as_str().unwrap().to_owned(), text.join("\n")));
+    }
+    out
+}
+
+#[test]
+fn symbol_history_equals_locate_at_every_commit_and_names_moves_and_renames() {
+    let (_tmp, dir) = crate::support::fixture("symbol-history");
+    let commits: Vec<String> = git_at(&dir, 0, &["rev-list", "--reverse", "HEAD"]).lines().map(str::to_owned).collect();
+    // The oracle: the commits where what `locate total` finds (where, and its text) changes.
+    let mut expected = Vec::new();
+    let mut before = std::collections::BTreeSet::new();
+    for commit in &commits {
+        let now = located_at(&dir, "total", commit);
+        if now != before {
+            expected.push(commit.clone());
+        }
+        before = now;
+    }
+    expected.reverse();
+    let run = cc(&dir, &["history", "total"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    let events = run.json["events"].as_array().unwrap().clone();
+    let mut ours: Vec<String> = events.iter().map(|e| e["commit"]["commit"].as_str().unwrap().to_owned()).collect();
+    ours.dedup();
+    assert_eq!(ours, expected, "{}", run.stdout);
+    let kinds: Vec<(String, String)> = events
+        .iter()
+        .map(|e| {
+            let side = if e["after"].is_null() { &e["before"] } else { &e["after"] };
+            (e["change"].as_str().unwrap().to_owned(), side["qualified_name"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    let want = [
+        ("moved", "total"),
+        ("moved", "Basket.total"),
+        ("added", "total"),
+        ("added", "Basket.total"),
+        ("deleted", "total"),
+        ("moved", "total"),
+        ("modified", "total"),
+        ("added", "total"),
+    ];
+    assert_eq!(kinds, want.map(|(a, b)| (a.to_owned(), b.to_owned())).to_vec(), "{}", run.stdout);
+    assert_eq!(run.json["exists_at_ref"], true);
+    assert_eq!(run.json["first_commit"], commits[0].as_str());
+    assert_eq!(run.json["last_commit"], commits.last().unwrap().as_str());
+
+    // A rename is followed to the old name's history; --show gives the text at each step.
+    let run = cc(&dir, &["history", "vat", "--show"]);
+    let changes: Vec<&str> =
+        run.json["events"].as_array().unwrap().iter().map(|e| e["change"].as_str().unwrap()).collect();
+    assert_eq!(changes, ["moved", "renamed", "added"], "{}", run.stdout);
+    assert_eq!(run.json["events"][1]["before"]["name"], "tax");
+    assert_eq!(run.json["events"][2]["after"]["text"], "def tax(amount):\n    return amount * 0.2");
+
+    // As of an older ref: `total` was deleted there, and the last commit it existed in is named.
+    let drop = &commits[5];
+    let run = cc(&dir, &["history", "total", "--at", drop]);
+    assert_eq!(run.json["exists_at_ref"], false, "{}", run.stdout);
+    assert_eq!(run.json["last_commit"], commits[4].as_str());
+    // Qualified names narrow it.
+    let run = cc(&dir, &["history", "Basket.total"]);
+    assert_eq!(run.json["events"].as_array().unwrap().len(), 2, "{}", run.stdout);
+    // A name never defined: nothing, exit 1, and a note that says so.
+    let run = cc(&dir, &["history", "no_such_function"]);
+    assert_eq!(run.code, 1);
+    assert!(run.json["metadata"]["notes"][0].as_str().unwrap().contains("no commit"), "{}", run.stdout);
+}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The `symbol-history` repository: one function's life, and a helper renamed.
+# Usage: symbol-history.sh DIR
+#
+# The story, one commit each: `total` and `tax` are written in `shop/cart.py`; `total`'s body
+# changes; the README changes (nothing of the code); `total` moves to `shop/pricing.py`
+# unchanged; `tax` is renamed `vat` (the same body); `total` is deleted; `total` comes back in
+# `shop/cart.py` with another body and a `Basket.total` method beside it; `shop/cart.py` is
+# renamed `shop/basket.py`, and both move with it.
+
+. "$(dirname "$0")/lib.sh"
+new_repo "$1"
+
+write README.md <<'MD'
+# shop
+MD
+write shop/cart.py <<'PY'
+def total(items):
+    return sum(items)
+
+
+def tax(amount):
+    return amount * 0.2
+PY
+commit "Add the cart: total and tax"
+
+write shop/cart.py <<'PY'
+def total(items):
+    return sum(item for item in items if item > 0)
+
+
+def tax(amount):
+    return amount * 0.2
+PY
+commit "Ignore refunds in total"
+
+write README.md <<'MD'
+# shop
+
+Totals and taxes.
+MD
+commit "Describe the shop"
+
+write shop/cart.py <<'PY'
+def tax(amount):
+    return amount * 0.2
+PY
+write shop/pricing.py <<'PY'
+def total(items):
+    return sum(item for item in items if item > 0)
+PY
+commit "Move total to pricing"
+
+write shop/cart.py <<'PY'
+def vat(amount):
+    return amount * 0.2
+PY
+commit "Call it vat"
+
+rm shop/pricing.py
+commit "Drop total"
+
+write shop/cart.py <<'PY'
+def vat(amount):
+    return amount * 0.2
+
+
+def total(items):
+    return sum(items) + vat(sum(items))
+
+
+class Basket:
+    def total(self):
+        return total(self.items)
+PY
+commit "Bring total back, with vat"
+
+git mv shop/cart.py shop/basket.py
+commit "Rename the cart module"
