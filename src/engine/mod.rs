@@ -36,8 +36,8 @@ pub use graph::{
     ReferencesResponse,
 };
 pub use history::{
-    HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse, SymbolAt, SymbolEvent,
-    SymbolHistoryRequest, SymbolHistoryResponse,
+    CompareSymbolResponse, HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse, SymbolAt,
+    SymbolEvent, SymbolHistoryRequest, SymbolHistoryResponse, SymbolVersion,
 };
 pub use jobs::JobState;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};

@@ -1,5 +1,6 @@
-//! History's tools: `search_commits` (words, or `git log -S/-G`) and
-//! `find_introducing_commit` (the oldest commit of a `-S`/`-G` answer).
+//! History's tools: `search_commits` (words, or `git log -S/-G`), `find_introducing_commit`
+//! (the oldest commit of a `-S`/`-G` answer), `symbol_history` and
+//! `compare_symbol_between_commits`.
 
 use std::sync::Arc;
 
@@ -10,7 +11,10 @@ use serde_json::Value;
 
 use super::tools::{Common, TableTool, input, json_of, parse, relaxed};
 use super::workspaces::Workspace;
-use crate::engine::{Error, HistoryState, LogCommit, LogMode, LogRequest, LogResponse, Metadata};
+use crate::engine::{
+    CompareSymbolResponse, Error, HistoryState, LogCommit, LogMode, LogRequest, LogResponse, Metadata,
+    SymbolHistoryRequest, SymbolHistoryResponse,
+};
 use crate::error::ErrorCode;
 
 /// `search_commits`.
@@ -52,6 +56,40 @@ pub struct IntroducingParams {
     #[serde(flatten)]
     #[allow(missing_docs)]
     pub common: Common,
+}
+
+/// `symbol_history`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SymbolHistoryParams {
+    /// The symbol, bare (`total`) or qualified (`Cart::total`, `Greeter.greet`).
+    pub name: String,
+    /// Only commits newer than this date.
+    pub since: Option<String>,
+    /// Only commits older than this date.
+    pub until: Option<String>,
+    /// Only files matching these git pathspecs or globs.
+    pub paths: Option<Vec<String>>,
+    /// The definition's text at each step.
+    pub show: Option<bool>,
+    /// At most this many steps (default 50).
+    pub limit: Option<usize>,
+    #[serde(flatten)]
+    #[allow(missing_docs)]
+    pub common: Common,
+}
+
+/// `compare_symbol_between_commits`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CompareSymbolParams {
+    /// The symbol, bare or qualified.
+    pub name: String,
+    /// The older commit-ish.
+    pub from: String,
+    /// The newer commit-ish (default `HEAD`).
+    pub to: Option<String>,
+    /// The repository to ask (a path); default: the server's first workspace.
+    #[allow(dead_code, reason = "read by the server, which picks the workspace before the tool runs")]
+    pub workspace: Option<String>,
 }
 
 /// The answer of `find_introducing_commit`.
@@ -102,6 +140,25 @@ pub const TOOLS: &[TableTool] = &[
         input: input::<IntroducingParams>,
         output: relaxed::<IntroducingResponse>,
         handler: find_introducing_commit,
+    },
+    TableTool {
+        name: "symbol_history",
+        title: "A symbol's history",
+        description: "The commits that added, modified (text or signature), moved, renamed and deleted a \
+                      symbol, newest first, each with its message and where the symbol was; renames are \
+                      followed to the old name; show=true adds the definition's text at each step. ref walks \
+                      from another commit (the history as of it).",
+        input: input::<SymbolHistoryParams>,
+        output: relaxed::<SymbolHistoryResponse>,
+        handler: symbol_history,
+    },
+    TableTool {
+        name: "compare_symbol_between_commits",
+        title: "Compare a symbol between commits",
+        description: "A symbol's definition and signature at two commits, with a unified diff of the two texts.",
+        input: input::<CompareSymbolParams>,
+        output: relaxed::<CompareSymbolResponse>,
+        handler: compare_symbol,
     },
 ];
 
@@ -168,4 +225,28 @@ fn find_introducing_commit(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Re
         Ok(json_of(&answer))
     };
     Ok(run())
+}
+
+fn symbol_history(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let p: SymbolHistoryParams = parse(args)?;
+    let run = || -> Result<Value, Error> {
+        let request = SymbolHistoryRequest {
+            name: p.name,
+            at: p.common.reference.filter(|r| !r.is_empty()),
+            pathspecs: pathspecs(p.paths)?,
+            since: p.since,
+            until: p.until,
+            first_parent: false,
+            show: p.show.unwrap_or(false),
+            limit: p.limit.unwrap_or(50).clamp(1, 1000),
+        };
+        ws.engine.symbol_history(&request).map(|r| json_of(&r))
+    };
+    Ok(run())
+}
+
+fn compare_symbol(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Result<Value, Error>, String> {
+    let p: CompareSymbolParams = parse(args)?;
+    let to = p.to.unwrap_or_else(|| "HEAD".to_owned());
+    Ok(ws.engine.compare_symbol(&p.name, &p.from, &to).map(|r| json_of(&r)))
 }

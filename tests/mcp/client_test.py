@@ -45,6 +45,8 @@ EXPECTED_TOOLS = {
     "list_repos",
     "search_commits",
     "find_introducing_commit",
+    "symbol_history",
+    "compare_symbol_between_commits",
 }
 
 failures = []
@@ -198,6 +200,14 @@ async def exercise_tools(session, repo):
         git_log and (introduced.get("introducing") or {}).get("commit") == git_log[-1],
         f"find_introducing_commit: {introduced} vs {git_log}",
     )
+    history = structured(await session.call_tool("symbol_history", {"name": "Cart::total_cents"}))
+    changes = [e.get("change") for e in history.get("events", [])]
+    check(changes and changes[-1] == "added", f"symbol_history: {history}")
+    first = git_log[-1] if git_log else "HEAD"
+    compared = structured(
+        await session.call_tool("compare_symbol_between_commits", {"name": "Cart::total_cents", "from": first})
+    )
+    check(compared.get("to", {}).get("path") == "src/cart.rs" and "diff" in compared, f"compare_symbol: {compared}")
     tests_of = await session.call_tool("get_related_tests", {"target": "src/cart.rs"})
     check(structured(tests_of).get("target") == "file", f"get_related_tests: {structured(tests_of)}")
     escape = await session.call_tool("get_file_context", {"path": "../../etc/passwd"})
