@@ -108,11 +108,14 @@ impl Out {
     /// The answer of `index`.
     pub fn index(&self, response: &IndexResponse) {
         if self.json {
-            let value = serde_json::json!({
+            let mut value = serde_json::json!({
                 "codecompass_protocol_version": PROTOCOL_VERSION,
                 "views": response.views,
                 "total": response.total,
             });
+            if let Some(history) = &response.history {
+                value["history"] = serde_json::to_value(history).unwrap_or_default();
+            }
             return self.json_doc(&value);
         }
         let mut text = String::new();
@@ -128,6 +131,9 @@ impl Out {
                     v.missing_objects
                 ));
             }
+        }
+        if let Some(h) = response.history.as_ref().filter(|h| h.commits_added > 0) {
+            text.push_str(&format!("history: {} commits added ({} in all)\n", h.commits_added, h.commits_total));
         }
         self.write(&text);
     }

@@ -207,9 +207,39 @@ impl Engine {
         })
     }
 
+    /// Once history is indexed, a sync adds the new commits of the refs it keeps fresh.
+    pub(super) fn sync_history(&self, scopes: &[crate::view::Scope]) -> Result<Option<HistoryReport>, Error> {
+        let Some(git) = self.ws.git() else { return Ok(None) };
+        let store = self.open_store(true)?;
+        if store.history_count()? == 0 {
+            return Ok(None);
+        }
+        let repo = git.local();
+        let mut tips = Vec::new();
+        for scope in scopes {
+            let name = match scope {
+                crate::view::Scope::Ref(name) => name.as_str(),
+                crate::view::Scope::Worktree => "HEAD",
+            };
+            if let Ok(resolved) = repo.resolve(name) {
+                tips.push(resolved.commit_id);
+            }
+        }
+        let indexer = self.indexer(&store, IndexOptions::default())?;
+        let report = indexer.index_history(&tips, HistoryOptions::default())?;
+        indexer.finish()?;
+        Ok(Some(report))
+    }
+
     /// Brings history up to `tip`: the commits not stored yet are indexed (the first time at
     /// most [`AUTO_INDEX_COMMITS`]).
     fn history_up_to(&self, store: &Store, tip: ObjectId) -> Result<u64, Error> {
+        // Commits whose documents are gone would be ruled out of every answer: their index
+        // missing or unreadable, history starts again.
+        if store.history_count()? > 0 && !crate::history::fts::is_sound(store.dir()) {
+            let _lock = store.lock(true)?;
+            store.clear_history()?;
+        }
         if store.history_commit(tip)?.is_some() {
             return Ok(0);
         }

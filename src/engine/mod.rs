@@ -232,6 +232,9 @@ pub struct IndexResponse {
     pub views: Vec<IndexedView>,
     /// Sums over the views.
     pub total: IndexTotals,
+    /// The commits a sync added to history (only once history is indexed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub history: Option<crate::indexer::HistoryReport>,
 }
 
 /// One view of an `index` answer.
@@ -411,7 +414,7 @@ impl Engine {
             total.symbols += v.symbols;
         }
         total.duration_ms = started.elapsed().as_millis() as u64;
-        Ok(IndexResponse { views, total })
+        Ok(IndexResponse { views, total, history: None })
     }
 
     /// An indexer of this workspace's store that, when this repository is registered

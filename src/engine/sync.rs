@@ -55,7 +55,9 @@ impl Engine {
     /// Brings every synced view up to date; `force` rebuilds them from their full file lists.
     pub fn sync(&self, force: bool) -> Result<IndexResponse, Error> {
         let scopes = self.sync_scopes();
-        self.index(&scopes, IndexOptions { force, reparse: force })
+        let mut response = self.index(&scopes, IndexOptions { force, reparse: force })?;
+        response.history = self.sync_history(&scopes)?;
+        Ok(response)
     }
 
     /// Starts a sync in a detached process and returns at once. Used by hooks and by the

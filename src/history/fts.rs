@@ -72,6 +72,12 @@ pub struct CommitDoc {
     pub scan: bool,
 }
 
+/// Whether the commits' index of a store is there and opens.
+pub fn is_sound(store_dir: &Path) -> bool {
+    dir_of(store_dir).join("meta.json").exists()
+        && CommitIndex::open(store_dir).and_then(|index| index.reader()).is_ok()
+}
+
 /// The commits' index of one store.
 pub struct CommitIndex {
     index: Index,

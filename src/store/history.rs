@@ -146,6 +146,13 @@ impl Store {
         Ok(out)
     }
 
+    /// Forgets every stored commit (their documents are gone or damaged: history is indexed
+    /// again from nothing).
+    pub fn clear_history(&self) -> Result<(), StoreError> {
+        self.conn().execute_batch("BEGIN; DELETE FROM commit_files; DELETE FROM commits; COMMIT;")?;
+        Ok(())
+    }
+
     /// The file versions any stored commit names (kept by gc).
     pub fn history_file_versions(&self) -> Result<roaring::RoaringBitmap, StoreError> {
         let mut stmt = self.conn().prepare(

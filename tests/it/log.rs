@@ -316,3 +316,65 @@ fn symbol_history_equals_locate_at_every_commit_and_names_moves_and_renames() {
     assert_eq!(run.code, 1);
     assert!(run.json["metadata"]["notes"][0].as_str().unwrap().contains("no commit"), "{}", run.stdout);
 }
+
+#[test]
+fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
+    let (_tmp, dir) = crate::support::fixture("symbol-history");
+    let run = cc(&dir, &["log", "-S", "vat"]);
+    let before = run.json["commits"].as_array().unwrap().len();
+    assert_eq!(run.json["history"]["commits_indexed"], 8, "{}", run.stdout);
+    // A new commit: the next sync adds it to history.
+    std::fs::write(dir.join("shop/extra.py"), "def vat_free(amount):\n    return amount\n").unwrap();
+    git_at(&dir, 1_700_100_000, &["add", "-A"]);
+    git_at(&dir, 1_700_100_000, &["commit", "-q", "-m", "Add vat_free"]);
+    let run = cc(&dir, &["sync"]);
+    assert_eq!(run.json["history"]["commits_added"], 1, "{}", run.stdout);
+    let run = cc(&dir, &["log", "-S", "vat"]);
+    assert_eq!(run.json["history"]["commits_added"], 0);
+    assert_eq!(run.json["commits"].as_array().unwrap().len(), before + 1);
+    // The commits' documents lost: history is indexed again, never answered from without them.
+    let store = dir.join(".git/codecompass");
+    let history = std::fs::read_dir(&store)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.join("history").is_dir())
+        .map(|p| p.join("history"))
+        .unwrap_or_else(|| store.join("history"));
+    std::fs::remove_dir_all(&history).expect("the commits' index is where the store is");
+    let run = cc(&dir, &["log", "-S", "vat"]);
+    assert_eq!(run.json["commits"].as_array().unwrap().len(), before + 1, "{}", run.stdout);
+    assert_eq!(run.json["history"]["commits_added"], 9);
+    assert_eq!(theirs(&dir, &["-S", "vat"]), ours(&dir, &["-S", "vat"]));
+}
+
+#[test]
+fn a_shallow_clone_answers_to_its_boundary_and_says_so() {
+    let (tmp, dir) = crate::support::fixture("symbol-history");
+    let shallow = tmp.path().join("shallow");
+    let url = format!("file://{}", dir.display());
+    git_at(tmp.path(), 0, &["clone", "-q", "--depth", "3", &url, shallow.to_str().unwrap()]);
+    let run = cc(&shallow, &["log", "-S", "total"]);
+    assert_eq!(run.json["history"]["shallow"], true, "{}", run.stdout);
+    assert_eq!(run.json["history"]["boundary"], true);
+    assert_eq!(run.json["metadata"]["result_completeness"], "partial");
+    assert!(run.json["metadata"]["notes"][0].as_str().unwrap().contains("shallow"), "{}", run.stdout);
+    // The same commits git itself finds there (its boundary commit shows as a root).
+    let ours: Vec<&str> =
+        run.json["commits"].as_array().unwrap().iter().map(|c| c["commit"].as_str().unwrap()).collect();
+    assert_eq!(ours, theirs(&shallow, &["-S", "total"]));
+}
+
+#[test]
+fn a_partial_clone_without_its_blobs_says_the_answer_is_partial() {
+    let (tmp, dir) = crate::support::fixture("symbol-history");
+    git_at(&dir, 0, &["config", "uploadpack.allowFilter", "true"]);
+    let partial = tmp.path().join("partial");
+    let url = format!("file://{}", dir.display());
+    git_at(tmp.path(), 0, &["clone", "-q", "--filter=blob:none", "--no-checkout", &url, partial.to_str().unwrap()]);
+    let run = cc(&partial, &["log", "-S", "total", "--ref", "origin/main"]);
+    assert!(run.code == 0 || run.code == 1, "{} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["metadata"]["result_completeness"], "partial", "{}", run.stdout);
+    let notes = run.json["metadata"]["notes"].to_string();
+    assert!(notes.contains("missing from the object store"), "{notes}");
+}
