@@ -505,9 +505,13 @@ impl Engine {
             walk: &walk,
             pathspecs: &pathspecs,
             record_key: &record_key,
+            max_file_size: max,
             limit: if request.limit == 0 { usize::MAX } else { request.limit },
         };
-        let found = symbol_history(&store, &repo, &graph, tip, &query)?;
+        let index =
+            CommitIndex::open(store.dir()).map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()))?;
+        let found = symbol_history(&store, &repo, &graph, &index, tip, &query)
+            .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         let text_of = |i: &Instance| -> Option<String> {
             if !request.show {
                 return None;
@@ -571,6 +575,12 @@ impl Engine {
         if found.boundary {
             notes.push(boundary_note(state.shallow));
         }
+        if found.missing_blobs > 0 {
+            notes.push(format!(
+                "{} changed files are missing from the object store (a partial clone?): steps in them may be missing",
+                found.missing_blobs
+            ));
+        }
         Ok(SymbolHistoryResponse {
             codecompass_protocol_version: PROTOCOL_VERSION,
             scope: at,
@@ -580,7 +590,7 @@ impl Engine {
             first_commit,
             last_commit,
             exists_at_ref: exists,
-            metadata: history_metadata(tip, !state.boundary, notes),
+            metadata: history_metadata(tip, !state.boundary && found.missing_blobs == 0, notes),
             history: state,
         })
     }

@@ -156,6 +156,31 @@ impl CommitIndex {
         Ok(Some(keys))
     }
 
+    /// The keys of the commits that changed lines of a symbol named `name` (every token the
+    /// name gives is in their `symbols` field: a superset of the commits that did).
+    pub fn touching(&self, name: &str) -> Result<std::collections::HashSet<u64>, FtsError> {
+        let f = self.fields;
+        let mut analyzer = self.index.tokenizer_for_field(f.symbols)?;
+        let mut stream = analyzer.token_stream(name);
+        let mut terms: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        while let Some(token) = stream.next() {
+            let term = Term::from_field_text(f.symbols, &token.text);
+            terms.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
+        }
+        let mut keys = std::collections::HashSet::new();
+        if terms.is_empty() {
+            return Ok(keys);
+        }
+        let searcher = self.reader()?.searcher();
+        for address in searcher.search(&BooleanQuery::new(terms), &DocSetCollector)? {
+            let reader = searcher.segment_reader(address.segment_ord);
+            if let Some(key) = reader.fast_fields().u64("key")?.first(address.doc_id) {
+                keys.insert(key);
+            }
+        }
+        Ok(keys)
+    }
+
     /// Commits ranked by BM25 of `words` over messages, touched symbols and paths (the message
     /// weighs most), best first, at most `limit`.
     pub fn ranked(&self, words: &str, limit: usize) -> Result<Vec<(u64, f32)>, FtsError> {

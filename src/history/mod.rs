@@ -5,6 +5,7 @@
 //! per commit); this is the query side: git's walk order over the stored commits, and the
 //! checks of each candidate commit.
 
+pub mod defs;
 pub mod fts;
 pub mod log;
 pub mod pickaxe;

@@ -1,15 +1,19 @@
 //! `history NAME`: the commits where a symbol was added, modified (its text or signature
-//! changed), moved to another file, renamed, and deleted, from the records of the blobs each
-//! commit changed. Only commits that changed a file version holding the name are read; a
-//! rename found on the way adds the old name's commits to the ones still to come.
+//! changed), moved to another file, renamed, and deleted, from the definitions of the blobs
+//! each commit changed. Only commits whose documents name the symbol among those whose lines
+//! they changed are read; a rename found on the way adds the old name's commits to the ones
+//! still to come.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
+use super::defs::{self, Def};
+use super::fts::{CommitIndex, key_of};
+use super::log::LogError;
 use super::walk::{Graph, WalkOptions};
 use crate::extract::Role;
 use crate::git::{LocalRepo, ObjectId};
 use crate::query::pathspec::Pathspecs;
-use crate::store::{ChangedSide, CommitRow, Store, StoreError, SymbolRow};
+use crate::store::{ChangedSide, CommitRow, Store, StoreError};
 
 /// What happened to the symbol in one commit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +51,7 @@ pub struct Instance {
     /// The blob it is in.
     pub blob: ObjectId,
     /// The symbol.
-    pub symbol: SymbolRow,
+    pub symbol: Def,
 }
 
 /// One event of a symbol's history.
@@ -73,6 +77,8 @@ pub struct SymbolQuery<'a> {
     pub pathspecs: &'a Pathspecs,
     /// The record key of a language (records of other keys are stale).
     pub record_key: &'a dyn Fn(&str) -> String,
+    /// Blobs above this size have no definitions.
+    pub max_file_size: u64,
     /// At most this many events.
     pub limit: usize,
 }
@@ -85,6 +91,8 @@ pub struct SymbolHistory<'g> {
     pub boundary: bool,
     /// Commits whose changed files were read.
     pub checked: usize,
+    /// Blobs missing from the object store (a partial clone): steps may be missing.
+    pub missing_blobs: usize,
 }
 
 /// Splits `a::b.c` into segments, as `locate` does.
@@ -94,9 +102,9 @@ fn segments(qualified: &str) -> Vec<&str> {
 
 /// Whether a symbol answers to the query's segments: its name equals the last one, and with
 /// more segments, its qualified name ends with them.
-fn answers(symbol: &SymbolRow, parts: &[&str]) -> bool {
+fn answers(symbol: &Def, parts: &[&str]) -> bool {
     let Some(last) = parts.last() else { return false };
-    if symbol.role != Role::Definition || !symbol.name.eq_ignore_ascii_case(last) {
+    if !symbol.name.eq_ignore_ascii_case(last) {
         return false;
     }
     if parts.len() == 1 {
@@ -111,31 +119,52 @@ struct Reader<'a> {
     store: &'a Store,
     repo: &'a LocalRepo,
     record_key: &'a dyn Fn(&str) -> String,
-    symbols: HashMap<(ObjectId, String), Vec<SymbolRow>>,
+    max_file_size: u64,
+    symbols: HashMap<(ObjectId, String), Vec<Def>>,
     contents: HashMap<ObjectId, Vec<u8>>,
+    /// Blobs that could not be read (a partial clone).
+    missing: usize,
 }
 
 impl Reader<'_> {
-    fn symbols(&mut self, side: &ChangedSide) -> Result<&[SymbolRow], StoreError> {
+    fn content(&mut self, blob: ObjectId) -> &[u8] {
+        if !self.contents.contains_key(&blob) {
+            let mut buf = Vec::new();
+            if self.repo.read_blob_into(blob, &mut buf).is_err() {
+                self.missing += 1;
+            }
+            self.contents.insert(blob, buf);
+        }
+        &self.contents[&blob]
+    }
+
+    /// The definitions of a side: its record's, else parsed now.
+    fn symbols(&mut self, side: &ChangedSide) -> Result<&[Def], StoreError> {
         let lang = if side.skip.is_some() { String::new() } else { side.lang.clone() };
         let key = (side.blob, lang.clone());
         if !self.symbols.contains_key(&key) {
-            let rows = match self.store.record(side.blob, &lang, &(self.record_key)(&lang))? {
-                Some(record) => self.store.symbols_of(record.id)?,
-                None => Vec::new(),
+            let defs = match self.store.record(side.blob, &lang, &(self.record_key)(&lang))? {
+                Some(record) => self
+                    .store
+                    .symbols_of(record.id)?
+                    .into_iter()
+                    .filter(|s| s.role == Role::Definition)
+                    .map(Def::from)
+                    .collect(),
+                None if lang.is_empty() => Vec::new(),
+                None => {
+                    let max = self.max_file_size;
+                    defs::parse(&lang, self.content(side.blob), max)
+                }
             };
-            self.symbols.insert(key.clone(), rows);
+            self.symbols.insert(key.clone(), defs);
         }
         Ok(&self.symbols[&key])
     }
 
     fn text(&mut self, instance: &Instance) -> Vec<u8> {
-        let content = self.contents.entry(instance.blob).or_insert_with(|| {
-            let mut buf = Vec::new();
-            let _ = self.repo.read_blob_into(instance.blob, &mut buf);
-            buf
-        });
-        content.get(instance.symbol.byte_start as usize..instance.symbol.byte_end as usize).unwrap_or_default().to_vec()
+        let range = instance.symbol.byte_start as usize..instance.symbol.byte_end as usize;
+        self.content(instance.blob).get(range).unwrap_or_default().to_vec()
     }
 
     /// The text with the symbol's own name blanked out: equal for a rename that changed
@@ -163,21 +192,29 @@ pub fn symbol_history<'g>(
     store: &Store,
     repo: &LocalRepo,
     graph: &'g Graph,
+    index: &CommitIndex,
     tip: ObjectId,
     query: &SymbolQuery<'_>,
-) -> Result<SymbolHistory<'g>, StoreError> {
+) -> Result<SymbolHistory<'g>, LogError> {
     let mut names: Vec<Vec<String>> = vec![segments(query.name).into_iter().map(str::to_owned).collect()];
-    let mut candidates = commits_holding(store, &names[0], query.record_key)?;
+    let mut candidates = index.touching(names[0].last().map_or("", String::as_str))?;
     let mut no_simplify = |_: &CommitRow| None;
     let walk = graph.walk(tip, query.walk, &mut no_simplify);
-    let mut reader =
-        Reader { store, repo, record_key: query.record_key, symbols: HashMap::new(), contents: HashMap::new() };
-    let mut out = SymbolHistory { events: Vec::new(), boundary: walk.boundary, checked: 0 };
+    let mut reader = Reader {
+        store,
+        repo,
+        record_key: query.record_key,
+        max_file_size: query.max_file_size,
+        symbols: HashMap::new(),
+        contents: HashMap::new(),
+        missing: 0,
+    };
+    let mut out = SymbolHistory { events: Vec::new(), boundary: walk.boundary, checked: 0, missing_blobs: 0 };
     for row in walk.commits {
         if out.events.len() >= query.limit {
             break;
         }
-        if (row.parents.len() > 1 && !query.walk.first_parent) || !candidates.contains(&row.id) {
+        if (row.parents.len() > 1 && !query.walk.first_parent) || !candidates.contains(&key_of(row.oid)) {
             continue;
         }
         out.checked += 1;
@@ -197,9 +234,6 @@ pub fn symbol_history<'g>(
                 let Some(side) = side.as_ref().filter(|s| in_paths(s)) else { continue };
                 let path = String::from_utf8_lossy(&side.path).into_owned();
                 for symbol in reader.symbols(side)? {
-                    if symbol.role != Role::Definition {
-                        continue;
-                    }
                     let instance = Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone() };
                     if names.iter().any(|n| answers(symbol, &n.iter().map(String::as_str).collect::<Vec<_>>())) {
                         tracked.push(instance);
@@ -264,7 +298,7 @@ pub fn symbol_history<'g>(
                     let old = old_all.remove(i);
                     // Older commits are about the old name.
                     names.push(segments(&old.symbol.name).into_iter().map(str::to_owned).collect());
-                    candidates.extend(commits_holding(store, names.last().expect("just pushed"), query.record_key)?);
+                    candidates.extend(index.touching(&old.symbol.name)?);
                     events.push(Event { commit: row, kind: EventKind::Renamed, before: Some(old), after: Some(new) });
                 }
                 None => still_new.push(new),
@@ -295,24 +329,6 @@ pub fn symbol_history<'g>(
         out.events.extend(events);
     }
     out.events.truncate(query.limit);
+    out.missing_blobs = reader.missing;
     Ok(out)
-}
-
-/// The commits (row ids) that changed a file version holding a definition answering `parts`.
-fn commits_holding(
-    store: &Store,
-    parts: &[String],
-    record_key: &dyn Fn(&str) -> String,
-) -> Result<HashSet<i64>, StoreError> {
-    let Some(last) = parts.last() else { return Ok(HashSet::new()) };
-    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
-    let mut fvs = Vec::new();
-    for (symbol, fv, lang, extractor) in store.symbols_named(last)? {
-        if extractor == record_key(&lang) && answers(&symbol, &parts) {
-            fvs.push(fv);
-        }
-    }
-    fvs.sort_unstable();
-    fvs.dedup();
-    store.commits_changing(&fvs)
 }

@@ -1,14 +1,15 @@
 //! History's extract side: the commits reachable from some tips that are not stored yet, each
-//! with the files it changed against its first parent as file versions (records are made for
-//! never-seen blobs, as for any view) and one document in the commits' index. Only new commits
-//! and new blobs cost anything; no view is built per commit.
+//! with the files it changed against its first parent as file versions and one document in the
+//! commits' index (its message, the paths and the names of the symbols whose lines it changed,
+//! the trigrams of those lines). Blobs are parsed in memory for the names, from their records
+//! when they have one; no record is stored for a blob only history holds, and no view is built
+//! per commit. Only new commits and their changed blobs cost anything.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::jobs::Job;
-use super::{Entry, IndexError, Indexer, ViewReport};
+use super::{Entry, IndexError, Indexer};
 use crate::git::{CommitInfo, FileMode, LocalRepo, ObjectId, TreeChange};
 use crate::history::fts::{CommitDoc, CommitIndex};
 use crate::history::pickaxe;
@@ -36,7 +37,7 @@ pub struct HistoryReport {
     pub commits_total: u64,
     /// Files the new commits changed (against their first parents).
     pub files_changed: u64,
-    /// Blobs parsed for the first time.
+    /// Changed files parsed (in memory) for the symbols their lines hold.
     pub blobs_parsed: u64,
     /// Whether `--max-count` or `--since` stopped the walk before the root commits.
     pub cut: bool,
@@ -87,8 +88,6 @@ impl Indexer<'_> {
         for chunk in commits.chunks(CHUNK) {
             // 1. Tree diffs against the first parent, as file versions.
             let mut changes_of: Vec<Vec<(Option<Side>, Option<Side>)>> = Vec::with_capacity(chunk.len());
-            let mut jobs: Vec<Job> = Vec::new();
-            let mut job_of: HashMap<(ObjectId, &'static str), ()> = HashMap::new();
             let batch = self.store.begin()?;
             for commit in chunk {
                 let parent_tree = match commit.parents.first() {
@@ -129,19 +128,6 @@ impl Indexer<'_> {
                         };
                         let record_lang: &'static str =
                             if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
-                        let extractor = self.extractor_for(record_lang);
-                        if !batch.has_record(blob_row, record_lang, &extractor)?
-                            && job_of.insert((blob_id, record_lang), ()).is_none()
-                        {
-                            jobs.push(Job {
-                                blob_id,
-                                lang: record_lang,
-                                extractor,
-                                parse: true,
-                                content: None,
-                                documents: Vec::new(),
-                            });
-                        }
                         Ok(Some(Side { fv: stored.id, path: change.path.clone(), blob: blob_id, record_lang }))
                     };
                     let old = side(change.old)?;
@@ -152,16 +138,11 @@ impl Indexer<'_> {
             }
             batch.commit()?;
 
-            // 2. Records of the blobs never seen.
-            let mut parsed = ViewReport::default();
-            self.process_jobs(Some(&repo), jobs, &mut parsed)?;
-            report.blobs_parsed += parsed.blobs_parsed;
-
-            // 3. One document per commit, in parallel.
-            self.commit_documents(chunk, &changes_of, &index, &writer)?;
+            // 2. One document per commit, in parallel.
+            report.blobs_parsed += self.commit_documents(chunk, &changes_of, &index, &writer)?;
             writer.commit().map_err(crate::index::FtsError::from)?;
 
-            // 4. The rows, last: a stored commit always has its document.
+            // 3. The rows, last: a stored commit always has its document.
             let batch = self.store.begin()?;
             for (commit, sides) in chunk.iter().zip(&changes_of) {
                 let ids: Vec<(Option<u32>, Option<u32>)> =
@@ -185,8 +166,9 @@ impl Indexer<'_> {
         changes_of: &[Vec<(Option<Side>, Option<Side>)>],
         index: &CommitIndex,
         writer: &tantivy::IndexWriter,
-    ) -> Result<(), IndexError> {
+    ) -> Result<u64, IndexError> {
         use rayon::prelude::*;
+        let parsed = std::sync::atomic::AtomicU64::new(0);
         let git = self.ws.git().ok_or(IndexError::NoHistory)?;
         let store_dir = self.store.dir().to_owned();
         let max = self.max_file_size;
@@ -194,11 +176,13 @@ impl Indexer<'_> {
             || (git.local(), store::read_connection(&store_dir), Vec::new(), Vec::new()),
             |(repo, conn, old_buf, new_buf), (commit, sides)| -> Result<(), IndexError> {
                 let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_error(e))))?;
-                let doc = commit_document(repo, conn, max, commit, sides, old_buf, new_buf)?;
+                let (doc, n) = commit_document(repo, conn, max, commit, sides, old_buf, new_buf)?;
+                parsed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 index.add(writer, commit.id, &doc)?;
                 Ok(())
             },
-        )
+        )?;
+        Ok(parsed.into_inner())
     }
 }
 
@@ -228,8 +212,9 @@ fn commit_document(
     sides: &[(Option<Side>, Option<Side>)],
     old_buf: &mut Vec<u8>,
     new_buf: &mut Vec<u8>,
-) -> Result<CommitDoc, IndexError> {
+) -> Result<(CommitDoc, u64), IndexError> {
     let mut doc = CommitDoc { message: commit.message.clone(), ..CommitDoc::default() };
+    let mut parsed = 0u64;
     let mut names: Vec<String> = Vec::new();
     for (old, new) in sides {
         let path = new.as_ref().or(old.as_ref()).map(|s| String::from_utf8_lossy(&s.path)).unwrap_or_default();
@@ -249,25 +234,37 @@ fn commit_document(
                 pickaxe::push_line(line, &mut doc.lines);
             }
         }
-        // The symbols whose lines changed, on either side.
+        // The symbols whose lines changed, on either side: from the blob's record, else parsed.
         for (side, is_new) in [(old, false), (new, true)] {
             let Some(side) = side else { continue };
-            let key = super::record_key(side.record_lang, max_file_size);
-            let Some((_, symbols)) = store::record_for_documents(conn, side.blob, side.record_lang, &key)? else {
+            if side.record_lang.is_empty() {
                 continue;
-            };
-            for symbol in symbols {
+            }
+            let key = super::record_key(side.record_lang, max_file_size);
+            let symbols: Vec<(String, u32, u32)> =
+                match store::record_for_documents(conn, side.blob, side.record_lang, &key)? {
+                    Some((_, symbols)) => symbols.into_iter().map(|s| (s.name, s.line_start, s.line_end)).collect(),
+                    None => {
+                        parsed += 1;
+                        let data: &[u8] = if is_new { new_buf } else { old_buf };
+                        crate::history::defs::parse(side.record_lang, data, max_file_size)
+                            .into_iter()
+                            .map(|d| (d.name, d.line_start, d.line_end))
+                            .collect()
+                    }
+                };
+            for (name, line_start, line_end) in symbols {
                 let touched = ranges.iter().any(|(before, after)| {
                     let r = if is_new { after } else { before };
                     // 0-based half-open line ranges against the symbol's 1-based lines.
-                    r.start < symbol.line_end && r.end >= symbol.line_start
+                    r.start < line_end && r.end >= line_start
                 });
-                if touched && !names.contains(&symbol.name) {
-                    names.push(symbol.name);
+                if touched && !names.contains(&name) {
+                    names.push(name);
                 }
             }
         }
     }
     doc.symbols = names.join("\n");
-    Ok(doc)
+    Ok((doc, parsed))
 }

@@ -378,3 +378,75 @@ fn a_partial_clone_without_its_blobs_says_the_answer_is_partial() {
     let notes = run.json["metadata"]["notes"].to_string();
     assert!(notes.contains("missing from the object store"), "{notes}");
 }
+
+#[test]
+fn symbol_history_equals_locate_at_every_commit_of_a_randomized_history() {
+    let seed: u64 = std::env::var("CODECOMPASS_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let tmp = TempDir::new("symbol-random");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut clock = 1_700_000_000;
+    let function = |rng: &mut Rng, n: usize| format!("def f_{n}(x):\n    return x + {}\n\n\n", rng.below(100));
+    for step in 0..24 {
+        clock += 60;
+        let files: Vec<String> = git_at(dir, 0, &["ls-files"]).lines().map(str::to_owned).collect();
+        match if files.is_empty() { 0 } else { rng.below(5) } {
+            0 => {
+                // A new module with two functions (names may repeat: re-additions, duplicates).
+                let (a, b) = (rng.below(6), rng.below(6));
+                let text = function(&mut rng, a) + function(&mut rng, b).as_str();
+                std::fs::write(dir.join(format!("m{}.py", rng.below(8))), text).unwrap();
+            }
+            1 | 2 => {
+                // Rewrite one function's body, or append another.
+                let path = &files[rng.below(files.len())];
+                let mut text = std::fs::read_to_string(dir.join(path)).unwrap();
+                if rng.below(2) == 0 {
+                    text = text.replacen("return x + ", "return x * ", 1);
+                } else {
+                    let n = rng.below(6);
+                    text.push_str(&function(&mut rng, n));
+                }
+                std::fs::write(dir.join(path), text).unwrap();
+            }
+            3 => {
+                let from = &files[rng.below(files.len())];
+                let to = format!("pkg{}/m{}.py", rng.below(2), rng.below(8));
+                if !dir.join(&to).exists() {
+                    std::fs::create_dir_all(dir.join(&to).parent().unwrap()).unwrap();
+                    git_at(dir, clock, &["mv", from, &to]);
+                }
+            }
+            _ => {
+                let path = &files[rng.below(files.len())];
+                git_at(dir, clock, &["rm", "-q", path]);
+            }
+        }
+        git_at(dir, clock, &["add", "-A"]);
+        git_at(dir, clock, &["commit", "-q", "--allow-empty", "-m", &format!("step {step}")]);
+    }
+    let commits: Vec<String> = git_at(dir, 0, &["rev-list", "--reverse", "HEAD"]).lines().map(str::to_owned).collect();
+    for n in 0..6 {
+        let name = format!("f_{n}");
+        let mut expected = Vec::new();
+        let mut before = std::collections::BTreeSet::new();
+        for commit in &commits {
+            let now = located_at(dir, &name, commit);
+            if now != before {
+                expected.push(commit.clone());
+            }
+            before = now;
+        }
+        expected.reverse();
+        let run = cc(dir, &["history", &name]);
+        let mut ours: Vec<String> = run.json["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["commit"]["commit"].as_str().unwrap().to_owned())
+            .collect();
+        ours.dedup();
+        assert_eq!(ours, expected, "seed {seed}, {name}: {}", run.stdout);
+    }
+}

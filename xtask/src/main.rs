@@ -6,6 +6,7 @@
 
 mod bench;
 mod bench_graph;
+mod bench_history;
 mod bench_load;
 mod bench_nl;
 mod bench_repos;
@@ -17,7 +18,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 
 const USAGE: &str = "\
-usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray> --repo PATH [--runs N] [--json FILE]
+usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray|history> --repo PATH [--runs N] [--json FILE]
        cargo xtask bench repos --repo DIR_OF_REPOSITORIES [--runs N] [--json FILE]
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
@@ -52,6 +53,9 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray>
                 files changed make up the rest): index time of each fork against its original
                 (records shared), query classes across all 20 against the slowest single
                 repository, `repos list` with 100 registered
+  bench history index a repository's whole history (time, store growth against one commit's
+                index), then log -S / log -G for 20 strings beside git log -S / -G (identical
+                commits, ratio) and history NAME for 20 functions beside git log -L :NAME:FILE
   bench queries how long each language's query takes to compile
 
   CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
@@ -102,6 +106,7 @@ fn main() -> Result<()> {
                 "graph" => bench_graph::graph(&parsed),
                 "xray" => bench_xray::xray(&parsed),
                 "repos" => bench_repos::repos(&parsed),
+                "history" => bench_history::history(&parsed),
                 other => bail!("unknown benchmark `{other}`\n{USAGE}"),
             }
         }

@@ -1,0 +1,180 @@
+//! `cargo xtask bench history --repo PATH`: history on a repository with a long history,
+//! cloned into a scratch directory (the store is the benchmark's, never the user's).
+//!
+//! Measured, as whole processes, in the same run:
+//! - `index` of the checkout, then `index --history` of all its commits: time, commits, and
+//!   the store's growth against the single-commit index (target at most 2x for 5k commits);
+//! - `log -S` and `log -G` for 20 strings (names defined once at `HEAD`) beside `git log -S`
+//!   and `git log -G`: identical commit lists, median time of each and the ratio (target 10x);
+//! - `history NAME` for 20 top-level functions beside `git log -L :NAME:FILE`: the commits
+//!   git names that `history` names too (and the other way), and the time of each (target
+//!   under 100 ms).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+
+use crate::BenchArgs;
+use crate::bench::{release_binary, sample_names};
+use crate::measure::{Scratch, dir_size, median, secs};
+
+/// How many strings and symbols.
+const QUERIES: usize = 20;
+
+/// Runs a command, timing it; a non-zero exit other than 1 ("nothing found") is an error.
+fn timed(command: &mut Command) -> Result<(Duration, String)> {
+    let started = Instant::now();
+    let output = command.output().with_context(|| format!("running {command:?}"))?;
+    let wall = started.elapsed();
+    if !output.status.success() && output.status.code() != Some(1) {
+        bail!("{command:?} failed: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    Ok((wall, String::from_utf8_lossy(&output.stdout).into_owned()))
+}
+
+fn commits_of(json: &Value, key: &str) -> Vec<String> {
+    json[key]
+        .as_array()
+        .map(|a| a.iter().filter_map(|c| c["commit"].as_str().map(str::to_owned)).collect())
+        .unwrap_or_default()
+}
+
+pub fn history(args: &BenchArgs) -> Result<()> {
+    let bin = release_binary()?;
+    let scratch = Scratch::new("bench-history")?;
+    let repo = scratch.0.join("repo");
+    let store = scratch.0.join("store");
+    crate::bench::git(
+        &scratch.0,
+        &["clone", "-q", &args.repo.to_string_lossy(), &repo.to_string_lossy()],
+        &[("GIT_CONFIG_NOSYSTEM", "1")],
+    )?;
+    let cc = |extra: &[&str]| {
+        let mut c = Command::new(&bin);
+        c.arg("--store").arg(&store).args(extra).arg("--quiet").env("CODECOMPASS_HOME", scratch.0.join("home"));
+        c.current_dir(&repo);
+        c
+    };
+    let git = |extra: &[&str]| {
+        let mut c = Command::new("git");
+        c.args(extra).current_dir(&repo).env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_PAGER", "cat");
+        c
+    };
+    let commits = crate::bench::git(&repo, &["rev-list", "--count", "HEAD"], &[])?.trim().parse::<u64>()?;
+    println!("repository: {} ({commits} commits reachable from HEAD)", args.repo.display());
+
+    // 1. One commit, then all of history.
+    let (index_time, _) = timed(&mut cc(&["index"]))?;
+    let single = dir_size(&store);
+    let (history_time, out) = timed(&mut cc(&["index", "--history", "--json"]))?;
+    let report: Value = serde_json::from_str(&out).unwrap_or(Value::Null);
+    let whole = dir_size(&store);
+    let growth = whole as f64 / single.max(1) as f64;
+    println!(
+        "index (one commit): {}, store {:.1} MiB\nindex --history: {} for {} commits ({} blobs parsed), store {:.1} MiB \
+         = {growth:.2}x the single-commit index (target <= 2x)",
+        secs(index_time),
+        single as f64 / 1048576.0,
+        secs(history_time),
+        report["commits_added"],
+        report["blobs_parsed"],
+        whole as f64 / 1048576.0
+    );
+
+    // 2. log -S / -G beside git.
+    let names = sample_names(&store, QUERIES, false)?;
+    let mut pickaxe = Vec::new();
+    for (flag, pattern_of) in [("-S", None), ("-G", Some("\\("))] {
+        let (mut ours_t, mut git_t, mut same, mut ratios) = (Vec::new(), Vec::new(), 0usize, Vec::new());
+        for name in &names {
+            let pattern = match pattern_of {
+                Some(suffix) => format!("{name}{suffix}"),
+                None => name.clone(),
+            };
+            let (g, g_out) = timed(&mut git(&["log", "--format=%H", flag, &pattern]))?;
+            let (o, o_out) = timed(&mut cc(&["log", flag, &pattern, "--json"]))?;
+            let theirs: Vec<String> = g_out.lines().map(str::to_owned).collect();
+            let ours = commits_of(&serde_json::from_str(&o_out).unwrap_or(Value::Null), "commits");
+            if ours == theirs {
+                same += 1;
+            } else {
+                println!("  log {flag} {pattern}: ours {} commits, git {} (differ)", ours.len(), theirs.len());
+            }
+            ratios.push(g.as_secs_f64() / o.as_secs_f64().max(1e-6));
+            ours_t.push(o);
+            git_t.push(g);
+        }
+        ratios.sort_by(f64::total_cmp);
+        let ratio = ratios.get(ratios.len() / 2).copied().unwrap_or(0.0);
+        println!(
+            "log {flag}: {same}/{} identical to git log {flag}; median {} (git {}), median ratio {ratio:.1}x faster \
+             (target 10x)",
+            names.len(),
+            secs(median(&ours_t)),
+            secs(median(&git_t))
+        );
+        pickaxe.push(json!({"flag": flag, "identical": same, "queries": names.len(),
+            "median_ms": median(&ours_t).as_secs_f64() * 1e3, "git_median_ms": median(&git_t).as_secs_f64() * 1e3,
+            "median_ratio": ratio}));
+    }
+
+    // 3. history NAME beside git log -L :NAME:FILE, for top-level functions.
+    let (mut ours_t, mut asked, mut agree, mut found_git, mut found_both, mut found_ours) =
+        (Vec::new(), 0usize, 0usize, 0usize, 0usize, 0usize);
+    for name in &names {
+        let (_, located) = timed(&mut cc(&["locate", name, "--json"]))?;
+        let located: Value = serde_json::from_str(&located).unwrap_or(Value::Null);
+        let Some(hit) = located["results"].as_array().and_then(|r| r.first()).cloned() else { continue };
+        let Some(path) = hit["path"].as_str() else { continue };
+        if hit["qualified_name"] != hit["name"] {
+            continue; // git's funcname lines are top-level definitions
+        }
+        let Ok((_, g_out)) = timed(&mut git(&["log", "--format=%H", "-s", "-L", &format!(":{name}:{path}")])) else {
+            continue; // git cannot express it (no funcname line it recognises)
+        };
+        let theirs: std::collections::BTreeSet<String> =
+            g_out.lines().filter(|l| l.len() == 40).map(str::to_owned).collect();
+        if theirs.is_empty() {
+            continue;
+        }
+        let (o, o_out) = timed(&mut cc(&["history", name, "--json"]))?;
+        let answer: Value = serde_json::from_str(&o_out).unwrap_or(Value::Null);
+        let ours: std::collections::BTreeSet<String> = answer["events"]
+            .as_array()
+            .map(|events| {
+                events
+                    .iter()
+                    .filter(|e| e["after"]["path"] == path || e["before"]["path"] == path)
+                    .filter_map(|e| e["commit"]["commit"].as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default();
+        asked += 1;
+        ours_t.push(o);
+        found_git += theirs.len();
+        found_ours += ours.len();
+        found_both += theirs.intersection(&ours).count();
+        if theirs == ours {
+            agree += 1;
+        }
+    }
+    println!(
+        "history NAME: {agree}/{asked} the same commits as git log -L; of git's {found_git} commits {found_both} found \
+         ({:.0}%), {} of ours not in git's; median {} (target under 100 ms)",
+        100.0 * found_both as f64 / found_git.max(1) as f64,
+        found_ours - found_both,
+        secs(median(&ours_t))
+    );
+    if let Some(path) = &args.json {
+        let figures = json!({
+            "commits": commits, "index_ms": index_time.as_secs_f64() * 1e3, "history_ms": history_time.as_secs_f64() * 1e3,
+            "store_single_bytes": single, "store_history_bytes": whole, "growth": growth, "pickaxe": pickaxe,
+            "history": {"asked": asked, "identical": agree, "git_commits": found_git, "found": found_both,
+                "ours_only": found_ours - found_both, "median_ms": median(&ours_t).as_secs_f64() * 1e3},
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&figures)?)?;
+    }
+    Ok(())
+}
