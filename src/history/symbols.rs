@@ -95,6 +95,17 @@ pub struct SymbolHistory<'g> {
     pub missing_blobs: usize,
 }
 
+/// A case-insensitive search for any tracked name's last segment: a file without one holds
+/// none of the tracked definitions.
+fn names_regex(names: &[Vec<String>]) -> regex::bytes::Regex {
+    let alternatives: Vec<String> = names.iter().filter_map(|n| n.last()).map(|n| regex::escape(n)).collect();
+    regex::bytes::RegexBuilder::new(&alternatives.join("|"))
+        .case_insensitive(true)
+        .unicode(false)
+        .build()
+        .unwrap_or_else(|_| regex::bytes::Regex::new("").expect("the empty regex compiles"))
+}
+
 /// Splits `a::b.c` into segments, as `locate` does.
 fn segments(qualified: &str) -> Vec<&str> {
     qualified.split(['.', ':', '#', '\\', '/', '>', ' ']).filter(|s| !s.is_empty()).collect()
@@ -222,16 +233,22 @@ pub fn symbol_history<'g>(
         let in_paths = |side: &ChangedSide| {
             query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(&side.path))
         };
-        // The tracked symbols on each side, and every definition of the other sides (for
-        // renames).
+        // The tracked symbols on each side, from the files whose text holds a tracked name;
+        // the other files' definitions are read only if a rename is to be looked for.
+        let holds = names_regex(&names);
         let mut olds: Vec<Instance> = Vec::new();
         let mut news: Vec<Instance> = Vec::new();
         let mut old_all: Vec<Instance> = Vec::new();
         let mut new_all: Vec<Instance> = Vec::new();
+        let mut deferred: Vec<(&ChangedSide, bool)> = Vec::new();
         for change in &changes {
-            for (side, tracked, all) in [(&change.old, &mut olds, &mut old_all), (&change.new, &mut news, &mut new_all)]
-            {
+            for (side, is_new) in [(&change.old, false), (&change.new, true)] {
                 let Some(side) = side.as_ref().filter(|s| in_paths(s)) else { continue };
+                if !holds.is_match(reader.content(side.blob)) {
+                    deferred.push((side, is_new));
+                    continue;
+                }
+                let (tracked, all) = if is_new { (&mut news, &mut new_all) } else { (&mut olds, &mut old_all) };
                 let path = String::from_utf8_lossy(&side.path).into_owned();
                 for symbol in reader.symbols(side)? {
                     let instance = Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone() };
@@ -268,6 +285,16 @@ pub fn symbol_history<'g>(
                     }
                 }
                 None => pending_new.push(new),
+            }
+        }
+        let renames_possible = !pending_new.is_empty() || used_old.iter().any(|u| !u);
+        if renames_possible {
+            for (side, is_new) in deferred {
+                let path = String::from_utf8_lossy(&side.path).into_owned();
+                let all = if is_new { &mut new_all } else { &mut old_all };
+                for symbol in reader.symbols(side)? {
+                    all.push(Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone() });
+                }
             }
         }
         let mut still_new = Vec::new();

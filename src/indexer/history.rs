@@ -172,11 +172,14 @@ impl Indexer<'_> {
         let git = self.ws.git().ok_or(IndexError::NoHistory)?;
         let store_dir = self.store.dir().to_owned();
         let max = self.max_file_size;
+        // Most blobs are the new side of one change and the old side of the next: each is
+        // parsed once per run.
+        let spans = &self.history_spans;
         chunk.par_iter().zip(changes_of.par_iter()).try_for_each_init(
             || (git.local(), store::read_connection(&store_dir), Vec::new(), Vec::new()),
             |(repo, conn, old_buf, new_buf), (commit, sides)| -> Result<(), IndexError> {
                 let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_error(e))))?;
-                let (doc, n) = commit_document(repo, conn, max, commit, sides, old_buf, new_buf)?;
+                let (doc, n) = commit_document(repo, conn, spans, max, commit, sides, old_buf, new_buf)?;
                 parsed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 index.add(writer, commit.id, &doc)?;
                 Ok(())
@@ -204,9 +207,39 @@ fn read_side(repo: &LocalRepo, side: Option<&Side>, buf: &mut Vec<u8>) -> bool {
     repo.read_blob_into(side.blob, buf).is_ok() && !crate::indexer::is_binary(buf)
 }
 
+/// The names and line ranges of a blob's symbols.
+type Spans = std::sync::Arc<Vec<(String, u32, u32)>>;
+
+/// Blobs' spans met in one index run (bounded: cleared when it grows past a limit).
+#[derive(Default)]
+pub(super) struct SpanCache(std::sync::Mutex<HashMap<(ObjectId, &'static str), Spans>>);
+
+impl SpanCache {
+    const LIMIT: usize = 100_000;
+
+    fn get_or(
+        &self,
+        key: (ObjectId, &'static str),
+        make: impl FnOnce() -> Result<(Spans, bool), IndexError>,
+    ) -> Result<(Spans, bool), IndexError> {
+        if let Some(found) = self.0.lock().expect("the cache lock is never poisoned").get(&key) {
+            return Ok((found.clone(), false));
+        }
+        let (spans, parsed) = make()?;
+        let mut map = self.0.lock().expect("the cache lock is never poisoned");
+        if map.len() >= Self::LIMIT {
+            map.clear();
+        }
+        map.insert(key, spans.clone());
+        Ok((spans, parsed))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn commit_document(
     repo: &LocalRepo,
     conn: &rusqlite::Connection,
+    cache: &SpanCache,
     max_file_size: u64,
     commit: &CommitInfo,
     sides: &[(Option<Side>, Option<Side>)],
@@ -241,26 +274,28 @@ fn commit_document(
                 continue;
             }
             let key = super::record_key(side.record_lang, max_file_size);
-            let symbols: Vec<(String, u32, u32)> =
-                match store::record_for_documents(conn, side.blob, side.record_lang, &key)? {
-                    Some((_, symbols)) => symbols.into_iter().map(|s| (s.name, s.line_start, s.line_end)).collect(),
-                    None => {
-                        parsed += 1;
-                        let data: &[u8] = if is_new { new_buf } else { old_buf };
-                        crate::history::defs::parse(side.record_lang, data, max_file_size)
-                            .into_iter()
-                            .map(|d| (d.name, d.line_start, d.line_end))
-                            .collect()
+            let data: &[u8] = if is_new { new_buf } else { old_buf };
+            let (symbols, fresh) = cache.get_or((side.blob, side.record_lang), || {
+                Ok(match store::record_for_documents(conn, side.blob, side.record_lang, &key)? {
+                    Some((_, symbols)) => {
+                        (Spans::new(symbols.into_iter().map(|s| (s.name, s.line_start, s.line_end)).collect()), false)
                     }
-                };
-            for (name, line_start, line_end) in symbols {
+                    None => {
+                        let defs = crate::history::defs::parse(side.record_lang, data, max_file_size);
+                        (Spans::new(defs.into_iter().map(|d| (d.name, d.line_start, d.line_end)).collect()), true)
+                    }
+                })
+            })?;
+            parsed += u64::from(fresh);
+            for (name, line_start, line_end) in symbols.iter() {
+                let (line_start, line_end) = (*line_start, *line_end);
                 let touched = ranges.iter().any(|(before, after)| {
                     let r = if is_new { after } else { before };
                     // 0-based half-open line ranges against the symbol's 1-based lines.
                     r.start < line_end && r.end >= line_start
                 });
-                if touched && !names.contains(&name) {
-                    names.push(name);
+                if touched && !names.contains(name) {
+                    names.push(name.clone());
                 }
             }
         }

@@ -145,6 +145,8 @@ pub struct Indexer<'a> {
     fulltext: std::cell::RefCell<Option<(FullText, tantivy::IndexWriter, bool)>>,
     /// Where records of never-seen blobs may be copied from instead of parsed (see `shared`).
     donors: shared::Donors<'a>,
+    /// Symbol spans of blobs history met in this run (see `history`).
+    history_spans: history::SpanCache,
     _lock: store::WriteLock,
 }
 
@@ -171,6 +173,7 @@ impl<'a> Indexer<'a> {
             max_file_size: ws.max_file_size(),
             fulltext: std::cell::RefCell::new(None),
             donors: shared::Donors::default(),
+            history_spans: history::SpanCache::default(),
             _lock: lock,
         })
     }

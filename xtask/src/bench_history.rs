@@ -146,7 +146,8 @@ pub fn history(args: &BenchArgs) -> Result<()> {
             .map(|events| {
                 events
                     .iter()
-                    .filter(|e| e["after"]["path"] == path || e["before"]["path"] == path)
+                    // The top-level definition, wherever it was: git follows its file's renames.
+                    .filter(|e| e["after"]["qualified_name"] == *name || e["before"]["qualified_name"] == *name)
                     .filter_map(|e| e["commit"]["commit"].as_str().map(str::to_owned))
                     .collect()
             })
@@ -158,6 +159,10 @@ pub fn history(args: &BenchArgs) -> Result<()> {
         found_both += theirs.intersection(&ours).count();
         if theirs == ours {
             agree += 1;
+        } else {
+            let only_git: Vec<&str> = theirs.difference(&ours).map(|c| &c[..10]).collect();
+            let only_ours: Vec<&str> = ours.difference(&theirs).map(|c| &c[..10]).collect();
+            println!("  history {name} ({path}): only git {only_git:?}, only ours {only_ours:?}");
         }
     }
     println!(
