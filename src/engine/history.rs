@@ -295,7 +295,8 @@ impl Engine {
                     LogMode::Words(_) => unreachable!("handled above"),
                 };
                 let query = PickaxeQuery { pickaxe: &pickaxe_, walk: &walk, pathspecs: &pathspecs, limit };
-                let outcome = pickaxe(&store, &repo, &graph, &index, tip, &query)
+                let git = self.ws.git().expect("history_repo checked it");
+                let outcome = pickaxe(&store, git, &graph, &index, tip, &query)
                     .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
                 state.commits_walked = outcome.walked as u64;
                 state.commits_checked = outcome.checked as u64;

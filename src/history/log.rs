@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use super::fts::{CommitIndex, key_of};
 use super::pickaxe::{self, Pickaxe};
 use super::walk::{Graph, Walk, WalkOptions};
-use crate::git::{LocalRepo, ObjectId};
+use crate::git::{GitRepo, LocalRepo, ObjectId};
 use crate::query::pathspec::Pathspecs;
 use crate::query::prefilter::Prefilter;
 use crate::store::{ChangeRow, CommitRow, Store, StoreError};
@@ -74,41 +74,67 @@ fn prefilter(pickaxe: &Pickaxe) -> Prefilter {
     }
 }
 
+/// Candidate commits checked at once, in parallel (their order is kept).
+const BATCH: usize = 32;
+
 /// Runs a pickaxe search from `tip`.
 pub fn pickaxe<'g>(
     store: &Store,
-    repo: &LocalRepo,
+    git: &GitRepo,
     graph: &'g Graph,
     index: &CommitIndex,
     tip: ObjectId,
     query: &PickaxeQuery<'_>,
 ) -> Result<PickaxeOutcome<'g>, LogError> {
+    use rayon::prelude::*;
+    let repo = git.local();
     let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe))?;
-    let mut simplify = |row: &CommitRow| simplify_merge(repo, row, query.pathspecs);
+    let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
     let Walk { commits, boundary } = graph.walk(tip, query.walk, &mut simplify);
     let mut out = PickaxeOutcome { hits: Vec::new(), boundary, walked: commits.len(), checked: 0, missing_blobs: 0 };
-    for row in commits {
+    // Merges show no diff unless first parents are followed (git's default).
+    let to_check: Vec<&CommitRow> = commits
+        .into_iter()
+        .filter(|row| row.parents.len() < 2 || query.walk.first_parent)
+        .filter(|row| candidates.as_ref().is_none_or(|c| c.contains(&key_of(row.oid))))
+        .collect();
+    let missing = std::sync::atomic::AtomicUsize::new(0);
+    for batch in to_check.chunks(BATCH) {
         if out.hits.len() >= query.limit {
             break;
         }
-        // Merges show no diff unless first parents are followed (git's default).
-        if row.parents.len() > 1 && !query.walk.first_parent {
-            continue;
+        let mut work = Vec::with_capacity(batch.len());
+        for row in batch {
+            let changes: Vec<ChangeRow> = store
+                .commit_changes(row.id)?
+                .into_iter()
+                .filter(|c| query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(c.path())))
+                .collect();
+            work.push((*row, changes));
         }
-        if candidates.as_ref().is_some_and(|c| !c.contains(&key_of(row.oid))) {
-            continue;
-        }
-        out.checked += 1;
-        let changes: Vec<ChangeRow> = store
-            .commit_changes(row.id)?
-            .into_iter()
-            .filter(|c| query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(c.path())))
+        let found: Vec<(&'g CommitRow, Vec<String>)> = work
+            .par_iter()
+            .map_init(
+                || git.local(),
+                |repo, (row, changes)| {
+                    let mut lost = 0;
+                    let paths = check(repo, query.pickaxe, changes, &mut lost);
+                    missing.fetch_add(lost, std::sync::atomic::Ordering::Relaxed);
+                    (*row, paths)
+                },
+            )
             .collect();
-        let paths = check(repo, query.pickaxe, &changes, &mut out.missing_blobs);
-        if !paths.is_empty() {
-            out.hits.push(PickaxeHit { commit: row, paths });
+        out.checked += batch.len();
+        for (row, paths) in found {
+            if out.hits.len() >= query.limit {
+                break;
+            }
+            if !paths.is_empty() {
+                out.hits.push(PickaxeHit { commit: row, paths });
+            }
         }
     }
+    out.missing_blobs = missing.into_inner();
     Ok(out)
 }
 

@@ -11,3 +11,14 @@ pub mod log;
 pub mod pickaxe;
 pub mod symbols;
 pub mod walk;
+
+/// The 32-bit hash of a symbol name (ASCII case folded) that a commit's changed file keeps for
+/// each symbol whose lines it changed (FNV-1a).
+pub fn name_hash(name: &str) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for b in name.bytes() {
+        hash ^= u32::from(b.to_ascii_lowercase());
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}

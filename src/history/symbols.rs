@@ -95,17 +95,6 @@ pub struct SymbolHistory<'g> {
     pub missing_blobs: usize,
 }
 
-/// A case-insensitive search for any tracked name's last segment: a file without one holds
-/// none of the tracked definitions.
-fn names_regex(names: &[Vec<String>]) -> regex::bytes::Regex {
-    let alternatives: Vec<String> = names.iter().filter_map(|n| n.last()).map(|n| regex::escape(n)).collect();
-    regex::bytes::RegexBuilder::new(&alternatives.join("|"))
-        .case_insensitive(true)
-        .unicode(false)
-        .build()
-        .unwrap_or_else(|_| regex::bytes::Regex::new("").expect("the empty regex compiles"))
-}
-
 /// Splits `a::b.c` into segments, as `locate` does.
 fn segments(qualified: &str) -> Vec<&str> {
     qualified.split(['.', ':', '#', '\\', '/', '>', ' ']).filter(|s| !s.is_empty()).collect()
@@ -233,18 +222,20 @@ pub fn symbol_history<'g>(
         let in_paths = |side: &ChangedSide| {
             query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(&side.path))
         };
-        // The tracked symbols on each side, from the files whose text holds a tracked name;
-        // the other files' definitions are read only if a rename is to be looked for.
-        let holds = names_regex(&names);
+        // The tracked symbols on each side, from the files whose change touched the lines of a
+        // symbol with a tracked name; the other files' definitions are read only if a rename
+        // is to be looked for.
+        let hashes: Vec<u32> = names.iter().filter_map(|n| n.last()).map(|n| super::name_hash(n)).collect();
         let mut olds: Vec<Instance> = Vec::new();
         let mut news: Vec<Instance> = Vec::new();
         let mut old_all: Vec<Instance> = Vec::new();
         let mut new_all: Vec<Instance> = Vec::new();
         let mut deferred: Vec<(&ChangedSide, bool)> = Vec::new();
         for change in &changes {
+            let touches = change.touched.iter().any(|h| hashes.contains(h));
             for (side, is_new) in [(&change.old, false), (&change.new, true)] {
                 let Some(side) = side.as_ref().filter(|s| in_paths(s)) else { continue };
-                if !holds.is_match(reader.content(side.blob)) {
+                if !touches {
                     deferred.push((side, is_new));
                     continue;
                 }

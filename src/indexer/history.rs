@@ -139,14 +139,22 @@ impl Indexer<'_> {
             batch.commit()?;
 
             // 2. One document per commit, in parallel.
-            report.blobs_parsed += self.commit_documents(chunk, &changes_of, &index, &writer)?;
+            let (touched, parsed) = self.commit_documents(chunk, &changes_of, &index, &writer)?;
+            report.blobs_parsed += parsed;
             writer.commit().map_err(crate::index::FtsError::from)?;
 
             // 3. The rows, last: a stored commit always has its document.
             let batch = self.store.begin()?;
-            for (commit, sides) in chunk.iter().zip(&changes_of) {
-                let ids: Vec<(Option<u32>, Option<u32>)> =
-                    sides.iter().map(|(o, n)| (o.as_ref().map(|s| s.fv), n.as_ref().map(|s| s.fv))).collect();
+            for ((commit, sides), touched) in chunk.iter().zip(&changes_of).zip(touched) {
+                let ids: Vec<store::NewChange> = sides
+                    .iter()
+                    .zip(touched)
+                    .map(|((o, n), names)| store::NewChange {
+                        old_fv: o.as_ref().map(|s| s.fv),
+                        new_fv: n.as_ref().map(|s| s.fv),
+                        touched: names,
+                    })
+                    .collect();
                 batch.insert_commit(commit, &ids)?;
             }
             batch.commit()?;
@@ -166,7 +174,7 @@ impl Indexer<'_> {
         changes_of: &[Vec<(Option<Side>, Option<Side>)>],
         index: &CommitIndex,
         writer: &tantivy::IndexWriter,
-    ) -> Result<u64, IndexError> {
+    ) -> Result<(Vec<Touched>, u64), IndexError> {
         use rayon::prelude::*;
         let parsed = std::sync::atomic::AtomicU64::new(0);
         let git = self.ws.git().ok_or(IndexError::NoHistory)?;
@@ -175,17 +183,21 @@ impl Indexer<'_> {
         // Most blobs are the new side of one change and the old side of the next: each is
         // parsed once per run.
         let spans = &self.history_spans;
-        chunk.par_iter().zip(changes_of.par_iter()).try_for_each_init(
-            || (git.local(), store::read_connection(&store_dir), Vec::new(), Vec::new()),
-            |(repo, conn, old_buf, new_buf), (commit, sides)| -> Result<(), IndexError> {
-                let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_error(e))))?;
-                let (doc, n) = commit_document(repo, conn, spans, max, commit, sides, old_buf, new_buf)?;
-                parsed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-                index.add(writer, commit.id, &doc)?;
-                Ok(())
-            },
-        )?;
-        Ok(parsed.into_inner())
+        let touched = chunk
+            .par_iter()
+            .zip(changes_of.par_iter())
+            .map_init(
+                || (git.local(), store::read_connection(&store_dir), Vec::new(), Vec::new()),
+                |(repo, conn, old_buf, new_buf), (commit, sides)| -> Result<Touched, IndexError> {
+                    let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_error(e))))?;
+                    let (doc, touched, n) = commit_document(repo, conn, spans, max, commit, sides, old_buf, new_buf)?;
+                    parsed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                    index.add(writer, commit.id, &doc)?;
+                    Ok(touched)
+                },
+            )
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((touched, parsed.into_inner()))
     }
 }
 
@@ -206,6 +218,9 @@ fn read_side(repo: &LocalRepo, side: Option<&Side>, buf: &mut Vec<u8>) -> bool {
     }
     repo.read_blob_into(side.blob, buf).is_ok() && !crate::indexer::is_binary(buf)
 }
+
+/// Per changed file of a commit: the name hashes of the symbols whose lines it changed.
+type Touched = Vec<Vec<u32>>;
 
 /// The names and line ranges of a blob's symbols.
 type Spans = std::sync::Arc<Vec<(String, u32, u32)>>;
@@ -245,16 +260,19 @@ fn commit_document(
     sides: &[(Option<Side>, Option<Side>)],
     old_buf: &mut Vec<u8>,
     new_buf: &mut Vec<u8>,
-) -> Result<(CommitDoc, u64), IndexError> {
+) -> Result<(CommitDoc, Touched, u64), IndexError> {
     let mut doc = CommitDoc { message: commit.message.clone(), ..CommitDoc::default() };
     let mut parsed = 0u64;
     let mut names: Vec<String> = Vec::new();
+    let mut touched_of: Touched = Vec::with_capacity(sides.len());
     for (old, new) in sides {
+        let mut touched_here: Vec<u32> = Vec::new();
         let path = new.as_ref().or(old.as_ref()).map(|s| String::from_utf8_lossy(&s.path)).unwrap_or_default();
         doc.paths.push_str(&path);
         doc.paths.push('\n');
         if !read_side(repo, old.as_ref(), old_buf) || !read_side(repo, new.as_ref(), new_buf) {
             doc.scan = true;
+            touched_of.push(touched_here);
             continue;
         }
         let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
@@ -294,12 +312,19 @@ fn commit_document(
                     // 0-based half-open line ranges against the symbol's 1-based lines.
                     r.start < line_end && r.end >= line_start
                 });
-                if touched && !names.contains(name) {
-                    names.push(name.clone());
+                if touched {
+                    let hash = crate::history::name_hash(name);
+                    if !touched_here.contains(&hash) {
+                        touched_here.push(hash);
+                    }
+                    if !names.contains(name) {
+                        names.push(name.clone());
+                    }
                 }
             }
         }
+        touched_of.push(touched_here);
     }
     doc.symbols = names.join("\n");
-    Ok((doc, parsed))
+    Ok((doc, touched_of, parsed))
 }

@@ -48,6 +48,19 @@ pub struct ChangeRow {
     pub old: Option<ChangedSide>,
     /// After (`None`: deleted).
     pub new: Option<ChangedSide>,
+    /// Name hashes (`history::name_hash`) of the symbols whose lines it changed.
+    pub touched: Vec<u32>,
+}
+
+/// A changed file to store.
+#[derive(Clone, Debug, Default)]
+pub struct NewChange {
+    /// The file version before (`None`: added).
+    pub old_fv: Option<u32>,
+    /// After (`None`: deleted).
+    pub new_fv: Option<u32>,
+    /// Name hashes of the symbols whose lines it changed.
+    pub touched: Vec<u32>,
 }
 
 impl ChangeRow {
@@ -110,7 +123,7 @@ impl Store {
     /// The files the commit (row id) changed against its first parent, in path order.
     pub fn commit_changes(&self, commit: i64) -> Result<Vec<ChangeRow>, StoreError> {
         let mut stmt = self.conn().prepare_cached(
-            "SELECT c.old_fv, o.path, ob.oid, o.lang, o.skip, c.new_fv, n.path, nb.oid, n.lang, n.skip
+            "SELECT c.old_fv, o.path, ob.oid, o.lang, o.skip, c.new_fv, n.path, nb.oid, n.lang, n.skip, c.touched
              FROM commit_files c
              LEFT JOIN file_versions o ON o.id = c.old_fv LEFT JOIN blobs ob ON ob.id = o.blob
              LEFT JOIN file_versions n ON n.id = c.new_fv LEFT JOIN blobs nb ON nb.id = n.blob
@@ -126,7 +139,15 @@ impl Store {
             Ok(Some(ChangedSide { fv, path, blob: oid(r.get(at + 2)?), lang: r.get(at + 3)?, skip: r.get(at + 4)? }))
         };
         let rows = stmt
-            .query_map([commit], |r| Ok(ChangeRow { old: side(r, 0)?, new: side(r, 5)? }))?
+            .query_map([commit], |r| {
+                let touched: Option<Vec<u8>> = r.get(10)?;
+                let touched = touched
+                    .unwrap_or_default()
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                    .collect();
+                Ok(ChangeRow { old: side(r, 0)?, new: side(r, 5)?, touched })
+            })?
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
@@ -167,7 +188,7 @@ impl Store {
 impl Batch<'_> {
     /// Stores a commit and the files it changed (file version ids before and after). A commit
     /// already stored is left as it is.
-    pub fn insert_commit(&self, info: &CommitInfo, changes: &[(Option<u32>, Option<u32>)]) -> Result<(), StoreError> {
+    pub fn insert_commit(&self, info: &CommitInfo, changes: &[NewChange]) -> Result<(), StoreError> {
         let parents: Vec<u8> = info.parents.iter().flat_map(|p| p.0).collect();
         let inserted = self
             .tx
@@ -187,11 +208,13 @@ impl Batch<'_> {
             return Ok(());
         }
         let id = self.tx.last_insert_rowid();
-        let mut stmt = self
-            .tx
-            .prepare_cached("INSERT INTO commit_files (commit_id, ord, old_fv, new_fv) VALUES (?1, ?2, ?3, ?4)")?;
-        for (ord, (old, new)) in changes.iter().enumerate() {
-            stmt.execute(params![id, ord as i64, old, new])?;
+        let mut stmt = self.tx.prepare_cached(
+            "INSERT INTO commit_files (commit_id, ord, old_fv, new_fv, touched) VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for (ord, change) in changes.iter().enumerate() {
+            let touched: Option<Vec<u8>> =
+                (!change.touched.is_empty()).then(|| change.touched.iter().flat_map(|h| h.to_le_bytes()).collect());
+            stmt.execute(params![id, ord as i64, change.old_fv, change.new_fv, touched])?;
         }
         Ok(())
     }

@@ -41,13 +41,15 @@ CREATE TABLE IF NOT EXISTS commits (
     commit_time INTEGER NOT NULL,
     subject     TEXT NOT NULL
 );
--- A changed file of a commit: the file version before (NULL: added) and after (NULL: deleted).
+-- A changed file of a commit: the file version before (NULL: added) and after (NULL: deleted),
+-- and the 32-bit name hashes of the symbols whose lines it changed (little-endian).
 -- File versions it names are kept by gc.
 CREATE TABLE IF NOT EXISTS commit_files (
     commit_id INTEGER NOT NULL,
     ord       INTEGER NOT NULL,
     old_fv    INTEGER,
     new_fv    INTEGER,
+    touched   BLOB,
     PRIMARY KEY (commit_id, ord)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS commit_files_by_old ON commit_files (old_fv) WHERE old_fv IS NOT NULL;
