@@ -2,7 +2,7 @@
 //! deletions, merges, rebases, resets, a linked worktree and dirty files. After each step a
 //! sync, then for every branch and both worktrees: regex search equals `git grep`, and the
 //! symbols and the references of a few names equal those of a from-scratch index of the same
-//! ref. `CODECOMPASS_SEED=N` replays
+//! ref; every few steps `log -S`/`-G` at every branch equal `git log -S`/`-G`. `CODECOMPASS_SEED=N` replays
 //! another history.
 
 use std::collections::BTreeSet;
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use codecompass::engine::{Engine, EngineOptions, Freshness, GraphRequest};
+use codecompass::engine::{Engine, EngineOptions, Freshness, GraphRequest, LogMode, LogRequest};
 use codecompass::indexer::IndexOptions;
 use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use codecompass::view::Scope;
@@ -254,6 +254,22 @@ fn randomized_history_agrees_with_git_grep_and_fresh_indexes() {
                 let found = references(&engine, &scope, name);
                 compared_references += found.len();
                 assert_eq!(found, references(&fresh, &scope, name), "references of {name} at {b} after {log:#?}");
+            }
+        }
+        // History after rebases, resets and merges: log -S/-G at every branch equal git log's.
+        if step % 4 == 3 {
+            for b in ["main", "b1", "b2", "b3"] {
+                for (mode, flag, pattern) in [
+                    (LogMode::Count("f_1".to_owned()), "-S", "f_1"),
+                    (LogMode::Grep("f_[23]\\(".to_owned()), "-G", "f_[23]\\("),
+                ] {
+                    let request = LogRequest { mode: Some(mode), at: Some(b.to_owned()), ..LogRequest::default() };
+                    let answer = engine.log(&request).unwrap_or_else(|e| panic!("log at {b} after {log:?}: {e}"));
+                    let got: Vec<String> = answer.commits.into_iter().map(|c| c.commit).collect();
+                    let want: Vec<String> =
+                        git_out(&repo, &["log", "--format=%H", flag, pattern, b]).lines().map(str::to_owned).collect();
+                    assert_eq!(got, want, "log {flag} {pattern} at {b} after {log:#?}");
+                }
             }
         }
         assert_eq!(ours(&engine, &Scope::Worktree), grep(&repo, None), "main worktree after {log:#?}");
