@@ -19,6 +19,12 @@ pub(super) struct LogArgs {
     /// Commits whose diff adds or removes a line matching REGEX (`git log -G`).
     #[arg(short = 'G', value_name = "REGEX", conflicts_with_all = ["string", "words"])]
     regex: Option<String>,
+    /// Commits whose message has a line matching REGEX (`git log -E --grep`).
+    #[arg(long, value_name = "REGEX", conflicts_with_all = ["string", "regex", "words"])]
+    grep: Option<String>,
+    /// With --grep: ignore case.
+    #[arg(short = 'i', long = "regexp-ignore-case", requires = "grep")]
+    ignore_case: bool,
     /// Walk from this commit-ish (default `HEAD`).
     #[arg(long = "ref", value_name = "REF")]
     reference: Option<String>,
@@ -53,10 +59,15 @@ pub(super) fn run(engine: &Engine, prefix: &str, args: &LogArgs, out: &Out) -> R
         (Some(s), _) if s.is_empty() => return Err(invalid("-S needs a non-empty string".to_owned())),
         (Some(s), _) => LogMode::Count(s.clone()),
         (None, Some(re)) => LogMode::Grep(re.clone()),
+        (None, None) if args.grep.is_some() => {
+            let re = args.grep.clone().unwrap_or_default();
+            LogMode::Message(if args.ignore_case { format!("(?i){re}") } else { re })
+        }
         (None, None) if args.words.is_empty() => {
-            return Err(invalid("give words to rank commits by, -S STRING or -G REGEX".to_owned()).with_remedy(
-                "`git codecompass log \"fix crash on empty input\"`, `git codecompass log -S parse_config`",
-            ));
+            return Err(invalid("give words to rank commits by, -S STRING, -G REGEX or --grep REGEX".to_owned())
+                .with_remedy(
+                    "`git codecompass log \"fix crash on empty input\"`, `git codecompass log -S parse_config`",
+                ));
         }
         (None, None) => LogMode::Words(args.words.join(" ")),
     };

@@ -30,6 +30,9 @@ pub enum LogMode {
     Count(String),
     /// `-G REGEX`: commits whose diff adds or removes a line matching the regex.
     Grep(String),
+    /// `--grep REGEX`: commits whose message has a line matching the regex (`git log -E
+    /// --grep`), in `git log`'s order.
+    Message(String),
 }
 
 /// A `log` question.
@@ -107,7 +110,7 @@ pub struct LogResponse {
     pub scope: String,
     /// Its commit.
     pub commit: Option<String>,
-    /// `words`, `S` or `G`.
+    /// `words`, `S`, `G` or `grep`.
     pub mode: &'static str,
     /// The words, string or regex.
     pub pattern: String,
@@ -282,6 +285,11 @@ impl Engine {
                     self.log_words(&store, &graph, &index, tip, words, &walk, &pathspecs, limit, &mut state)?;
                 ("words", words.clone(), commits, 0)
             }
+            LogMode::Message(re) => {
+                let commits =
+                    self.log_messages(&repo, &store, &graph, tip, re, &walk, &pathspecs, limit, &mut state)?;
+                ("grep", re.clone(), commits, 0)
+            }
             LogMode::Count(_) | LogMode::Grep(_) => {
                 let (name, pattern, pickaxe_) = match &mode {
                     LogMode::Count(s) => ("S", s.clone(), Pickaxe::Count(s.as_bytes().to_vec())),
@@ -292,7 +300,7 @@ impl Engine {
                             crate::query::Matcher::new(re, false, false).map_err(|e| invalid(e.to_string()))?,
                         ),
                     ),
-                    LogMode::Words(_) => unreachable!("handled above"),
+                    LogMode::Words(_) | LogMode::Message(_) => unreachable!("handled above"),
                 };
                 let query = PickaxeQuery { pickaxe: &pickaxe_, walk: &walk, pathspecs: &pathspecs, limit };
                 let git = self.ws.git().expect("history_repo checked it");
@@ -352,6 +360,49 @@ impl Engine {
             Some(a) => Some(regex::Regex::new(a).map_err(|e| invalid(format!("--author: {e}")))?),
         };
         Ok(WalkOptions { first_parent, since: date(since, "--since")?, until: date(until, "--until")?, author })
+    }
+
+    /// Commits whose message has a line matching `re`, in `git log`'s order; with paths, the
+    /// commits that changed a file there (merges left out).
+    #[allow(clippy::too_many_arguments)]
+    fn log_messages(
+        &self,
+        repo: &LocalRepo,
+        store: &Store,
+        graph: &Graph,
+        tip: ObjectId,
+        re: &str,
+        walk: &WalkOptions,
+        pathspecs: &Pathspecs,
+        limit: usize,
+        state: &mut HistoryState,
+    ) -> Result<Vec<LogCommit>, Error> {
+        let regex =
+            regex::RegexBuilder::new(re).multi_line(true).build().map_err(|e| invalid(format!("--grep: {e}")))?;
+        let mut simplify = |row: &CommitRow| crate::history::log::simplify_merge(repo, row, pathspecs);
+        let walked = graph.walk(tip, walk, &mut simplify);
+        state.commits_walked = walked.commits.len() as u64;
+        state.boundary = walked.boundary;
+        let mut out = Vec::new();
+        for row in walked.commits {
+            if out.len() >= limit {
+                break;
+            }
+            if !pathspecs.is_empty()
+                && (row.parents.len() > 1
+                    || !store
+                        .commit_changes(row.id)?
+                        .iter()
+                        .any(|c| pathspecs.matches(&String::from_utf8_lossy(c.path()))))
+            {
+                continue;
+            }
+            state.commits_checked += 1;
+            if regex.is_match(&repo.commit_info(row.oid)?.message) {
+                out.push(log_commit(row));
+            }
+        }
+        Ok(out)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -174,7 +174,7 @@ fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8]) -> pickaxe::
 
 /// For a merge and paths: the first parent the merge equals under those paths, which git
 /// follows alone.
-fn simplify_merge(repo: &LocalRepo, row: &CommitRow, pathspecs: &Pathspecs) -> Option<usize> {
+pub fn simplify_merge(repo: &LocalRepo, row: &CommitRow, pathspecs: &Pathspecs) -> Option<usize> {
     if pathspecs.is_empty() {
         return None;
     }

@@ -27,6 +27,8 @@ pub struct SearchCommitsParams {
     pub string: Option<String>,
     /// Instead: commits whose diff adds or removes a line matching this regex (`git log -G`).
     pub regex: Option<String>,
+    /// Instead: commits whose message has a line matching this regex (`git log -E --grep`).
+    pub message_regex: Option<String>,
     /// Only commits newer than this date (`2024-01-31`, `3 weeks ago`).
     pub since: Option<String>,
     /// Only commits older than this date.
@@ -184,7 +186,16 @@ fn search_commits(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Resu
     let p: SearchCommitsParams = parse(args)?;
     let run = || -> Result<Value, Error> {
         let request = LogRequest {
-            mode: Some(mode_of(p.query, p.string, p.regex)?),
+            mode: Some(match p.message_regex.filter(|m| !m.is_empty()) {
+                Some(m) if p.query.is_none() && p.string.is_none() && p.regex.is_none() => LogMode::Message(m),
+                Some(_) => {
+                    return Err(Error::new(
+                        ErrorCode::InvalidArgument,
+                        "give one of query, string, regex or message_regex",
+                    ));
+                }
+                None => mode_of(p.query, p.string, p.regex)?,
+            }),
             at: p.common.reference.filter(|r| !r.is_empty()),
             pathspecs: pathspecs(p.paths)?,
             since: p.since,

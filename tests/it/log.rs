@@ -164,6 +164,17 @@ fn compare(dir: &Path, seed: u64) {
             assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
         }
     }
+    // Messages, as git log -E --grep reads them.
+    for (ours_args, git_args) in [
+        (vec!["--grep", "step [0-9]+: (alpha|needle)"], vec!["-E", "--grep=step [0-9]+: (alpha|needle)"]),
+        (
+            vec!["--grep", "^side work", "--since", "@1700000600"],
+            vec!["-E", "--grep=^side work", "--since=@1700000600"],
+        ),
+        (vec!["--grep", "GAMMA", "-i"], vec!["-E", "-i", "--grep=GAMMA"]),
+    ] {
+        assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
+    }
     for regex in regexes {
         for (ours_args, git_args) in [
             (vec!["-G", regex], vec!["-G", regex]),
