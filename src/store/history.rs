@@ -152,21 +152,6 @@ impl Store {
         Ok(rows)
     }
 
-    /// The commits (row ids) that changed any of the file versions `fvs`, on either side.
-    pub fn commits_changing(&self, fvs: &[u32]) -> Result<HashSet<i64>, StoreError> {
-        let mut out = HashSet::new();
-        let mut old = self.conn().prepare_cached("SELECT commit_id FROM commit_files WHERE old_fv = ?1")?;
-        let mut new = self.conn().prepare_cached("SELECT commit_id FROM commit_files WHERE new_fv = ?1")?;
-        for fv in fvs {
-            for stmt in [&mut old, &mut new] {
-                for id in stmt.query_map([fv], |r| r.get::<_, i64>(0))? {
-                    out.insert(id?);
-                }
-            }
-        }
-        Ok(out)
-    }
-
     /// Forgets every stored commit (their documents are gone or damaged: history is indexed
     /// again from nothing).
     pub fn clear_history(&self) -> Result<(), StoreError> {

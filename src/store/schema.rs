@@ -52,8 +52,6 @@ CREATE TABLE IF NOT EXISTS commit_files (
     touched   BLOB,
     PRIMARY KEY (commit_id, ord)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS commit_files_by_old ON commit_files (old_fv) WHERE old_fv IS NOT NULL;
-CREATE INDEX IF NOT EXISTS commit_files_by_new ON commit_files (new_fv) WHERE new_fv IS NOT NULL;
 "#;
 
 /// Creates every table of an empty store.
