@@ -8,12 +8,10 @@ use std::path::{Path, PathBuf};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
-use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use crate::git::ObjectId;
 use crate::index::FtsError;
-use crate::index::tokenizer;
 use crate::query::prefilter::Prefilter;
 
 /// The fields of a commit document.
@@ -92,15 +90,8 @@ pub fn dir_of(store_dir: &Path) -> PathBuf {
 impl CommitIndex {
     /// Opens the index, creating it when missing.
     pub fn open(store_dir: &Path) -> Result<CommitIndex, FtsError> {
-        let dir = dir_of(store_dir);
-        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io { path: dir.clone(), source: e })?;
         let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(&dir)
-            .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
-        let index = Index::open_or_create(directory, schema)?;
-        index.tokenizers().register("code", TextAnalyzer::builder(tokenizer::CodeTokenizer::default()).build());
-        index.tokenizers().register("path", TextAnalyzer::builder(tokenizer::PathTokenizer).build());
-        index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer::default()).build());
+        let index = crate::index::open_at(&dir_of(store_dir), schema)?;
         Ok(CommitIndex { index, fields })
     }
 

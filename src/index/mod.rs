@@ -135,6 +135,17 @@ fn register_tokenizers(index: &Index) {
     index.tokenizers().register("trigram", TextAnalyzer::builder(tokenizer::TrigramTokenizer::default()).build());
 }
 
+/// Opens (or creates) a Tantivy index with `schema` in `dir`, with the `code`, `path` and
+/// `trigram` tokenizers registered: the code index and the commits' index alike.
+pub fn open_at(dir: &Path, schema: Schema) -> Result<Index, FtsError> {
+    std::fs::create_dir_all(dir).map_err(|e| FtsError::Io { path: dir.to_owned(), source: e })?;
+    let directory =
+        tantivy::directory::MmapDirectory::open(dir).map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
+    let index = Index::open_or_create(directory, schema)?;
+    register_tokenizers(&index);
+    Ok(index)
+}
+
 /// Below this many blobs an index run writes with one thread and the smallest budget.
 const SMALL_RUN: usize = 256;
 /// Tantivy's smallest budget per indexing thread.
@@ -156,12 +167,8 @@ impl FullText {
     /// Opens the index in `store_dir/fts`, creating it when missing.
     pub fn open(store_dir: &Path) -> Result<FullText, FtsError> {
         let dir = dir_of(store_dir);
-        std::fs::create_dir_all(&dir).map_err(|e| FtsError::Io { path: dir.clone(), source: e })?;
         let (schema, fields) = schema();
-        let directory = tantivy::directory::MmapDirectory::open(&dir)
-            .map_err(|e| FtsError::Tantivy(tantivy::TantivyError::from(e)))?;
-        let index = Index::open_or_create(directory, schema)?;
-        register_tokenizers(&index);
+        let index = open_at(&dir, schema)?;
         Ok(FullText { index, fields, dir })
     }
 
