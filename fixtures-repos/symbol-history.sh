@@ -6,7 +6,8 @@
 # changes; the README changes (nothing of the code); `total` moves to `shop/pricing.py`
 # unchanged; `tax` is renamed `vat` (the same body); `total` is deleted; `total` comes back in
 # `shop/cart.py` with another body and a `Basket.total` method beside it; `shop/cart.py` is
-# renamed `shop/basket.py`, and both move with it.
+# renamed `shop/basket.py`, and both move with it; `vat` is renamed `value_added_tax` and
+# gains a docstring in the same commit (a rename with an edit).
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -77,3 +78,19 @@ commit "Bring total back, with vat"
 
 git mv shop/cart.py shop/basket.py
 commit "Rename the cart module"
+
+write shop/basket.py <<'PY'
+def value_added_tax(amount):
+    """The tax on an amount."""
+    return amount * 0.2
+
+
+def total(items):
+    return sum(items) + value_added_tax(sum(items))
+
+
+class Basket:
+    def total(self):
+        return total(self.items)
+PY
+commit "Spell out value_added_tax"

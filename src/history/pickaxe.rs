@@ -280,6 +280,13 @@ fn renames(changes: &[Change<'_>], deleted: &[usize], added: &[usize]) -> Vec<(u
     pairs
 }
 
+/// git's similarity of two contents (`diffcore-delta.c`'s estimate) as a share: 1.0 is
+/// identical, and git pairs files into a rename from 0.5 up.
+pub fn similarity(a: &[u8], b: &[u8]) -> f64 {
+    let sc = score(a.len(), b.len(), &span_hashes(a), &span_hashes(b), MIN_SCORE);
+    sc as f64 / MAX_SCORE as f64
+}
+
 fn basename(path: &[u8]) -> &[u8] {
     path.rsplit(|b| *b == b'/').next().unwrap_or(path)
 }

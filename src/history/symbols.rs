@@ -24,7 +24,8 @@ pub enum EventKind {
     Modified,
     /// It went to another file, unchanged in name.
     Moved,
-    /// Its name changed (its text otherwise the same).
+    /// Its name changed (its text otherwise the same, or at least half of it, by git's
+    /// similarity estimate).
     Renamed,
     /// It disappeared.
     Deleted,
@@ -187,6 +188,36 @@ impl Reader<'_> {
     }
 }
 
+/// The definition among `others` that `target` was renamed from (or to): of the same kind,
+/// gone from its file on the far side (`survivors` are the far side's definitions), with the
+/// same text but the name; failing that the most similar, at git's rename threshold (half,
+/// by git's own similarity estimate) or more.
+fn rename_partner(
+    reader: &mut Reader<'_>,
+    target: &Instance,
+    others: &[Instance],
+    survivors: &[Instance],
+) -> Option<usize> {
+    let text = reader.renamed_text(target);
+    let mut best: Option<(usize, f64)> = None;
+    for (i, other) in others.iter().enumerate() {
+        if other.symbol.kind != target.symbol.kind
+            || survivors.iter().any(|s| s.path == other.path && s.symbol.qualified_name == other.symbol.qualified_name)
+        {
+            continue;
+        }
+        let other_text = reader.renamed_text(other);
+        if other_text == text {
+            return Some(i);
+        }
+        let share = super::pickaxe::similarity(&other_text, &text);
+        if share >= 0.5 && best.is_none_or(|(_, b)| share > b) {
+            best = Some((i, share));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
 /// The history of a symbol from `tip`, newest first.
 pub fn symbol_history<'g>(
     store: &Store,
@@ -305,12 +336,7 @@ pub fn symbol_history<'g>(
                 continue;
             }
             // Another name, the same text otherwise: renamed (from a symbol gone from its file).
-            let target = reader.renamed_text(&new);
-            let from = old_all.iter().position(|o| {
-                o.symbol.kind == new.symbol.kind
-                    && !new_all.iter().any(|n| n.path == o.path && n.symbol.qualified_name == o.symbol.qualified_name)
-                    && reader.renamed_text(o) == target
-            });
+            let from = rename_partner(&mut reader, &new, &old_all, &new_all);
             match from {
                 Some(i) => {
                     let old = old_all.remove(i);
@@ -330,12 +356,7 @@ pub fn symbol_history<'g>(
                 continue;
             }
             // Renamed away: the same text under another name in the new sides.
-            let target = reader.renamed_text(&old);
-            let to = new_all.iter().position(|n| {
-                n.symbol.kind == old.symbol.kind
-                    && !old_all.iter().any(|o| o.path == n.path && o.symbol.qualified_name == n.symbol.qualified_name)
-                    && reader.renamed_text(n) == target
-            });
+            let to = rename_partner(&mut reader, &old, &new_all, &old_all);
             match to {
                 Some(j) => {
                     let new = new_all.remove(j);

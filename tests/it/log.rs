@@ -292,6 +292,7 @@ fn symbol_history_equals_locate_at_every_commit_and_names_moves_and_renames() {
         })
         .collect();
     let want = [
+        ("modified", "total"),
         ("moved", "total"),
         ("moved", "Basket.total"),
         ("added", "total"),
@@ -306,13 +307,19 @@ fn symbol_history_equals_locate_at_every_commit_and_names_moves_and_renames() {
     assert_eq!(run.json["first_commit"], commits[0].as_str());
     assert_eq!(run.json["last_commit"], commits.last().unwrap().as_str());
 
-    // A rename is followed to the old name's history; --show gives the text at each step.
-    let run = cc(&dir, &["history", "vat", "--show"]);
+    // A rename is followed to the old name's history, one with an edit too (at git's rename
+    // threshold); --show gives the text at each step.
+    let run = cc(&dir, &["history", "value_added_tax", "--show"]);
     let changes: Vec<&str> =
         run.json["events"].as_array().unwrap().iter().map(|e| e["change"].as_str().unwrap()).collect();
-    assert_eq!(changes, ["moved", "renamed", "added"], "{}", run.stdout);
-    assert_eq!(run.json["events"][1]["before"]["name"], "tax");
-    assert_eq!(run.json["events"][2]["after"]["text"], "def tax(amount):\n    return amount * 0.2");
+    assert_eq!(changes, ["renamed", "moved", "renamed", "added"], "{}", run.stdout);
+    assert_eq!(run.json["events"][0]["before"]["name"], "vat");
+    assert_eq!(run.json["events"][2]["before"]["name"], "tax");
+    assert_eq!(run.json["events"][3]["after"]["text"], "def tax(amount):\n    return amount * 0.2");
+    // Asked by its old name: the rename away is its newest step.
+    let run = cc(&dir, &["history", "vat"]);
+    assert_eq!(run.json["events"][0]["change"], "renamed", "{}", run.stdout);
+    assert_eq!(run.json["events"][0]["after"]["name"], "value_added_tax");
 
     // As of an older ref: `total` was deleted there, and the last commit it existed in is named.
     let drop = &commits[5];
@@ -333,7 +340,7 @@ fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
     let (_tmp, dir) = crate::support::fixture("symbol-history");
     let run = cc(&dir, &["log", "-S", "vat"]);
     let before = run.json["commits"].as_array().unwrap().len();
-    assert_eq!(run.json["history"]["commits_indexed"], 8, "{}", run.stdout);
+    assert_eq!(run.json["history"]["commits_indexed"], 9, "{}", run.stdout);
     // A new commit: the next sync adds it to history.
     std::fs::write(dir.join("shop/extra.py"), "def vat_free(amount):\n    return amount\n").unwrap();
     git_at(&dir, 1_700_100_000, &["add", "-A"]);
@@ -355,7 +362,7 @@ fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
     std::fs::remove_dir_all(&history).expect("the commits' index is where the store is");
     let run = cc(&dir, &["log", "-S", "vat"]);
     assert_eq!(run.json["commits"].as_array().unwrap().len(), before + 1, "{}", run.stdout);
-    assert_eq!(run.json["history"]["commits_added"], 9);
+    assert_eq!(run.json["history"]["commits_added"], 10);
     assert_eq!(theirs(&dir, &["-S", "vat"]), ours(&dir, &["-S", "vat"]));
 }
 
