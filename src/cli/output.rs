@@ -653,6 +653,9 @@ impl Out {
             response.counts.file_versions,
             response.counts.views,
         ));
+        if response.counts.commits > 0 {
+            text.push_str(&format!("history: {} commits indexed\n", response.counts.commits));
+        }
         for r in &response.refs {
             let commit = r.indexed_commit.as_deref().map(|c| &c[..12.min(c.len())]).unwrap_or("-");
             text.push_str(&format!(

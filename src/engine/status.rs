@@ -108,6 +108,8 @@ pub struct Counts {
     pub file_versions: i64,
     /// Views.
     pub views: i64,
+    /// Commits indexed for `log` and `history` (0 until history is first asked for).
+    pub commits: i64,
 }
 
 /// Whether the ref or worktree `row` still matches what was indexed.
@@ -193,6 +195,7 @@ pub(super) fn run(engine: &Engine) -> Result<StatusResponse, Error> {
         symbols: c.symbols,
         file_versions: c.file_versions,
         views: c.views,
+        commits: c.commits,
     };
     for row in store.refs()? {
         let view = store.view_by_id(row.view)?;

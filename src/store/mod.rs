@@ -604,6 +604,8 @@ impl Store {
             symbols: count("symbols")?,
             file_versions: count("file_versions")?,
             views: count("views")?,
+            // A store written before history existed may not have the table yet.
+            commits: count("commits").unwrap_or(0),
         })
     }
 

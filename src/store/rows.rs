@@ -20,6 +20,8 @@ pub struct StoreCounts {
     pub file_versions: i64,
     /// Views.
     pub views: i64,
+    /// Commits indexed for history.
+    pub commits: i64,
 }
 
 /// A row of `views`.

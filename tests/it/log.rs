@@ -364,6 +364,7 @@ fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
     assert_eq!(run.json["commits"].as_array().unwrap().len(), before + 1, "{}", run.stdout);
     assert_eq!(run.json["history"]["commits_added"], 10);
     assert_eq!(theirs(&dir, &["-S", "vat"]), ours(&dir, &["-S", "vat"]));
+    assert_eq!(cc(&dir, &["status"]).json["counts"]["commits"], 10);
 }
 
 #[test]
