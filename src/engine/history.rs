@@ -259,7 +259,7 @@ impl Engine {
         let repo = self.history_repo()?;
         let mode = request.mode.clone().ok_or_else(|| invalid("give words, -S STRING or -G REGEX".to_owned()))?;
         let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
-        let tip = repo.resolve(&at)?.commit_id;
+        let tip = tip_of(&repo, &at)?;
         let store = self.open_store(true)?;
         let added = self.history_up_to(&store, tip)?;
         let graph = Graph::load(&store)?;
@@ -544,7 +544,7 @@ impl Engine {
             return Err(invalid("give the symbol's name (`Cart.total`, `parse_config`)".to_owned()));
         }
         let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
-        let tip = repo.resolve(&at)?.commit_id;
+        let tip = tip_of(&repo, &at)?;
         let store = self.open_store(true)?;
         let added = self.history_up_to(&store, tip)?;
         let graph = Graph::load(&store)?;
@@ -646,6 +646,15 @@ impl Engine {
             history: state,
         })
     }
+}
+
+/// The commit a history question walks from.
+fn tip_of(repo: &LocalRepo, at: &str) -> Result<ObjectId, Error> {
+    if at == "HEAD" && repo.head()?.is_none() {
+        return Err(Error::new(ErrorCode::NotIndexed, "the current branch has no commits yet, so it has no history")
+            .with_remedy("commit first, or name another ref with `--ref`"));
+    }
+    Ok(repo.resolve(at)?.commit_id)
 }
 
 fn boundary_note(shallow: bool) -> String {

@@ -469,3 +469,15 @@ fn symbol_history_equals_locate_at_every_commit_of_a_randomized_history() {
         assert_eq!(ours, expected, "seed {seed}, {name}: {}", run.stdout);
     }
 }
+
+#[test]
+fn a_branch_without_commits_has_no_history_and_says_so() {
+    let tmp = TempDir::new("log-unborn");
+    git_at(tmp.path(), 0, &["init", "-q", "-b", "main"]);
+    for args in [&["log", "-S", "x"][..], &["history", "main"][..], &["log", "fix"][..]] {
+        let run = cc(tmp.path(), args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stdout);
+        assert_eq!(run.json["error"]["code"], "not_indexed", "{args:?}: {}", run.stdout);
+        assert!(run.json["error"]["message"].as_str().unwrap().contains("no commits yet"), "{}", run.stdout);
+    }
+}
