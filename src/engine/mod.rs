@@ -20,6 +20,7 @@ mod search;
 mod snapshot;
 mod source;
 mod status;
+mod symbol_history;
 mod sync;
 mod watch;
 mod xray;
@@ -35,10 +36,7 @@ pub use graph::{
     CallSite, Caller, Direction, GraphDefinition, GraphEdge, GraphNode, GraphRequest, GraphResponse, Reference,
     ReferencesResponse,
 };
-pub use history::{
-    CompareSymbolResponse, HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse, SymbolAt,
-    SymbolEvent, SymbolHistoryRequest, SymbolHistoryResponse, SymbolVersion,
-};
+pub use history::{HistoryIndexResponse, HistoryState, LogCommit, LogMode, LogRequest, LogResponse};
 pub use jobs::JobState;
 pub use locate::{LocateRequest, LocateResponse, LocateResult};
 pub use outline::{OutlineRequest, OutlineResponse, OutlineSymbol, ViewSymbol};
@@ -47,6 +45,9 @@ pub use search::{ContextResponse, SearchResponse, Strategy};
 pub use snapshot::InspectResponse;
 pub use source::{SourceRequest, SourceResponse};
 pub use status::{StatusResponse, ViewStatus};
+pub use symbol_history::{
+    CompareSymbolResponse, SymbolAt, SymbolEvent, SymbolHistoryRequest, SymbolHistoryResponse, SymbolVersion,
+};
 pub use sync::{RefEntry, RefsResponse};
 pub use watch::WatchState;
 pub use xray::{BatchControl, BatchResponse, BatchRun, ExploreRequest, ExploreResponse, XrayResponse};
