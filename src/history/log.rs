@@ -2,7 +2,8 @@
 //! pattern (from the commits' trigram documents) are checked as git checks them, reading only
 //! their changed blobs.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use super::fts::{CommitIndex, key_of};
 use super::pickaxe::{self, Pickaxe};
@@ -76,6 +77,8 @@ fn prefilter(pickaxe: &Pickaxe) -> Prefilter {
 
 /// Candidate commits checked at once, in parallel (their order is kept).
 const BATCH: usize = 32;
+/// Contents one search keeps for the next commit that has them.
+const CACHE_BYTES: usize = 32 << 20;
 
 /// Runs a pickaxe search from `tip`.
 pub fn pickaxe<'g>(
@@ -99,6 +102,7 @@ pub fn pickaxe<'g>(
         .filter(|row| candidates.as_ref().is_none_or(|c| c.contains(&key_of(row.oid))))
         .collect();
     let missing = std::sync::atomic::AtomicUsize::new(0);
+    let cache = BlobCache::new(CACHE_BYTES);
     for batch in to_check.chunks(BATCH) {
         if out.hits.len() >= query.limit {
             break;
@@ -118,7 +122,7 @@ pub fn pickaxe<'g>(
                 || git.local(),
                 |repo, (row, changes)| {
                     let mut lost = 0;
-                    let paths = check(repo, query.pickaxe, changes, &mut lost);
+                    let paths = check(repo, &cache, query.pickaxe, changes, &mut lost);
                     missing.fetch_add(lost, std::sync::atomic::Ordering::Relaxed);
                     (*row, paths)
                 },
@@ -139,20 +143,22 @@ pub fn pickaxe<'g>(
 }
 
 /// The paths of `changes` the pickaxe keeps, after pairing renames.
-fn check(repo: &LocalRepo, pickaxe_: &Pickaxe, changes: &[ChangeRow], missing: &mut usize) -> Vec<String> {
+fn check(
+    repo: &LocalRepo,
+    cache: &BlobCache,
+    pickaxe_: &Pickaxe,
+    changes: &[ChangeRow],
+    missing: &mut usize,
+) -> Vec<String> {
     // The contents of each change's sides, before and after.
-    type Contents = (Option<Vec<u8>>, Option<Vec<u8>>);
+    type Contents = (Option<Arc<Vec<u8>>>, Option<Arc<Vec<u8>>>);
     let mut contents: Vec<Contents> = Vec::with_capacity(changes.len());
-    let mut read = |side: &Option<crate::store::ChangedSide>| -> Option<Vec<u8>> {
+    let mut read = |side: &Option<crate::store::ChangedSide>| -> Option<Arc<Vec<u8>>> {
         let side = side.as_ref()?;
-        let mut buf = Vec::new();
-        match repo.read_blob_into(side.blob, &mut buf) {
-            Ok(()) => Some(buf),
-            Err(_) => {
-                *missing += 1;
-                Some(Vec::new())
-            }
-        }
+        Some(cache.read(repo, side.blob).unwrap_or_else(|| {
+            *missing += 1;
+            Arc::new(Vec::new())
+        }))
     };
     for c in changes {
         contents.push((read(&c.old), read(&c.new)));
@@ -166,6 +172,35 @@ fn check(repo: &LocalRepo, pickaxe_: &Pickaxe, changes: &[ChangeRow], missing: &
         })
         .collect();
     pickaxe::matching_paths(pickaxe_, &sides)
+}
+
+/// Contents read by one search, kept while they fit a budget: a blob is usually the new side of
+/// one candidate commit and the old side of the next one that changed its file.
+struct BlobCache {
+    kept: Mutex<(HashMap<ObjectId, Arc<Vec<u8>>>, usize)>,
+    budget: usize,
+}
+
+impl BlobCache {
+    fn new(budget: usize) -> BlobCache {
+        BlobCache { kept: Mutex::new((HashMap::new(), 0)), budget }
+    }
+
+    /// The content of `blob`, `None` when the object store does not have it.
+    fn read(&self, repo: &LocalRepo, blob: ObjectId) -> Option<Arc<Vec<u8>>> {
+        if let Some(found) = self.kept.lock().expect("the cache lock is never poisoned").0.get(&blob) {
+            return Some(found.clone());
+        }
+        let mut buf = Vec::new();
+        repo.read_blob_into(blob, &mut buf).ok()?;
+        let data = Arc::new(buf);
+        let mut kept = self.kept.lock().expect("the cache lock is never poisoned");
+        if kept.1 + data.len() <= self.budget {
+            kept.1 += data.len();
+            kept.0.insert(blob, data.clone());
+        }
+        Some(data)
+    }
 }
 
 fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8]) -> pickaxe::Side<'a> {

@@ -151,7 +151,16 @@ pub fn matching_paths(pickaxe: &Pickaxe, changes: &[Change<'_>]) -> Vec<String> 
             (None, None) => {}
         }
     }
-    let pairs = renames(changes, &deleted, &added);
+    // `-S` with the string in none of the deleted and added files: how they pair cannot matter.
+    let inert = match pickaxe {
+        Pickaxe::Count(needle) => deleted
+            .iter()
+            .map(|&d| changes[d].old.as_ref().map_or(0, |s| count(s.data, needle)))
+            .chain(added.iter().map(|&a| changes[a].new.as_ref().map_or(0, |s| count(s.data, needle))))
+            .all(|n| n == 0),
+        Pickaxe::Grep(_) => false,
+    };
+    let pairs = if inert { Vec::new() } else { renames(changes, &deleted, &added) };
     let mut paired_old = vec![false; changes.len()];
     let mut paired_new = vec![false; changes.len()];
     for &(d, a) in &pairs {
@@ -239,6 +248,9 @@ fn renames(changes: &[Change<'_>], deleted: &[usize], added: &[usize]) -> Vec<(u
         };
         debug_assert_eq!(src, d);
         let (s, t) = (old(src), new(dst));
+        if !sizes_allow(s.data.len(), t.data.len(), MIN_BASENAME_SCORE) {
+            continue;
+        }
         let (hs, ht) = (spans(src, s.data), spans(usize::MAX - dst, t.data));
         if score(s.data.len(), t.data.len(), &hs, &ht, MIN_BASENAME_SCORE) >= MIN_BASENAME_SCORE {
             pairs.push((src, dst));
@@ -251,10 +263,13 @@ fn renames(changes: &[Change<'_>], deleted: &[usize], added: &[usize]) -> Vec<(u
     let mut seq = 0;
     for &a in dests.iter().filter(|&&a| !used_new[a]) {
         let t = new(a);
-        let ht = spans(usize::MAX - a, t.data);
         let mut best: Vec<(u64, bool, usize, usize, usize)> = Vec::new();
         for &d in sources.iter().filter(|&&d| !used_old[d]) {
             let s = old(d);
+            if !sizes_allow(s.data.len(), t.data.len(), MIN_SCORE) {
+                continue;
+            }
+            let ht = spans(usize::MAX - a, t.data);
             let hs = spans(d, s.data);
             let sc = score(s.data.len(), t.data.len(), &hs, &ht, MIN_SCORE);
             if sc < MIN_SCORE {
@@ -291,14 +306,21 @@ fn basename(path: &[u8]) -> &[u8] {
     path.rsplit(|b| *b == b'/').next().unwrap_or(path)
 }
 
+/// Whether two sizes leave room for a score of `minimum`: git compares no contents whose sizes
+/// differ by more than that allows.
+fn sizes_allow(src_size: usize, dst_size: usize, minimum: u64) -> bool {
+    let (max, base) = (src_size.max(dst_size) as u64, src_size.min(dst_size) as u64);
+    max * (MAX_SCORE - minimum) >= (max - base) * MAX_SCORE
+}
+
 /// git's similarity estimate (`diffcore-delta.c`): content cut into spans at each newline
 /// or every 64 bytes, each span hashed; the score is the share of the larger side's bytes
 /// whose spans the source also has.
 fn score(src_size: usize, dst_size: usize, src: &[(u32, u64)], dst: &[(u32, u64)], minimum: u64) -> u64 {
-    let (max, base) = (src_size.max(dst_size) as u64, src_size.min(dst_size) as u64);
-    if max * (MAX_SCORE - minimum) < (max - base) * MAX_SCORE {
+    if !sizes_allow(src_size, dst_size, minimum) {
         return 0;
     }
+    let max = src_size.max(dst_size) as u64;
     if max == 0 {
         return MAX_SCORE;
     }
