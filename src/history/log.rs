@@ -177,27 +177,34 @@ fn check(
 /// Contents read by one search, kept while they fit a budget: a blob is usually the new side of
 /// one candidate commit and the old side of the next one that changed its file.
 struct BlobCache {
-    kept: Mutex<(HashMap<ObjectId, Arc<Vec<u8>>>, usize)>,
+    kept: Mutex<Kept>,
     budget: usize,
+}
+
+/// What a [`BlobCache`] holds, and how many bytes.
+#[derive(Default)]
+struct Kept {
+    blobs: HashMap<ObjectId, Arc<Vec<u8>>>,
+    bytes: usize,
 }
 
 impl BlobCache {
     fn new(budget: usize) -> BlobCache {
-        BlobCache { kept: Mutex::new((HashMap::new(), 0)), budget }
+        BlobCache { kept: Mutex::new(Kept::default()), budget }
     }
 
     /// The content of `blob`, `None` when the object store does not have it.
     fn read(&self, repo: &LocalRepo, blob: ObjectId) -> Option<Arc<Vec<u8>>> {
-        if let Some(found) = self.kept.lock().expect("the cache lock is never poisoned").0.get(&blob) {
+        if let Some(found) = self.kept.lock().expect("the cache lock is never poisoned").blobs.get(&blob) {
             return Some(found.clone());
         }
         let mut buf = Vec::new();
         repo.read_blob_into(blob, &mut buf).ok()?;
         let data = Arc::new(buf);
         let mut kept = self.kept.lock().expect("the cache lock is never poisoned");
-        if kept.1 + data.len() <= self.budget {
-            kept.1 += data.len();
-            kept.0.insert(blob, data.clone());
+        if kept.bytes + data.len() <= self.budget {
+            kept.bytes += data.len();
+            kept.blobs.insert(blob, data.clone());
         }
         Some(data)
     }
