@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, ResolvedScope, metadata};
 use crate::error::ErrorCode;
-use crate::extract::RefKind;
+use crate::extract::{RefKind, name_segments as segments};
 use crate::graph::{Confidence, Def, Use, ViewGraph};
 use crate::query::ContentReader;
 use crate::store::Store;
@@ -214,15 +214,6 @@ impl Direction {
             Direction::Both => "both",
         }
     }
-}
-
-/// Splits `a::b.c#d` into segments (as `locate` does).
-fn segments(qualified: &str) -> Vec<&str> {
-    qualified
-        .split(['.', ':', '#', '\\', '/', '>', ' '])
-        .map(|s| s.trim_start_matches('-'))
-        .filter(|s| !s.is_empty())
-        .collect()
 }
 
 fn suffix_matches(qualified: &str, query: &[&str]) -> bool {

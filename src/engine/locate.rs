@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Engine, Error, Freshness, Metadata, PROTOCOL_VERSION, metadata};
-use crate::extract::Role;
+use crate::extract::{Role, name_segments as segments, qualified_suffix};
 use crate::lang;
 use crate::view::Scope;
 
@@ -81,23 +81,6 @@ pub struct LocateResponse {
     pub suggestions: Vec<String>,
     /// Freshness and completeness.
     pub metadata: Metadata,
-}
-
-/// Splits `a::b.c#d` into segments.
-fn segments(qualified: &str) -> Vec<&str> {
-    qualified
-        .split(['.', ':', '#', '\\', '/', '>', ' '])
-        .map(|s| s.trim_start_matches('-'))
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-/// Whether `qualified` ends with the segments of `query`, case-insensitively, on segment
-/// boundaries.
-fn qualified_suffix(qualified: &str, query: &[&str]) -> bool {
-    let have = segments(qualified);
-    have.len() >= query.len()
-        && have[have.len() - query.len()..].iter().zip(query).all(|(a, b)| a.eq_ignore_ascii_case(b))
 }
 
 pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResponse, Error> {

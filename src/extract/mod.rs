@@ -647,6 +647,23 @@ fn visibility(language: &Language, node: Node<'_>, name: &str, signature: &str, 
     }
 }
 
+/// Splits a qualified name or a query for one (`a::b.c#d`, `Index.find`) into its segments.
+pub fn name_segments(qualified: &str) -> Vec<&str> {
+    qualified
+        .split(['.', ':', '#', '\\', '/', '>', ' '])
+        .map(|s| s.trim_start_matches('-'))
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// Whether `qualified` ends with the segments of `query`, case-insensitively, on segment
+/// boundaries (`geometry::Index::find` ends with `Index.find`, `MyIndex::find` does not).
+pub fn qualified_suffix(qualified: &str, query: &[&str]) -> bool {
+    let have = name_segments(qualified);
+    have.len() >= query.len()
+        && have[have.len() - query.len()..].iter().zip(query).all(|(a, b)| a.eq_ignore_ascii_case(b))
+}
+
 /// The identity of a symbol that survives moves and changes with its API (DESIGN.md).
 pub fn stable_id(language: &str, kind: &str, qualified_name: &str, signature: &str) -> String {
     let normalised: String = signature.split_whitespace().collect::<Vec<_>>().join(" ");

@@ -10,7 +10,7 @@ use super::defs::{self, Def};
 use super::fts::{CommitIndex, key_of};
 use super::log::LogError;
 use super::walk::{Graph, WalkOptions};
-use crate::extract::Role;
+use crate::extract::{Role, name_segments as segments, qualified_suffix};
 use crate::git::{LocalRepo, ObjectId};
 use crate::query::pathspec::Pathspecs;
 use crate::store::{ChangedSide, CommitRow, Store, StoreError};
@@ -96,11 +96,6 @@ pub struct SymbolHistory<'g> {
     pub missing_blobs: usize,
 }
 
-/// Splits `a::b.c` into segments, as `locate` does.
-fn segments(qualified: &str) -> Vec<&str> {
-    qualified.split(['.', ':', '#', '\\', '/', '>', ' ']).filter(|s| !s.is_empty()).collect()
-}
-
 /// Whether a symbol answers to the query's segments: its name equals the last one, and with
 /// more segments, its qualified name ends with them.
 fn answers(symbol: &Def, parts: &[&str]) -> bool {
@@ -111,9 +106,7 @@ fn answers(symbol: &Def, parts: &[&str]) -> bool {
     if parts.len() == 1 {
         return symbol.name == *last;
     }
-    let have = segments(&symbol.qualified_name);
-    have.len() >= parts.len()
-        && have[have.len() - parts.len()..].iter().zip(parts).all(|(a, b)| a.eq_ignore_ascii_case(b))
+    qualified_suffix(&symbol.qualified_name, parts)
 }
 
 struct Reader<'a> {
