@@ -131,18 +131,14 @@ impl CommitIndex {
         }
         let f = self.fields;
         let query = BooleanQuery::new(vec![
-            (Occur::Should, trigram_query(f.grams, prefilter)),
+            (Occur::Should, prefilter.query(f.grams)),
             (Occur::Should, Box::new(TermQuery::new(Term::from_field_u64(f.scan, 1), IndexRecordOption::Basic))),
         ]);
         let searcher = self.reader()?.searcher();
         let docs = searcher.search(&query, &DocSetCollector)?;
         let mut keys = std::collections::HashSet::with_capacity(docs.len());
         for address in docs {
-            let reader = searcher.segment_reader(address.segment_ord);
-            let column = reader.fast_fields().u64("key")?;
-            if let Some(key) = column.first(address.doc_id) {
-                keys.insert(key);
-            }
+            keys.extend(key_at(&searcher, address)?);
         }
         Ok(Some(keys))
     }
@@ -164,10 +160,7 @@ impl CommitIndex {
         }
         let searcher = self.reader()?.searcher();
         for address in searcher.search(&BooleanQuery::new(terms), &DocSetCollector)? {
-            let reader = searcher.segment_reader(address.segment_ord);
-            if let Some(key) = reader.fast_fields().u64("key")?.first(address.doc_id) {
-                keys.insert(key);
-            }
+            keys.extend(key_at(&searcher, address)?);
         }
         Ok(keys)
     }
@@ -188,24 +181,14 @@ impl CommitIndex {
         let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut out = Vec::with_capacity(top.len());
         for (score, address) in top {
-            let reader = searcher.segment_reader(address.segment_ord);
-            if let Some(key) = reader.fast_fields().u64("key")?.first(address.doc_id) {
-                out.push((key, score));
-            }
+            out.extend(key_at(&searcher, address)?.map(|key| (key, score)));
         }
         Ok(out)
     }
 }
 
-fn trigram_query(field: Field, p: &Prefilter) -> Box<dyn Query> {
-    match p {
-        Prefilter::Any => Box::new(tantivy::query::AllQuery),
-        Prefilter::Trigram(t) => Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic)),
-        Prefilter::And(parts) => {
-            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, trigram_query(field, q))).collect()))
-        }
-        Prefilter::Or(parts) => {
-            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, trigram_query(field, q))).collect()))
-        }
-    }
+/// The commit key of a document.
+fn key_at(searcher: &tantivy::Searcher, address: tantivy::DocAddress) -> Result<Option<u64>, FtsError> {
+    let reader = searcher.segment_reader(address.segment_ord);
+    Ok(reader.fast_fields().u64("key")?.first(address.doc_id))
 }

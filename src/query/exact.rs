@@ -8,9 +8,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 use roaring::RoaringBitmap;
-use tantivy::Term;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
-use tantivy::schema::IndexRecordOption;
 
 use super::grep::{LineMatch, Matcher};
 use super::prefilter::Prefilter;
@@ -60,20 +57,6 @@ enum Verified {
     Lines(Vec<LineMatch>),
 }
 
-fn trigram_query(ctx: &SearchContext<'_>, p: &Prefilter) -> Box<dyn Query> {
-    let field = ctx.fulltext.fields().trigrams;
-    match p {
-        Prefilter::Any => unreachable!("Any is handled by the caller, which scans the whole view"),
-        Prefilter::Trigram(t) => Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic)),
-        Prefilter::And(parts) => {
-            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, trigram_query(ctx, q))).collect()))
-        }
-        Prefilter::Or(parts) => {
-            Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, trigram_query(ctx, q))).collect()))
-        }
-    }
-}
-
 /// The files of `allowed` (the view, after filters) that can hold a match of `prefilter`, in
 /// path order, and whether the trigram index narrowed them (no prefilter, or one that any
 /// text passes, gives every file). Files without trigram documents (too large, not UTF-8) are
@@ -87,7 +70,7 @@ pub fn candidates(
     let prefilter = prefilter.filter(|p| !p.is_any());
     let mut candidates = match prefilter {
         Some(p) => {
-            let query = trigram_query(ctx, p);
+            let query = p.query(ctx.fulltext.fields().trigrams);
             let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
             found | (&ctx.view.scan_bitmap & &**allowed)
         }

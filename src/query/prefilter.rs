@@ -6,6 +6,9 @@
 //! what `(?i)` produces) count as their ASCII-lower-case letter, like the index.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
+use tantivy::Term;
+use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::{Field, IndexRecordOption};
 
 use crate::index::tokenizer::{fold, trigrams};
 
@@ -61,6 +64,22 @@ impl Prefilter {
     /// Whether the condition constrains nothing.
     pub fn is_any(&self) -> bool {
         *self == Prefilter::Any
+    }
+
+    /// The condition as a query over a trigram `field` (`Any` matches every document).
+    pub fn query(&self, field: Field) -> Box<dyn Query> {
+        match self {
+            Prefilter::Any => Box::new(AllQuery),
+            Prefilter::Trigram(t) => {
+                Box::new(TermQuery::new(Term::from_field_text(field, t), IndexRecordOption::Basic))
+            }
+            Prefilter::And(parts) => {
+                Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Must, q.query(field))).collect()))
+            }
+            Prefilter::Or(parts) => {
+                Box::new(BooleanQuery::new(parts.iter().map(|q| (Occur::Should, q.query(field))).collect()))
+            }
+        }
     }
 }
 
