@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Engine, Error, Metadata, PROTOCOL_VERSION};
 use crate::error::ErrorCode;
-use crate::git::{LocalRepo, ObjectId};
+use crate::git::{GitRepo, LocalRepo, ObjectId};
 use crate::history::fts::CommitIndex;
 use crate::history::log::{PickaxeQuery, pickaxe};
 use crate::history::pickaxe::Pickaxe;
@@ -169,17 +169,16 @@ pub fn day_of(seconds: i64) -> String {
 }
 
 impl Engine {
-    pub(super) fn history_repo(&self) -> Result<LocalRepo, Error> {
-        let git = self.ws.git().ok_or_else(|| {
+    pub(super) fn history_git(&self) -> Result<&GitRepo, Error> {
+        self.ws.git().ok_or_else(|| {
             Error::new(ErrorCode::NotARepository, "history needs a git repository".to_owned())
                 .with_remedy("run it inside a git repository")
-        })?;
-        Ok(git.local())
+        })
     }
 
     /// Indexes the history reachable from `HEAD` and the indexed refs (`--ref` adds others).
     pub fn index_history(&self, refs: &[String], options: HistoryOptions) -> Result<HistoryIndexResponse, Error> {
-        let repo = self.history_repo()?;
+        let repo = self.history_git()?.local();
         let store = self.open_store(true)?;
         let mut tips: Vec<(String, ObjectId)> = Vec::new();
         if refs.is_empty() {
@@ -234,37 +233,43 @@ impl Engine {
         Ok(Some(report))
     }
 
-    /// Brings history up to `tip`: the commits not stored yet are indexed (the first time at
-    /// most [`AUTO_INDEX_COMMITS`]).
-    pub(super) fn history_up_to(&self, store: &Store, tip: ObjectId) -> Result<u64, Error> {
+    /// Brings history up to `tip` (the commits not stored yet are indexed, the first time at
+    /// most [`AUTO_INDEX_COMMITS`]) and opens the commits' index: what was added, and the index.
+    pub(super) fn history_up_to(&self, store: &Store, tip: ObjectId) -> Result<(u64, CommitIndex), Error> {
+        let opened = CommitIndex::open_existing(store.dir());
         // Commits whose documents are gone would be ruled out of every answer: their index
         // missing or unreadable, history starts again.
-        if store.history_count()? > 0 && !crate::history::fts::is_sound(store.dir()) {
+        if opened.is_none() && store.history_count()? > 0 {
             let _lock = store.lock(true)?;
             store.clear_history()?;
         }
-        if store.history_commit(tip)?.is_some() {
-            return Ok(0);
+        let mut added = 0;
+        if store.history_commit(tip)?.is_none() {
+            let first = store.history_count()? == 0;
+            let options = HistoryOptions { max_count: first.then_some(AUTO_INDEX_COMMITS), since: None, deepen: false };
+            let indexer = self.indexer(store, IndexOptions::default())?;
+            added = indexer.index_history(&[tip], options)?.commits_added;
+            indexer.finish()?;
         }
-        let first = store.history_count()? == 0;
-        let options = HistoryOptions { max_count: first.then_some(AUTO_INDEX_COMMITS), since: None, deepen: false };
-        let indexer = self.indexer(store, IndexOptions::default())?;
-        let report = indexer.index_history(&[tip], options)?;
-        indexer.finish()?;
-        Ok(report.commits_added)
+        let index = match opened {
+            Some(index) => index,
+            None => {
+                CommitIndex::open(store.dir()).map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()))?
+            }
+        };
+        Ok((added, index))
     }
 
     /// Searches commits.
     pub fn log(&self, request: &LogRequest) -> Result<LogResponse, Error> {
-        let repo = self.history_repo()?;
+        let git = self.history_git()?;
+        let repo = git.local();
         let mode = request.mode.clone().ok_or_else(|| invalid("give words, -S STRING or -G REGEX".to_owned()))?;
         let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
         let tip = tip_of(&repo, &at)?;
         let store = self.open_store(true)?;
-        let added = self.history_up_to(&store, tip)?;
+        let (added, index) = self.history_up_to(&store, tip)?;
         let graph = Graph::load(&store)?;
-        let index =
-            CommitIndex::open(store.dir()).map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()))?;
         let walk = self.walk_options(
             request.since.as_ref(),
             request.until.as_ref(),
@@ -303,7 +308,6 @@ impl Engine {
                     LogMode::Words(_) | LogMode::Message(_) => unreachable!("handled above"),
                 };
                 let query = PickaxeQuery { pickaxe: &pickaxe_, walk: &walk, pathspecs: &pathspecs, limit };
-                let git = self.ws.git().expect("history_repo checked it");
                 let outcome = pickaxe(&store, git, &graph, &index, tip, &query)
                     .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
                 state.commits_walked = outcome.walked as u64;

@@ -7,7 +7,6 @@ use super::history::{HistoryState, LogCommit, boundary_note, history_metadata, i
 use super::{Engine, Error, Metadata, PROTOCOL_VERSION};
 use crate::error::ErrorCode;
 use crate::git::ObjectId;
-use crate::history::fts::CommitIndex;
 use crate::history::walk::Graph;
 use crate::query::pathspec::Pathspecs;
 
@@ -102,14 +101,14 @@ impl Engine {
     /// The history of a symbol: each commit that added, modified, moved, renamed or deleted it.
     pub fn symbol_history(&self, request: &SymbolHistoryRequest) -> Result<SymbolHistoryResponse, Error> {
         use crate::history::symbols::{Instance, SymbolQuery, symbol_history};
-        let repo = self.history_repo()?;
+        let repo = self.history_git()?.local();
         if request.name.trim().is_empty() {
             return Err(invalid("give the symbol's name (`Cart.total`, `parse_config`)".to_owned()));
         }
         let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
         let tip = tip_of(&repo, &at)?;
         let store = self.open_store(true)?;
-        let added = self.history_up_to(&store, tip)?;
+        let (added, index) = self.history_up_to(&store, tip)?;
         let graph = Graph::load(&store)?;
         let walk = self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent)?;
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
@@ -123,8 +122,6 @@ impl Engine {
             max_file_size: max,
             limit: if request.limit == 0 { usize::MAX } else { request.limit },
         };
-        let index =
-            CommitIndex::open(store.dir()).map_err(|e| Error::new(ErrorCode::IndexIncompatible, e.to_string()))?;
         let found = symbol_history(&store, &repo, &graph, &index, tip, &query)
             .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         let text_of = |i: &Instance| -> Option<String> {

@@ -70,12 +70,6 @@ pub struct CommitDoc {
     pub scan: bool,
 }
 
-/// Whether the commits' index of a store is there and opens.
-pub fn is_sound(store_dir: &Path) -> bool {
-    dir_of(store_dir).join("meta.json").exists()
-        && CommitIndex::open(store_dir).and_then(|index| index.reader()).is_ok()
-}
-
 /// The commits' index of one store.
 pub struct CommitIndex {
     index: Index,
@@ -93,6 +87,14 @@ impl CommitIndex {
         let (schema, fields) = schema();
         let index = crate::index::open_at(&dir_of(store_dir), schema)?;
         Ok(CommitIndex { index, fields })
+    }
+
+    /// Opens the index when it is there and readable; `None` when it is missing or damaged.
+    pub fn open_existing(store_dir: &Path) -> Option<CommitIndex> {
+        if !dir_of(store_dir).join("meta.json").exists() {
+            return None;
+        }
+        CommitIndex::open(store_dir).ok().filter(|index| index.reader().is_ok())
     }
 
     /// A writer (one thread: commit documents are small).

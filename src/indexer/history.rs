@@ -189,7 +189,9 @@ impl Indexer<'_> {
             .map_init(
                 || (git.local(), store::read_connection(&store_dir), Vec::new(), Vec::new()),
                 |(repo, conn, old_buf, new_buf), (commit, sides)| -> Result<Touched, IndexError> {
-                    let conn = conn.as_ref().map_err(|e| IndexError::Store(StoreError::Sqlite(clone_error(e))))?;
+                    let conn = conn
+                        .as_ref()
+                        .map_err(|e| IndexError::Store(StoreError::Sqlite(super::jobs::clone_sqlite_error(e))))?;
                     let (doc, touched, n) = commit_document(repo, conn, spans, max, commit, sides, old_buf, new_buf)?;
                     parsed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                     index.add(writer, commit.id, &doc)?;
@@ -199,10 +201,6 @@ impl Indexer<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         Ok((touched, parsed.into_inner()))
     }
-}
-
-fn clone_error(e: &StoreError) -> rusqlite::Error {
-    rusqlite::Error::InvalidParameterName(e.to_string())
 }
 
 /// Reads a side's content for its diff: `false` when it cannot be diffed (binary, too large,

@@ -145,6 +145,8 @@ fn fetch_absent(repo: &LocalRepo, jobs: &[Job]) {
     super::state::fetch_missing(repo, &absent);
 }
 
-fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {
+/// A store error as a SQLite one, for a worker whose read connection failed to open (the
+/// original cannot be moved out of the per-thread state).
+pub(super) fn clone_sqlite_error(e: &StoreError) -> rusqlite::Error {
     rusqlite::Error::InvalidPath(std::path::PathBuf::from(e.to_string()))
 }
