@@ -121,18 +121,10 @@ impl Engine {
             record_key: &record_key,
             max_file_size: max,
             limit: if request.limit == 0 { usize::MAX } else { request.limit },
+            show: request.show,
         };
         let found = symbol_history(&store, &repo, &graph, &index, tip, &query)
             .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        let text_of = |i: &Instance| -> Option<String> {
-            if !request.show {
-                return None;
-            }
-            let mut buf = Vec::new();
-            repo.read_blob_into(i.blob, &mut buf).ok()?;
-            let bytes = buf.get(i.symbol.byte_start as usize..i.symbol.byte_end as usize)?;
-            Some(String::from_utf8_lossy(&bytes[..bytes.len().min(8000)]).into_owned())
-        };
         let side = |i: &Instance| SymbolAt {
             path: i.path.clone(),
             line_start: i.symbol.line_start,
@@ -141,7 +133,7 @@ impl Engine {
             name: i.symbol.name.clone(),
             qualified_name: i.symbol.qualified_name.clone(),
             signature: i.symbol.signature.clone(),
-            text: text_of(i),
+            text: i.text.clone(),
         };
         let events: Vec<SymbolEvent> = found
             .events

@@ -53,6 +53,8 @@ pub struct Instance {
     pub blob: ObjectId,
     /// The symbol.
     pub symbol: Def,
+    /// The definition's text (capped at 8000 bytes), when the query asked for it.
+    pub text: Option<String>,
 }
 
 /// One event of a symbol's history.
@@ -82,6 +84,8 @@ pub struct SymbolQuery<'a> {
     pub max_file_size: u64,
     /// At most this many events.
     pub limit: usize,
+    /// Whether each instance carries the definition's text.
+    pub show: bool,
 }
 
 /// What `history` found.
@@ -266,7 +270,7 @@ pub fn symbol_history<'g>(
                 let (tracked, all) = if is_new { (&mut news, &mut new_all) } else { (&mut olds, &mut old_all) };
                 let path = String::from_utf8_lossy(&side.path).into_owned();
                 for symbol in reader.symbols(side)? {
-                    let instance = Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone() };
+                    let instance = Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone(), text: None };
                     if names.iter().any(|n| answers(symbol, &n.iter().map(String::as_str).collect::<Vec<_>>())) {
                         tracked.push(instance);
                     } else {
@@ -308,7 +312,7 @@ pub fn symbol_history<'g>(
                 let path = String::from_utf8_lossy(&side.path).into_owned();
                 let all = if is_new { &mut new_all } else { &mut old_all };
                 for symbol in reader.symbols(side)? {
-                    all.push(Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone() });
+                    all.push(Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone(), text: None });
                 }
             }
         }
@@ -361,6 +365,14 @@ pub fn symbol_history<'g>(
         out.events.extend(events);
     }
     out.events.truncate(query.limit);
+    if query.show {
+        for event in &mut out.events {
+            for instance in [&mut event.before, &mut event.after].into_iter().flatten() {
+                let text = reader.text(instance);
+                instance.text = Some(String::from_utf8_lossy(&text[..text.len().min(8000)]).into_owned());
+            }
+        }
+    }
     out.missing_blobs = reader.missing;
     Ok(out)
 }
