@@ -5,28 +5,8 @@
 //! history extended by new commits is indexed incrementally and still agrees.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::support::{Rng, TempDir, bin, cc, finish};
-
-fn git_at(dir: &Path, time: i64, args: &[&str]) -> String {
-    let date = format!("@{time} +0000");
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Ada Fixture")
-        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
-        .env("GIT_COMMITTER_NAME", "Ada Fixture")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
-        .env("GIT_AUTHOR_DATE", &date)
-        .env("GIT_COMMITTER_DATE", &date)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use crate::support::{Rng, TempDir, bin, cc, finish, git_at};
 
 const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "needle", "haystack", "return x", "foo(bar)"];
 

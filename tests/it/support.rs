@@ -39,6 +39,17 @@ pub fn fixture(name: &str) -> (TempDir, PathBuf) {
 
 /// Runs `git` in `dir` with the fixtures' hermetic environment.
 pub fn git(dir: &Path, args: &[&str]) -> String {
+    git_with(dir, args, &[])
+}
+
+/// Runs `git` in `dir` as [`git`] does, with author and committer dates at `time` (seconds
+/// since the epoch).
+pub fn git_at(dir: &Path, time: i64, args: &[&str]) -> String {
+    let date = format!("@{time} +0000");
+    git_with(dir, args, &[("GIT_AUTHOR_DATE", &date), ("GIT_COMMITTER_DATE", &date)])
+}
+
+fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
     let output = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -48,6 +59,7 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_AUTHOR_EMAIL", "ada@example.com")
         .env("GIT_COMMITTER_NAME", "Ada Fixture")
         .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .envs(envs.iter().copied())
         .output()
         .expect("git runs");
     assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
