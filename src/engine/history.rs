@@ -145,27 +145,12 @@ pub fn log_commit(row: &CommitRow) -> LogCommit {
         parents: row.parents.iter().map(ObjectId::to_hex).collect(),
         author: row.author.clone(),
         author_time: row.author_time,
-        date: day_of(row.author_time),
+        date: crate::git::format_day(row.author_time),
         commit_time: row.commit_time,
         subject: row.subject.clone(),
         paths: Vec::new(),
         score: None,
     }
-}
-
-/// `YYYY-MM-DD` of a Unix time, in UTC.
-pub fn day_of(seconds: i64) -> String {
-    // Days to a civil date (Howard Hinnant's algorithm).
-    let z = seconds.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
 }
 
 impl Engine {

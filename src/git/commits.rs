@@ -128,6 +128,11 @@ pub fn parse_date(input: &str) -> Option<i64> {
     gix::date::parse(input, Some(gix::date::Zoned::now())).ok().map(|t| t.seconds)
 }
 
+/// The day of a Unix time, `YYYY-MM-DD` in UTC.
+pub fn format_day(seconds: i64) -> String {
+    gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

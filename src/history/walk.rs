@@ -49,11 +49,6 @@ impl Graph {
         Ok(Graph { rows, by_oid, by_key })
     }
 
-    /// The stored commit `oid`.
-    pub fn get(&self, oid: ObjectId) -> Option<&CommitRow> {
-        self.by_oid.get(&oid).map(|&i| &self.rows[i])
-    }
-
     /// The stored commits whose document key is `key`.
     pub fn by_key(&self, key: u64) -> impl Iterator<Item = &CommitRow> {
         self.by_key.get(&key).into_iter().flatten().map(|&i| &self.rows[i])
