@@ -214,12 +214,13 @@ impl Store {
         conn.pragma_update(None, "mmap_size", 67_108_864i64)?;
         // Graph queries cycle through more statements than the default cache of 16 holds.
         conn.set_prepared_statement_cache_capacity(64);
-        let has_additions: bool = conn.query_row(
-            "SELECT count(*) = 2 FROM sqlite_master WHERE type = 'table' AND name IN ('occurrences', 'occurrence_names')",
+        let names = schema::ADDITION_TABLES.map(|t| format!("'{t}'")).join(", ");
+        let present: i64 = conn.query_row(
+            &format!("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ({names})"),
             [],
             |r| r.get(0),
         )?;
-        if !has_additions {
+        if present != schema::ADDITION_TABLES.len() as i64 {
             conn.execute_batch(schema::ADDITIONS)?;
         }
         Ok(Store { dir: dir.to_owned(), conn })

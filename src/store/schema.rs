@@ -10,6 +10,9 @@
 ///   so were `commits` and `commit_files` (history).
 pub const STORE_SCHEMA_VERSION: u32 = 1;
 
+/// The tables [`ADDITIONS`] creates: a store that lacks any of them gains them when opened.
+pub const ADDITION_TABLES: [&str; 5] = ["occurrences", "view_missing", "occurrence_names", "commits", "commit_files"];
+
 /// Tables added to schema version 1 after it shipped: created when a store is opened.
 pub const ADDITIONS: &str = r#"
 -- The references of a record (calls, types, imports, names), packed: see store/occurrences.rs.
@@ -167,3 +170,22 @@ CREATE TABLE IF NOT EXISTS jobs (
     stats       TEXT
 );
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_addition_tables_are_the_ones_additions_creates() {
+        let created: Vec<&str> = ADDITIONS
+            .split("CREATE TABLE IF NOT EXISTS ")
+            .skip(1)
+            .map(|rest| rest.split([' ', '(']).next().unwrap_or_default())
+            .collect();
+        let mut listed = ADDITION_TABLES.to_vec();
+        let mut sorted = created.clone();
+        listed.sort_unstable();
+        sorted.sort_unstable();
+        assert_eq!(sorted, listed);
+    }
+}

@@ -348,6 +348,19 @@ fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
 }
 
 #[test]
+fn a_store_made_before_history_gains_its_tables_and_syncs() {
+    let (_tmp, dir) = crate::support::fixture("symbol-history");
+    assert_eq!(cc(&dir, &["index"]).code, 0);
+    // What a build from before history left: the store without its tables.
+    let db = rusqlite::Connection::open(dir.join(".git/codecompass/store.sqlite")).unwrap();
+    db.execute_batch("DROP TABLE commit_files; DROP TABLE commits;").unwrap();
+    drop(db);
+    let run = cc(&dir, &["sync"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(theirs(&dir, &["-S", "vat"]), ours(&dir, &["-S", "vat"]));
+}
+
+#[test]
 fn a_shallow_clone_answers_to_its_boundary_and_says_so() {
     let (tmp, dir) = crate::support::fixture("symbol-history");
     let shallow = tmp.path().join("shallow");
