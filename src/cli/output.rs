@@ -612,8 +612,12 @@ impl Out {
             if state.running { format!("running (pid {})", state.pid.unwrap_or(0)) } else { "not running".into() }
         );
         if let Some(at) = state.last_sync_at {
+            let how = match state.last_sync_rechecked {
+                Some(n) => format!("{n} paths rechecked"),
+                None => "the tree walked".to_owned(),
+            };
             text.push_str(&format!(
-                "  last sync at {at} ({} ms), {} syncs\n",
+                "  last sync at {at} ({} ms, {how}), {} syncs\n",
                 state.last_sync_ms.unwrap_or(0),
                 state.syncs
             ));

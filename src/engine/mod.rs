@@ -363,6 +363,17 @@ impl Engine {
 
     /// Builds or refreshes the views of `scopes`.
     pub fn index(&self, scopes: &[Scope], options: IndexOptions) -> Result<IndexResponse, Error> {
+        self.index_scopes(scopes, options, None)
+    }
+
+    /// Like [`Engine::index`], with the working tree's state already computed (by a watcher,
+    /// from the paths its events named); it is used for [`Scope::Worktree`].
+    pub(crate) fn index_scopes(
+        &self,
+        scopes: &[Scope],
+        options: IndexOptions,
+        mut worktree: Option<indexer::WorktreeState>,
+    ) -> Result<IndexResponse, Error> {
         let store = if options.force {
             // A forced rebuild also repairs what a plain open refuses.
             match Store::classify(self.ws.store_dir()).0 {
@@ -381,7 +392,8 @@ impl Engine {
         let started = std::time::Instant::now();
         let mut views = Vec::new();
         for scope in scopes {
-            views.push(IndexedView::from(indexer.index(scope)?));
+            let state = if *scope == Scope::Worktree { worktree.take() } else { None };
+            views.push(IndexedView::from(indexer.index_with(scope, state)?));
         }
         indexer.finish()?;
         if force {
@@ -530,6 +542,11 @@ impl Engine {
         if !self.watcher_vouches() {
             return Ok(None);
         }
+        self.worktree_as_indexed(store)
+    }
+
+    /// The worktree view as last published, said to be fresh: for a caller that knows it is.
+    fn worktree_as_indexed(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
         let key = self.ws.worktree_view_key();
         let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) else {
             return Ok(None);
@@ -552,7 +569,14 @@ impl Engine {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
-                if let Some(resolved) = self.vouched_worktree(store)? {
+                // A running watcher, asked to sync now, answers for every change made before
+                // the query; one of an older build vouches for the changes it has read.
+                let watched = match self.watcher_flush() {
+                    Some(true) => self.worktree_as_indexed(store)?,
+                    Some(false) => None,
+                    None => self.vouched_worktree(store)?,
+                };
+                if let Some(resolved) = watched {
                     return Ok(Checked::Current(resolved));
                 }
                 // After a checkout HEAD's tree is not the view's: stale whatever the walk would

@@ -54,8 +54,17 @@ impl Engine {
 
     /// Brings every synced view up to date; `force` rebuilds them from their full file lists.
     pub fn sync(&self, force: bool) -> Result<IndexResponse, Error> {
+        self.sync_with(force, None)
+    }
+
+    /// Like [`Engine::sync`], with the working tree's state already computed.
+    pub(crate) fn sync_with(
+        &self,
+        force: bool,
+        worktree: Option<crate::indexer::WorktreeState>,
+    ) -> Result<IndexResponse, Error> {
         let scopes = self.sync_scopes();
-        let mut response = self.index(&scopes, IndexOptions { force, reparse: force })?;
+        let mut response = self.index_scopes(&scopes, IndexOptions { force, reparse: force }, worktree)?;
         response.history = self.sync_history(&scopes)?;
         Ok(response)
     }

@@ -3,16 +3,19 @@
 //! One watcher per worktree, guarded by a lock file; its state (pid, last sync, last event)
 //! is kept in a small JSON file in the store so `watch --status` can report the lag.
 
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use gix::bstr::BString;
 use notify::{RecursiveMode, Watcher};
 use serde::{Deserialize, Serialize};
 
 use super::{Engine, Error};
 use crate::error::ErrorCode;
+use crate::indexer::{self, WorktreeMemory};
 use crate::store;
 
 /// Events closer together than this are one change.
@@ -26,6 +29,10 @@ const IDLE_EXIT: Duration = Duration::from_secs(30 * 60);
 /// 10,000 files) gets a watcher from its first query: its status walk costs more than keeping
 /// one.
 const AUTO_INDEX_BYTES: u64 = 1 << 20;
+/// How long a query waits for a watcher asked to sync now before it checks the tree itself:
+/// the watcher may be in a long sync (after a large checkout), which a query's own walk would
+/// wait for anyway (the index is written by one process at a time).
+const FLUSH_WAIT: Duration = Duration::from_secs(10);
 
 /// When a query starts a watcher (`codecompass.watch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +99,17 @@ pub struct WatchState {
     /// The last sync's error, if it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
+    /// Whether the last sync rechecked only the paths its events named (no walk of the tree).
+    #[serde(default)]
+    pub last_sync_rechecked: Option<usize>,
+    /// Whether this watcher answers requests to sync now (a watcher of an older build does
+    /// not: a query then trusts [`WatchState::synced_events`] instead).
+    #[serde(default)]
+    pub answers_flush: bool,
+    /// When (Unix nanoseconds) the watcher read the last request to sync now; every change
+    /// made before that request is in the views once this is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flushed_ns: Option<u64>,
 }
 
 fn id_of(engine: &Engine) -> String {
@@ -100,6 +118,10 @@ fn id_of(engine: &Engine) -> String {
 
 fn state_path(engine: &Engine) -> PathBuf {
     engine.workspace().store_dir().join(format!("watch-{}.json", id_of(engine)))
+}
+
+fn flush_path(engine: &Engine) -> PathBuf {
+    engine.workspace().store_dir().join(format!("watch-{}.flush", id_of(engine)))
 }
 
 fn lock_path(engine: &Engine) -> PathBuf {
@@ -121,22 +143,116 @@ fn pid_alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
 }
 
-/// Whether an event path is worth a sync: changes inside the store, and git's object
-/// database and logs, are not; changes to `HEAD`, the index and refs are (checkouts, commits).
-fn relevant(path: &Path, root: &Path, store_dir: &Path) -> bool {
-    if path.starts_with(store_dir) {
-        return false;
-    }
-    let Ok(relative) = path.strip_prefix(root) else { return true };
-    let mut components = relative.components();
-    match components.next().and_then(|c| c.as_os_str().to_str()) {
-        Some(".git") => {
-            let rest: PathBuf = components.collect();
-            let first = rest.components().next().and_then(|c| c.as_os_str().to_str()).unwrap_or("");
-            !matches!(first, "objects" | "logs" | "codecompass" | "hooks") && !rest.ends_with("index.lock")
+/// What the watcher makes of one event path.
+#[derive(Debug, PartialEq, Eq)]
+enum Seen {
+    /// Nothing a view depends on: the store, git's objects and logs, reads.
+    Irrelevant,
+    /// A file of the working tree (relative path): rechecked by the next sync.
+    Path(BString),
+    /// `HEAD`, the index, a ref: reread by every sync anyway.
+    Git,
+    /// What only a walk of the whole tree accounts for: an ignore or attributes file, git's
+    /// configuration or exclude file.
+    Walk,
+}
+
+/// Where the watcher's events come from.
+struct Places {
+    root: PathBuf,
+    git_dir: PathBuf,
+    store_dir: PathBuf,
+}
+
+impl Places {
+    fn classify(&self, path: &Path) -> Seen {
+        if path.starts_with(&self.store_dir) {
+            return Seen::Irrelevant;
         }
-        _ => true,
+        if let Ok(rest) = path.strip_prefix(&self.git_dir) {
+            let first = rest.components().next().and_then(|c| c.as_os_str().to_str()).unwrap_or("");
+            return match first {
+                "objects" | "logs" | "codecompass" | "hooks" => Seen::Irrelevant,
+                _ if rest.ends_with("index.lock") => Seen::Irrelevant,
+                "config" | "info" => Seen::Walk,
+                _ => Seen::Git,
+            };
+        }
+        let Ok(relative) = path.strip_prefix(&self.root) else { return Seen::Walk };
+        let mut bytes = Vec::new();
+        for (i, component) in relative.components().enumerate() {
+            let name = component.as_os_str();
+            if name == ".git" {
+                // A linked worktree's `.git` file, or a nested repository's data.
+                return if i == 0 { Seen::Git } else { Seen::Irrelevant };
+            }
+            if i > 0 {
+                bytes.push(b'/');
+            }
+            bytes.extend_from_slice(name.as_encoded_bytes());
+        }
+        match relative.file_name().and_then(|n| n.to_str()) {
+            Some(".gitignore" | ".gitattributes" | crate::view::ignore_rules::IGNORE_FILE) => Seen::Walk,
+            _ if bytes.is_empty() => Seen::Walk,
+            _ => Seen::Path(bytes.into()),
+        }
     }
+}
+
+/// What the events since the last sync ask of the next one.
+#[derive(Default)]
+struct Pending {
+    /// Worktree paths changed.
+    paths: BTreeSet<BString>,
+    /// A walk of the whole tree is needed.
+    walk: bool,
+    /// Something relevant was seen.
+    any: bool,
+}
+
+impl Pending {
+    /// Notes an event; whether it was relevant, and whether it was a request to sync now.
+    fn note(&mut self, event: &notify::Result<notify::Event>, places: &Places, flush: &Path) -> (bool, bool) {
+        let event = match event {
+            Ok(event) => event,
+            // An error may mean lost events.
+            Err(_) => {
+                self.walk = true;
+                self.any = true;
+                return (true, false);
+            }
+        };
+        let mut relevant = false;
+        let mut flushed = false;
+        if event.need_rescan() {
+            self.walk = true;
+            relevant = true;
+        }
+        for path in &event.paths {
+            if path == flush {
+                flushed = true;
+                continue;
+            }
+            match places.classify(path) {
+                Seen::Irrelevant => {}
+                Seen::Path(p) => {
+                    self.paths.insert(p);
+                    relevant = true;
+                }
+                Seen::Git => relevant = true,
+                Seen::Walk => {
+                    self.walk = true;
+                    relevant = true;
+                }
+            }
+        }
+        self.any |= relevant;
+        (relevant, flushed)
+    }
+}
+
+fn now_ns() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 impl Engine {
@@ -160,7 +276,9 @@ impl Engine {
     /// Whether a running watcher vouches that this worktree's view holds every change it saw:
     /// its last sync succeeded and no change arrived since that sync started. Queries then
     /// skip the status walk. A change written in the instant before its event is read by
-    /// the watcher is the one thing this can miss.
+    /// the watcher is the one thing this can miss, so a query asks the watcher to sync instead
+    /// ([`Engine::watcher_flush`]) and trusts this only from a watcher of an older build, or
+    /// under its own write lock (when no sync of the watcher can be under way).
     pub(crate) fn watcher_vouches(&self) -> bool {
         let state = self.watch_status();
         if state.running {
@@ -168,6 +286,48 @@ impl Engine {
             let _ = File::create(used_path(self));
         }
         state.running && state.last_error.is_none() && state.syncs > 0 && state.synced_events == state.events
+    }
+
+    /// Asks this worktree's running watcher to sync now and waits until it has: it reads its
+    /// events in order and this request is one of them, so every change made before the call
+    /// is then in the worktree view, including one whose event it had not read yet. `None`
+    /// when no running watcher answers such requests; `Some(false)` when it did not sync
+    /// within [`FLUSH_WAIT`] or its sync failed (the caller then checks the tree itself).
+    pub(crate) fn watcher_flush(&self) -> Option<bool> {
+        let state = self.watch_status();
+        if !state.running || !state.answers_flush {
+            return None;
+        }
+        Some(self.flush_running(&state))
+    }
+
+    fn flush_running(&self, state: &WatchState) -> bool {
+        if state.syncs == 0 {
+            return false;
+        }
+        let _ = File::create(used_path(self));
+        let asked = now_ns();
+        if std::fs::write(flush_path(self), asked.to_string()).is_err() {
+            return false;
+        }
+        let path = state_path(self);
+        let started = Instant::now();
+        let mut pause = Duration::from_micros(500);
+        while started.elapsed() < FLUSH_WAIT {
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(5));
+            let Some(now) = std::fs::read(&path).ok().and_then(|b| serde_json::from_slice::<WatchState>(&b).ok())
+            else {
+                continue;
+            };
+            if now.flushed_ns.is_some_and(|t| t >= asked) {
+                return now.last_error.is_none();
+            }
+            if !state.pid.is_some_and(pid_alive) {
+                return false;
+            }
+        }
+        false
     }
 
     /// Starts a watcher for this worktree when `codecompass.watch` asks for one and none runs:
@@ -234,9 +394,10 @@ impl Engine {
         Ok(self.watch_status())
     }
 
-    /// Watches in the foreground: a full sync first, then one per debounced burst of events.
-    /// Returns when the process is told to stop, or, with `idle`, when no query has come for
-    /// that long.
+    /// Watches in the foreground: a sync with a walk of the tree first, then one per debounced
+    /// burst of events, rechecking only the paths they name when it can. A request to sync now
+    /// (see [`Engine::watcher_flush`]) ends the wait at once. Returns when the process is told
+    /// to stop, or, with `idle`, when no query has come for that long.
     pub fn watch_foreground(&self, idle: Option<Duration>) -> Result<(), Error> {
         let dir = self.workspace().store_dir().to_owned();
         std::fs::create_dir_all(&dir).map_err(io)?;
@@ -256,41 +417,41 @@ impl Engine {
             pid: Some(std::process::id()),
             worktree: self.workspace().root().to_string_lossy().into_owned(),
             started_at: Some(store::now()),
+            answers_flush: true,
             ..WatchState::default()
-        };
-        let run_sync = |state: &mut WatchState| {
-            let started = Instant::now();
-            let covered = state.events;
-            match self.sync(false) {
-                Ok(_) => {
-                    state.last_error = None;
-                    state.synced_events = covered;
-                }
-                Err(e) => state.last_error = Some(e.to_string()),
-            }
-            state.syncs += 1;
-            state.last_sync_at = Some(store::now());
-            state.last_sync_ms = Some(started.elapsed().as_millis() as u64);
-            save(&path, state);
         };
         let (tx, rx) = mpsc::channel();
         let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
             // Reads (our own syncs read HEAD and the index) are not changes.
-            if let Ok(event) = event
-                && !matches!(event.kind, notify::EventKind::Access(_))
-            {
+            if !matches!(&event, Ok(e) if matches!(e.kind, notify::EventKind::Access(_))) {
                 let _ = tx.send(event);
             }
         })
         .map_err(|e| Error::new(ErrorCode::Io, format!("cannot watch files: {e}")))?;
         let root = self.workspace().root().to_owned();
+        let places = Places {
+            git_dir: self.workspace().git().map_or_else(|| root.join(".git"), |g| g.git_dir().to_owned()),
+            store_dir: dir.clone(),
+            root: root.clone(),
+        };
         watcher
             .watch(&root, RecursiveMode::Recursive)
             .map_err(|e| Error::new(ErrorCode::Io, format!("cannot watch {}: {e}", root.display())))?;
+        // A linked worktree's `HEAD` and index, and a store kept elsewhere (where requests to
+        // sync now arrive), lie outside the tree.
+        for extra in [&places.git_dir, &places.store_dir] {
+            if !extra.starts_with(&root) {
+                watcher
+                    .watch(extra, RecursiveMode::NonRecursive)
+                    .map_err(|e| Error::new(ErrorCode::Io, format!("cannot watch {}: {e}", extra.display())))?;
+            }
+        }
+        let flush = flush_path(self);
         // Watching starts before the first sync, so nothing changed during it is missed; only
         // then does the watcher say it runs.
         save(&path, &state);
-        run_sync(&mut state);
+        let mut memory = None;
+        self.watch_sync(&mut state, &path, Pending { walk: true, ..Pending::default() }, &mut memory);
         let stop = stop_flag();
         let started = std::time::SystemTime::now();
         let used = used_path(self);
@@ -306,31 +467,97 @@ impl Engine {
                 }
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };
-            let Some(changed) = first.paths.iter().find(|p| relevant(p, &root, &dir)) else { continue };
-            super::sync::log_line(&dir, &format!("watch: change in {}", changed.display()));
-            state.last_event_at = Some(store::now());
-            state.events += 1;
-            save(&path, &state);
-            // Debounce: wait until relevant changes pause, but never longer than a bound, so a
-            // steady trickle cannot starve the sync.
-            let burst_started = Instant::now();
-            let mut quiet_since = Instant::now();
-            while burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < DEBOUNCE {
-                if let Ok(event) = rx.recv_timeout(DEBOUNCE.saturating_sub(quiet_since.elapsed()))
-                    && event.paths.iter().any(|p| relevant(p, &root, &dir))
-                {
-                    quiet_since = Instant::now();
-                    state.events += 1;
-                    save(&path, &state);
+            let mut pending = Pending::default();
+            let (relevant, mut flushed) = pending.note(&first, &places, &flush);
+            let mut flushed_at = flushed.then(now_ns);
+            if relevant {
+                state.last_event_at = Some(store::now());
+                state.events += 1;
+                save(&path, &state);
+                // Debounce: wait until relevant changes pause, but never longer than a bound,
+                // so a steady trickle cannot starve the sync; a request to sync now ends it.
+                let burst_started = Instant::now();
+                let mut quiet_since = Instant::now();
+                while !flushed && burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < DEBOUNCE {
+                    let Ok(event) = rx.recv_timeout(DEBOUNCE.saturating_sub(quiet_since.elapsed())) else {
+                        continue;
+                    };
+                    let (relevant, asked) = pending.note(&event, &places, &flush);
+                    if asked {
+                        flushed = true;
+                        flushed_at = Some(now_ns());
+                    }
+                    if relevant {
+                        quiet_since = Instant::now();
+                        state.events += 1;
+                        save(&path, &state);
+                    }
                 }
             }
-            run_sync(&mut state);
+            // A change, or a request to sync now when a change is not synced yet (the last
+            // sync failed, or a change arrived during it): never a sync for nothing, so a
+            // failing sync is not retried in a loop by the events of its own writes.
+            if pending.any || (flushed && (state.synced_events != state.events || state.last_error.is_some())) {
+                self.watch_sync(&mut state, &path, pending, &mut memory);
+            }
+            if let Some(at) = flushed_at {
+                state.flushed_ns = Some(at);
+                save(&path, &state);
+            }
         }
         state.running = false;
         state.pid = None;
         save(&path, &state);
         drop(lock);
         Ok(())
+    }
+
+    /// One sync of the watcher: the working tree's state from the paths `pending` names when
+    /// `memory` holds the last state (a walk otherwise), then every synced view.
+    fn watch_sync(&self, state: &mut WatchState, path: &Path, pending: Pending, memory: &mut Option<WorktreeMemory>) {
+        let started = Instant::now();
+        let covered = state.events;
+        let ws = self.workspace();
+        let since = memory.as_ref().filter(|_| !pending.walk).map(|m| (m, &pending.paths));
+        let result = if ws.has_worktree() && ws.git().is_some() {
+            indexer::worktree_state_since(ws, since).map_err(Error::from).and_then(|(worktree, remembered)| {
+                state.last_sync_rechecked = remembered.rechecked();
+                *memory = Some(remembered);
+                self.sync_with(false, Some(worktree))
+            })
+        } else {
+            state.last_sync_rechecked = None;
+            self.sync(false)
+        };
+        match result {
+            Ok(_) => {
+                state.last_error = None;
+                state.synced_events = covered;
+            }
+            Err(e) => {
+                *memory = None;
+                state.last_error = Some(e.to_string());
+            }
+        }
+        state.syncs += 1;
+        state.last_sync_at = Some(store::now());
+        state.last_sync_ms = Some(started.elapsed().as_millis() as u64);
+        let how = match state.last_sync_rechecked {
+            Some(n) => format!("{n} paths rechecked"),
+            None => "the tree walked".to_owned(),
+        };
+        super::sync::log_line(
+            ws.store_dir(),
+            &format!(
+                "watch: sync, {how}, {} ms{}",
+                state.last_sync_ms.unwrap_or(0),
+                match &state.last_error {
+                    Some(e) => format!(", failed: {e}"),
+                    None => String::new(),
+                }
+            ),
+        );
+        save(path, state);
     }
 }
 
@@ -366,14 +593,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_relevant_paths_trigger_a_sync() {
-        let root = Path::new("/r");
-        let store = Path::new("/r/.git/codecompass");
-        assert!(relevant(Path::new("/r/src/a.rs"), root, store));
-        assert!(relevant(Path::new("/r/.git/HEAD"), root, store));
-        assert!(relevant(Path::new("/r/.git/refs/heads/main"), root, store));
-        assert!(!relevant(Path::new("/r/.git/objects/ab/cd"), root, store));
-        assert!(!relevant(Path::new("/r/.git/codecompass/store.sqlite"), root, store));
-        assert!(!relevant(Path::new("/r/.git/index.lock"), root, store));
+    fn event_paths_are_classified_for_the_next_sync() {
+        let places = Places {
+            root: PathBuf::from("/r"),
+            git_dir: PathBuf::from("/r/.git"),
+            store_dir: PathBuf::from("/r/.git/codecompass"),
+        };
+        let seen = |p: &str| places.classify(Path::new(p));
+        assert_eq!(seen("/r/src/a.rs"), Seen::Path("src/a.rs".into()));
+        assert_eq!(seen("/r/src"), Seen::Path("src".into()));
+        assert_eq!(seen("/r/.git/HEAD"), Seen::Git);
+        assert_eq!(seen("/r/.git/index"), Seen::Git);
+        assert_eq!(seen("/r/.git/refs/heads/main"), Seen::Git);
+        assert_eq!(seen("/r/.git/objects/ab/cd"), Seen::Irrelevant);
+        assert_eq!(seen("/r/.git/codecompass/store.sqlite"), Seen::Irrelevant);
+        assert_eq!(seen("/r/.git/index.lock"), Seen::Irrelevant);
+        assert_eq!(seen("/r/vendor/lib/.git/HEAD"), Seen::Irrelevant);
+        assert_eq!(seen("/r/.git/config"), Seen::Walk);
+        assert_eq!(seen("/r/.git/info/exclude"), Seen::Walk);
+        assert_eq!(seen("/r/src/.gitignore"), Seen::Walk);
+        assert_eq!(seen("/r/.codecompassignore"), Seen::Walk);
+        assert_eq!(seen("/r"), Seen::Walk);
+        // A linked worktree's git directory lies elsewhere.
+        let linked = Places {
+            root: PathBuf::from("/w"),
+            git_dir: PathBuf::from("/r/.git/worktrees/w"),
+            store_dir: PathBuf::from("/s"),
+        };
+        assert_eq!(linked.classify(Path::new("/r/.git/worktrees/w/HEAD")), Seen::Git);
+        assert_eq!(linked.classify(Path::new("/w/.git")), Seen::Git);
+        assert_eq!(linked.classify(Path::new("/s/store.sqlite")), Seen::Irrelevant);
     }
 }

@@ -14,7 +14,7 @@ mod status;
 use std::path::{Path, PathBuf};
 
 pub use commits::{CommitInfo, NewCommits, format_day, parse_date};
-pub use status::WorktreeChange;
+pub use status::{IndexSnapshot, WorktreeChange};
 
 /// A git object id (SHA-1), named by kind at every use: `blob_id`, `tree_id`, `commit_id`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

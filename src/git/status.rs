@@ -36,11 +36,21 @@ impl LocalRepo {
     /// paths a sparse checkout leaves out are gone.
     ///
     /// `refreshed` names where this worktree keeps the stats of files found unchanged by
-    /// content (see [`refreshed_index`]); `None` keeps nothing.
-    pub fn worktree_changes(&self, refreshed: Option<&Path>) -> Result<Vec<WorktreeChange>, GitError> {
+    /// content (see [`refreshed_index`]); `None` keeps nothing. `only` limits the answer to
+    /// those paths and what lies below them (the paths a watcher saw change): the same answer
+    /// as the whole walk for them, nothing for the others.
+    pub fn worktree_changes(
+        &self,
+        refreshed: Option<&Path>,
+        only: Option<&BTreeSet<BString>>,
+    ) -> Result<Vec<WorktreeChange>, GitError> {
         let Some(workdir) = self.repo.workdir().map(Path::to_owned) else {
             return Ok(Vec::new());
         };
+        if only.is_some_and(BTreeSet::is_empty) {
+            return Ok(Vec::new());
+        }
+        let wanted = |path: &[u8]| only.is_none_or(|set| within(set, path));
         let started = filetime::FileTime::now();
         let real = self.repo.index_or_empty().map_err(other("reading the index"))?;
         let (kept, kept_path) = match refreshed.and_then(|prefix| refreshed_index(prefix, &real)) {
@@ -60,7 +70,17 @@ impl LocalRepo {
         if let Some(index) = kept {
             platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index));
         }
-        let mut iter = platform.into_iter(Vec::<BString>::new()).map_err(other("computing status"))?;
+        // Literal pathspecs: a path is never read as a pattern.
+        let patterns: Vec<BString> = only
+            .into_iter()
+            .flatten()
+            .map(|path| {
+                let mut spec = BString::from(":(literal)");
+                spec.extend_from_slice(path);
+                spec
+            })
+            .collect();
+        let mut iter = platform.into_iter(patterns).map_err(other("computing status"))?;
         for item in iter.by_ref() {
             let item = item.map_err(other("computing status"))?;
             if let gix::status::Item::IndexWorktree(ref inner) = item {
@@ -84,12 +104,12 @@ impl LocalRepo {
         // on disk, so, as for `git grep`, not in the worktree's view.
         let index = real;
         for entry in index.entries() {
-            if entry.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE) {
+            if entry.flags.contains(gix::index::entry::Flags::SKIP_WORKTREE) && wanted(entry.path(&index)) {
                 touched.insert(entry.path(&index).to_owned());
             }
         }
         let converted = self.converted_paths(&index)?;
-        touched.extend(converted.iter().cloned());
+        touched.extend(converted.iter().filter(|p| wanted(p)).cloned());
         drop(index);
         if touched.is_empty() {
             return Ok(Vec::new());
@@ -135,6 +155,63 @@ impl LocalRepo {
             changes.push(WorktreeChange { path: rela.into(), now });
         }
         Ok(changes)
+    }
+}
+
+/// Whether `path` is one of `set` or lies below one of them.
+fn within(set: &BTreeSet<BString>, path: &[u8]) -> bool {
+    set.contains(path) || path.iter().enumerate().any(|(i, &b)| b == b'/' && set.contains(&path[..i]))
+}
+
+/// What a watcher remembers of git's index between two syncs, to tell which paths a change of
+/// the index (a checkout, `git add`, `git rm --cached`) touched without walking the tree.
+pub struct IndexSnapshot(gix::worktree::Index);
+
+impl LocalRepo {
+    /// The index as it is now.
+    pub fn index_snapshot(&self) -> Result<IndexSnapshot, GitError> {
+        Ok(IndexSnapshot(self.repo.index_or_empty().map_err(other("reading the index"))?))
+    }
+}
+
+impl IndexSnapshot {
+    /// Adds to `out` every path whose entry differs between `self` and `newer`: added,
+    /// removed, another blob, mode, stage or sparse/intent flag.
+    pub fn differing_paths(&self, newer: &IndexSnapshot, out: &mut BTreeSet<BString>) {
+        let (a, b) = (&*self.0, &*newer.0);
+        if a.checksum().is_some() && a.checksum() == b.checksum() {
+            return;
+        }
+        use gix::index::entry::Flags;
+        let kept = Flags::SKIP_WORKTREE | Flags::INTENT_TO_ADD | Flags::STAGE_MASK;
+        let key = |state: &gix::index::State, e: &gix::index::Entry| (e.path(state).to_owned(), e.stage_raw());
+        let (mut i, mut j) = (0, 0);
+        let (xs, ys) = (a.entries(), b.entries());
+        while i < xs.len() || j < ys.len() {
+            let order = match (xs.get(i), ys.get(j)) {
+                (Some(x), Some(y)) => key(a, x).cmp(&key(b, y)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                _ => std::cmp::Ordering::Greater,
+            };
+            match order {
+                std::cmp::Ordering::Less => {
+                    out.insert(xs[i].path(a).to_owned());
+                    i += 1;
+                }
+                std::cmp::Ordering::Greater => {
+                    out.insert(ys[j].path(b).to_owned());
+                    j += 1;
+                }
+                std::cmp::Ordering::Equal => {
+                    let (x, y) = (&xs[i], &ys[j]);
+                    if x.id != y.id || x.mode != y.mode || (x.flags & kept) != (y.flags & kept) {
+                        out.insert(x.path(a).to_owned());
+                    }
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
     }
 }
 

@@ -30,7 +30,9 @@ pub use content::{TEXT_EXTRACTOR, is_binary};
 pub use gc::GcReport;
 pub use history::{HistoryOptions, HistoryReport};
 use jobs::Job;
-pub use state::{WorktreeState, derivation, gaps_filled, record_key, worktree_state};
+pub use state::{
+    WorktreeMemory, WorktreeState, derivation, gaps_filled, record_key, worktree_state, worktree_state_since,
+};
 
 /// What went wrong while indexing.
 #[derive(Debug, thiserror::Error)]

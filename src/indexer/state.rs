@@ -2,9 +2,13 @@
 //! it was built under (size limit and extractor keys), and a working tree's state against
 //! `HEAD` with its fingerprint.
 
+use std::collections::BTreeSet;
+
+use gix::bstr::BString;
+
 use super::{IndexError, TEXT_EXTRACTOR};
 use crate::extract;
-use crate::git::{GitError, LocalRepo};
+use crate::git::{GitError, IndexSnapshot, LocalRepo, ObjectId};
 use crate::lang;
 use crate::progress;
 use crate::store::{self, Store};
@@ -89,14 +93,53 @@ pub struct WorktreeState {
 /// A checkout running at the same time replaces files and the index under the walk: a read
 /// that fails is tried again a few times, then reported as [`IndexError::WorktreeChanging`].
 pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
+    Ok(worktree_state_since(ws, None)?.0)
+}
+
+/// Paths a sync after events rechecks, at most: past this, walking the tree costs less than
+/// matching so many pathspecs.
+const MAX_RECHECKED: usize = 2_000;
+
+/// What a watcher keeps of the working tree after a sync, so the next state can be computed
+/// from the paths its events name instead of a walk of the tree.
+pub struct WorktreeMemory {
+    /// `HEAD`'s tree the state was computed against.
+    head_tree: Option<ObjectId>,
+    /// The index as read before that state's status.
+    index: IndexSnapshot,
+    /// The paths that state found touched.
+    touched: BTreeSet<BString>,
+    /// How many paths it rechecked; `None` when it walked the whole tree.
+    rechecked: Option<usize>,
+}
+
+impl WorktreeMemory {
+    /// How many paths the state rechecked; `None` when it walked the whole tree.
+    pub fn rechecked(&self) -> Option<usize> {
+        self.rechecked
+    }
+}
+
+/// The state of the working tree, and what to remember of it for the next one. With `since`
+/// (the memory of the last state and the worktree paths changed since, as file-system
+/// events name them), only the paths that can have changed are rechecked: those, the paths the
+/// last state found touched, the paths whose index entries changed and, when `HEAD` moved, the
+/// paths that differ between its old and new trees. Every other path is on disk, in the index
+/// and in `HEAD` what it was, so it is untouched as it was. Falls back to the whole walk when
+/// `HEAD` was or becomes unborn or too many paths are to be rechecked. The answer is the
+/// walk's answer exactly, provided the events named every change.
+pub fn worktree_state_since(
+    ws: &Workspace,
+    since: Option<(&WorktreeMemory, &BTreeSet<BString>)>,
+) -> Result<(WorktreeState, WorktreeMemory), IndexError> {
     let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
     let refreshed = ws.store_dir().join(refreshed_index_name(&ws.worktree_view_key()));
     let mut attempt = 0;
-    let (head, changes) = loop {
+    let (head, changes, memory) = loop {
         let read = if crate::failpoint::fails("worktree.read") {
             Err(GitError::Io { path: ws.root().to_owned(), source: std::io::Error::other("failpoint worktree.read") })
         } else {
-            repo.head().and_then(|head| Ok((head, repo.worktree_changes(Some(&refreshed))?)))
+            read_state(&repo, &refreshed, since)
         };
         match read {
             Ok(state) => break state,
@@ -130,5 +173,48 @@ pub fn worktree_state(ws: &Workspace) -> Result<WorktreeState, IndexError> {
         }
     }
     let fingerprint = hasher.finalize().to_hex()[..32].to_owned();
-    Ok(WorktreeState { head, changes, disk_rules, fingerprint })
+    Ok((WorktreeState { head, changes, disk_rules, fingerprint }, memory))
+}
+
+type ReadState = (Option<crate::git::Resolved>, Vec<crate::git::WorktreeChange>, WorktreeMemory);
+
+/// One attempt at reading `HEAD`, the index and the touched paths (all, or those `since`
+/// says can have changed).
+fn read_state(
+    repo: &LocalRepo,
+    refreshed: &std::path::Path,
+    since: Option<(&WorktreeMemory, &BTreeSet<BString>)>,
+) -> Result<ReadState, GitError> {
+    // The index is read before the status: a change to it meanwhile is seen by the next sync.
+    let index = repo.index_snapshot()?;
+    let head = repo.head()?;
+    let head_tree = head.map(|h| h.tree_id);
+    let only = match since {
+        Some((memory, changed)) => {
+            let mut paths = changed.clone();
+            paths.extend(memory.touched.iter().cloned());
+            memory.index.differing_paths(&index, &mut paths);
+            let moved = match (memory.head_tree, head_tree) {
+                (Some(old), Some(new)) => {
+                    repo.diff_trees(old, new)?.into_iter().for_each(|c| {
+                        paths.insert(c.path.into());
+                    });
+                    true
+                }
+                (None, None) => true,
+                _ => false,
+            };
+            // A rule file that git changed (a checkout) decides about paths nobody touched.
+            let rules = paths.iter().any(|p| {
+                let name = p.rsplit(|&b| b == b'/').next().unwrap_or_default();
+                [b".gitignore".as_slice(), b".gitattributes", IGNORE_FILE.as_bytes()].contains(&name)
+            });
+            (moved && !rules && paths.len() <= MAX_RECHECKED).then_some(paths)
+        }
+        None => None,
+    };
+    let changes = repo.worktree_changes(Some(refreshed), only.as_ref())?;
+    let touched = changes.iter().map(|c| BString::from(c.path.clone())).collect();
+    let rechecked = only.as_ref().map(BTreeSet::len);
+    Ok((head, changes, WorktreeMemory { head_tree, index, touched, rechecked }))
 }

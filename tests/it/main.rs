@@ -23,6 +23,7 @@ mod search;
 mod snapshot;
 mod support;
 mod terminal;
+mod watch;
 mod words;
 mod worktree;
 mod xray;
