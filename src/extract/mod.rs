@@ -33,7 +33,9 @@ pub use occurrences::{Occurrence, RefKind};
 ///   imported names (`from m import a`), renamed imports, instance attributes and (with a
 ///   note in Python's query) later assignments to an instance attribute as its uses came
 ///   later with changes of Python's query alone, which re-extract Python files and nothing else.
-pub const EXTRACTOR_VERSION: u32 = 2;
+/// - 3: a member use (`options.storage`) is kept when a local of the same name exists in its
+///   function (`let storage = options.storage`): only a bare name can be the local.
+pub const EXTRACTOR_VERSION: u32 = 3;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -128,8 +128,9 @@ pub(super) struct FoundBinding<'t> {
 const MAX_QUALIFIER: usize = 80;
 
 /// Turns the query's reference matches into occurrences: one per name node (the strongest kind
-/// wins), none on a definition's own name, none on a name bound locally in the same symbol
-/// (`local_definitions`: a parameter, a local assignment), each placed in its innermost symbol.
+/// wins), none on a definition's own name, none on a bare name bound locally in the same
+/// symbol (`local_definitions`: a parameter, a local assignment), each placed in its innermost
+/// symbol.
 pub(super) fn collect(
     source: &[u8],
     mut found: Vec<FoundRef<'_>>,
@@ -169,17 +170,20 @@ pub(super) fn collect(
         if name.is_empty() {
             continue;
         }
-        if f.kind != RefKind::Import && locals.contains(&(caller, name.as_str())) {
+        let qualifier = match f.kind {
+            RefKind::Import => import_alias(f.name_node, source),
+            RefKind::ImportName => import_source(f.name_node, source),
+            _ => qualifier(f.name_node, source),
+        };
+        // A local is named bare: `options.storage` is a member even where the function binds
+        // a `storage` of its own.
+        if f.kind != RefKind::Import && qualifier.is_empty() && locals.contains(&(caller, name.as_str())) {
             continue;
         }
         let position = f.name_node.start_position();
         out.push(Occurrence {
             kind: f.kind,
-            qualifier: match f.kind {
-                RefKind::Import => import_alias(f.name_node, source),
-                RefKind::ImportName => import_source(f.name_node, source),
-                _ => qualifier(f.name_node, source),
-            },
+            qualifier,
             name,
             line: position.row as u32 + 1,
             column: position.column as u32 + 1,

@@ -17,7 +17,8 @@ class Greeter:  # @def class Greeter
     @functools.lru_cache
     def greet(self, loud=False):  # @def method Greeter.greet
         """Returns the greeting."""
-        text = f"{self.greeting}, {self.name}"
+        greeting = self.greeting  # @ref name greeting in Greeter.greet
+        text = f"{greeting}, {self.name}"
 
         def shout(s):  # @def function Greeter.greet.shout
             return s.upper()

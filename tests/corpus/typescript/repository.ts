@@ -118,6 +118,11 @@ export function paginate<T>(items: T[], page: number, size = DEFAULT_PAGE_SIZE):
 
 export const toIds = (items: Entity[]): Id[] => items.map((item) => item.id); // @def function toIds
 
+export function firstId(items: Entity[]): Id { // @def function firstId @ref type Entity in firstId @ref type Id in firstId
+  const id = items[0].id; // @ref name id in firstId
+  return id;
+}
+
 function* counter(): Generator<number> { // @def function counter
   let n = 0;
   while (true) yield n++;
