@@ -7,7 +7,10 @@
 # are not the sibling's. It imports `helper` from `src/util.ts`, which resolves through the
 # import, and names the type `Options` that `types/global.d.ts` declares for every file.
 # `test/package.ts` imports `helper` by the package's own name, as a package's tests do: the
-# view's only `helper` is meant.
+# view's only `helper` is meant. `src/options.ts` has two interfaces with a `context` each; a
+# parameter's annotation says whose a member read is, also for a function assigned to a
+# constant of a function type (`const handle: Handler = (request, options) => ...`), and
+# beside a local of the same name (`const context = options.context`).
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -44,6 +47,28 @@ import {
 } from "tsmod";
 
 export const two = helper(1);
+TS
+write src/options.ts <<'TS'
+export interface InputOptions {
+  context: string;
+}
+
+export interface NormalizedOptions {
+  context: string;
+}
+
+export type Handler = (request: string, options: NormalizedOptions) => string;
+
+export function fromOptions(options: InputOptions): string {
+  const context = options.context;
+  return context;
+}
+
+export function fromNormalized(options?: NormalizedOptions): string {
+  return options ? options.context : "";
+}
+
+export const handle: Handler = (request, options) => request + options.context;
 TS
 write package.json <<'JSON'
 {"name": "tsmod", "version": "1.0.0"}

@@ -10,6 +10,7 @@
 pub mod imports;
 mod receivers;
 mod scope;
+mod ts_types;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -443,7 +444,24 @@ impl<'s> ViewGraph<'s> {
         // narrows the candidates to that type's or module's members, when any match.
         let qualifier = u.occurrence.qualifier.as_str();
         let self_like = matches!(qualifier, "self" | "this" | "cls" | "Self" | "super" | "@" | "$this" | "static");
-        if self_like {
+        // A receiver whose type a parameter declares (`options: Options`): that type's members.
+        let typed = match family_of_use {
+            "js" if !self_like && receivers::is_identifier(qualifier) => {
+                self.js_receiver_type(u, qualifier)?.map(|ty| {
+                    pool.iter()
+                        .copied()
+                        .filter(|&i| {
+                            let c = &candidates[i];
+                            last_segment(enclosing_type(&c.symbol.qualified_name, c.file.lang)) == Some(ty.as_str())
+                        })
+                        .collect::<Vec<usize>>()
+                })
+            }
+            _ => None,
+        };
+        if let Some(members) = typed.filter(|m| !m.is_empty()) {
+            pool = members;
+        } else if self_like {
             if let Some(caller) = self.caller_of(u)? {
                 let class = enclosing_type(&caller.qualified_name, u.file.lang);
                 let same_class: Vec<usize> = pool

@@ -476,7 +476,7 @@ pub(super) fn ancestors(symbols: &[SymbolRow], ord: Option<u32>) -> impl Iterato
     .take(32)
 }
 
-fn is_identifier(s: &str) -> bool {
+pub(super) fn is_identifier(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_') && !s.starts_with(char::is_numeric)
 }
 

@@ -1,0 +1,207 @@
+//! The declared type of a TypeScript or JavaScript receiver, where the code says it: a
+//! parameter of an enclosing function with a type annotation (`options: Options`), or, for a
+//! function assigned to a typed constant (`const persistImpl: PersistImpl = (config,
+//! baseOptions) => ...`), the annotation of the same parameter in that function type's
+//! definition (`type PersistImpl = (initializer: ..., options: PersistOptions<T>) => ...`).
+//! A member on such a receiver (`options.context`) is one of that type's members.
+//!
+//! No inference beyond that: a local binding, a return value, a generic's argument or an
+//! intersection has no known type here, and the generic rules apply.
+
+use super::receivers::ancestors;
+use super::{Use, ViewGraph};
+use crate::store::StoreError;
+
+/// Symbol kinds that declare parameters.
+const FUNCTION_KINDS: &[&str] = &["function", "method", "constructor"];
+/// Symbol kinds a function type can be declared as.
+const TYPE_KINDS: &[&str] = &["type", "interface"];
+/// Wrappers whose members are their argument's (`Partial<Options>` has `Options`'s).
+const SAME_MEMBERS: &[&str] = &["Partial", "Required", "Readonly", "NonNullable"];
+
+impl ViewGraph<'_> {
+    /// The name of the type `name` is declared with where `u` reads it, when a parameter of an
+    /// enclosing function says it.
+    pub(super) fn js_receiver_type(&self, u: &Use, name: &str) -> Result<Option<String>, StoreError> {
+        let symbols = self.symbols(u.file.record)?;
+        for function in ancestors(&symbols, u.occurrence.caller).filter(|s| FUNCTION_KINDS.contains(&s.kind.as_str())) {
+            let Some((index, annotation)) = parameter(&function.signature, name) else {
+                // Not this function's parameter: an outer function's, perhaps.
+                continue;
+            };
+            if let Some(annotation) = annotation {
+                return Ok(type_name(annotation));
+            }
+            // An untyped parameter of a function assigned to a typed constant.
+            let Some(alias) = typed_constant(&function.signature) else { return Ok(None) };
+            for def in self.definitions(alias)?.iter().filter(|d| TYPE_KINDS.contains(&d.symbol.kind.as_str())) {
+                if let Some(annotation) = nth_parameter(&def.symbol.signature, index).and_then(|(_, a)| a) {
+                    return Ok(type_name(annotation));
+                }
+            }
+            return Ok(None);
+        }
+        Ok(None)
+    }
+}
+
+/// Splits `s` at `separator` where no bracket, angle bracket or string is open (`=>` closes no
+/// angle bracket).
+fn split_top(s: &str, separator: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    let mut previous = ' ';
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{' | '<') => depth += 1,
+            (None, '>') if previous == '=' => {}
+            (None, ')' | ']' | '}' | '>') => depth -= 1,
+            // The `=` of an arrow is no default value.
+            (None, '=') if separator == '=' && s[i + 1..].starts_with('>') => {}
+            (None, c) if c == separator && depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The parameter list of a signature: the text inside the first parentheses, after the name
+/// and any type parameters (`function f<T>(a: T)`, `type F = <T>(a: T) => R`,
+/// `const f: F = (a, b) =>`).
+fn parameter_list(signature: &str) -> Option<&str> {
+    let open = signature.find('(')?;
+    let rest = &signature[open..];
+    let mut depth = 0i32;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&rest[1..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The parameters of a signature: each name with its annotation, if any.
+fn parameters(signature: &str) -> Vec<(&str, Option<&str>)> {
+    let Some(list) = parameter_list(signature) else { return Vec::new() };
+    split_top(list, ',')
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let declared = split_top(p, '=')[0];
+            let (name, annotation) = match split_top(declared, ':').as_slice() {
+                [name] => (*name, None),
+                [name, annotation, ..] => (*name, Some(annotation.trim())),
+                [] => ("", None),
+            };
+            let name = name.trim().trim_start_matches("...").trim_end_matches('?');
+            // Constructor parameter properties: `private readonly options: Options`.
+            let name = name.rsplit(' ').next().unwrap_or(name);
+            (name, annotation)
+        })
+        .collect()
+}
+
+/// Parameter `name` of a signature: its position and annotation.
+fn parameter<'s>(signature: &'s str, name: &str) -> Option<(usize, Option<&'s str>)> {
+    parameters(signature).into_iter().enumerate().find(|(_, (n, _))| *n == name).map(|(i, (_, a))| (i, a))
+}
+
+/// The parameter at `index` of a signature.
+fn nth_parameter(signature: &str, index: usize) -> Option<(&str, Option<&str>)> {
+    parameters(signature).into_iter().nth(index)
+}
+
+/// The type a constant holding a function is declared with: `PersistImpl` of
+/// `const persistImpl: PersistImpl = (config, baseOptions) => ...`.
+fn typed_constant(signature: &str) -> Option<&str> {
+    let s = signature.trim();
+    let s = s.strip_prefix("export ").unwrap_or(s);
+    let rest = ["const ", "let ", "var "].iter().find_map(|k| s.strip_prefix(k))?;
+    let declared = split_top(rest, '=')[0];
+    let (_, annotation) = declared.split_once(':')?;
+    let head = annotation.trim().split('<').next()?.trim();
+    (!head.is_empty() && head.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(head)
+}
+
+/// The name of the one type an annotation names: `Options` of `Options`,
+/// `PersistOptions<T, U>`, `Options | undefined`, `Partial<Options>`, `ns.Options`; `None`
+/// for a union of types, a function type, an object literal type, an array.
+fn type_name(annotation: &str) -> Option<String> {
+    let parts: Vec<&str> = split_top(annotation.trim(), '|')
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty() && !matches!(*p, "undefined" | "null"))
+        .collect();
+    let [one] = parts.as_slice() else { return None };
+    let (head, arguments) = match one.split_once('<') {
+        Some((head, rest)) => (head.trim(), Some(rest.strip_suffix('>')?)),
+        None => (*one, None),
+    };
+    let last = head.rsplit('.').next().unwrap_or(head);
+    if !head.split('.').all(|s| !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')) {
+        return None;
+    }
+    if SAME_MEMBERS.contains(&last)
+        && let Some(arguments) = arguments
+    {
+        return type_name(arguments);
+    }
+    last.starts_with(|c: char| c.is_uppercase()).then(|| last.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_and_their_types_from_signatures() {
+        let sig = "function createJSONStorage<S, R = unknown>( getStorage: () => StateStorage<R>, \
+                   options?: JsonStorageOptions, ): PersistStorage<S, unknown> | undefined";
+        assert_eq!(parameter(sig, "options"), Some((1, Some("JsonStorageOptions"))));
+        assert_eq!(parameter(sig, "getStorage"), Some((0, Some("() => StateStorage<R>"))));
+        assert_eq!(parameter(sig, "missing"), None);
+        let alias = "type PersistImpl = <T>( storeInitializer: StateCreator<T, [], []>, \
+                     options: PersistOptions<T, T>, ) => StateCreator<T, [], []>";
+        assert_eq!(nth_parameter(alias, 1), Some(("options", Some("PersistOptions<T, T>"))));
+        let constant = "const persistImpl: PersistImpl = (config, baseOptions) => (set, get, api) =>";
+        assert_eq!(parameter(constant, "baseOptions"), Some((1, None)));
+        assert_eq!(typed_constant(constant), Some("PersistImpl"));
+        assert_eq!(typed_constant("const f = (a) => a"), None);
+        assert_eq!(
+            parameter("constructor(private readonly options: NormalizedOptions, ...rest: Input[])", "options"),
+            Some((0, Some("NormalizedOptions")))
+        );
+    }
+
+    #[test]
+    fn an_annotation_names_one_type_or_none() {
+        assert_eq!(type_name("Options").as_deref(), Some("Options"));
+        assert_eq!(type_name("PersistOptions<T, U>").as_deref(), Some("PersistOptions"));
+        assert_eq!(type_name("Options | undefined").as_deref(), Some("Options"));
+        assert_eq!(type_name("Partial<Options>").as_deref(), Some("Options"));
+        assert_eq!(type_name("ky.Options").as_deref(), Some("Options"));
+        assert_eq!(type_name("A | B"), None);
+        assert_eq!(type_name("() => void"), None);
+        assert_eq!(type_name("{ a: string }"), None);
+        assert_eq!(type_name("string"), None);
+        assert_eq!(type_name("Options[]"), None);
+    }
+}
