@@ -10,7 +10,9 @@
 # view's only `helper` is meant. `src/options.ts` has two interfaces with a `context` each; a
 # parameter's annotation says whose a member read is, also for a function assigned to a
 # constant of a function type (`const handle: Handler = (request, options) => ...`), and
-# beside a local of the same name (`const context = options.context`).
+# beside a local of the same name (`const context = options.context`); an object literal's
+# key passed to a call is the member of the parameter's type (`configure("a", {context})`),
+# another object's key is no use.
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -69,6 +71,13 @@ export function fromNormalized(options?: NormalizedOptions): string {
 }
 
 export const handle: Handler = (request, options) => request + options.context;
+
+export function configure(label: string, options: InputOptions): string {
+  return label + options.context;
+}
+
+export const configured = configure("a", {context: "b"});
+export const loose = {context: "c"};
 TS
 write package.json <<'JSON'
 {"name": "tsmod", "version": "1.0.0"}

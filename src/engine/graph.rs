@@ -364,7 +364,10 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
                 continue;
             }
             if all.is_empty() {
-                found.push((u, Confidence::Ambiguous, Vec::new()));
+                // An object literal's key is a use only of a member its call's type declares.
+                if crate::graph::argument_key(&u.occurrence.qualifier).is_none() {
+                    found.push((u, Confidence::Ambiguous, Vec::new()));
+                }
                 continue;
             }
             let resolution = graph.resolve(&u, &all)?;

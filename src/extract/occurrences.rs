@@ -288,6 +288,9 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
             !base.is_empty() && base.split('.').all(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$'));
         return if plain && base.len() <= MAX_QUALIFIER { base.to_owned() } else { String::new() };
     }
+    if parent.kind() == "pair" {
+        return argument_key(parent, source).unwrap_or_default();
+    }
     if parent.start_byte() >= name.start_byte() {
         return String::new();
     }
@@ -326,6 +329,24 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
     } else {
         collapsed
     }
+}
+
+/// Which call and argument an object literal's key is passed to: `persist()#1` for the key of
+/// `persist(fn, {name: "x"})` (the callee's last name, the argument's position from 0).
+fn argument_key(pair: Node<'_>, source: &[u8]) -> Option<String> {
+    let object = pair.parent().filter(|o| o.kind() == "object")?;
+    let arguments = object.parent().filter(|a| a.kind() == "arguments")?;
+    let call = arguments.parent().filter(|c| c.kind() == "call_expression")?;
+    let mut cursor = arguments.walk();
+    let index =
+        arguments.named_children(&mut cursor).filter(|n| n.kind() != "comment").position(|n| n.id() == object.id())?;
+    let function = call.child_by_field_name("function")?;
+    let callee = match function.kind() {
+        "identifier" => function,
+        "member_expression" => function.child_by_field_name("property")?,
+        _ => return None,
+    };
+    Some(format!("{}()#{index}", node_text(callee, source)))
 }
 
 /// The name an import binds instead of the module's own (`_json` of `import json as _json`),

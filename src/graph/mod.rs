@@ -12,6 +12,8 @@ mod receivers;
 mod scope;
 mod ts_types;
 
+pub use ts_types::argument_key;
+
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -444,6 +446,11 @@ impl<'s> ViewGraph<'s> {
         // narrows the candidates to that type's or module's members, when any match.
         let qualifier = u.occurrence.qualifier.as_str();
         let self_like = matches!(qualifier, "self" | "this" | "cls" | "Self" | "super" | "@" | "$this" | "static");
+        if family_of_use == "js"
+            && let Some((callee, index)) = ts_types::argument_key(qualifier)
+        {
+            return self.resolve_argument_key(u, callee, index, candidates, &pool);
+        }
         // A receiver whose type a parameter declares (`options: Options`): that type's members.
         let typed = match family_of_use {
             "js" if !self_like && receivers::is_identifier(qualifier) => {

@@ -5,11 +5,18 @@
 //! definition (`type PersistImpl = (initializer: ..., options: PersistOptions<T>) => ...`).
 //! A member on such a receiver (`options.context`) is one of that type's members.
 //!
+//! An object literal's key passed to a call (`persist(fn, {name: "x"})`, qualified
+//! `persist()#1` by the extractor) names a member of the type the callee declares for that
+//! parameter: the callee's own annotation, or that of the function type it is declared with
+//! (`const f: F = ...`) or cast to (`const persist = persistImpl as unknown as Persist`). Such
+//! a key resolves to that member or to nothing: it is never matched by name alone.
+//!
 //! No inference beyond that: a local binding, a return value, a generic's argument or an
 //! intersection has no known type here, and the generic rules apply.
 
 use super::receivers::ancestors;
-use super::{Use, ViewGraph};
+use super::{Confidence, Def, Resolution, Use, ViewGraph, enclosing_type, last_segment};
+use crate::extract::{Occurrence, RefKind};
 use crate::store::StoreError;
 
 /// Symbol kinds that declare parameters.
@@ -43,6 +50,86 @@ impl ViewGraph<'_> {
         }
         Ok(None)
     }
+}
+
+impl ViewGraph<'_> {
+    /// What an object literal's key passed to `callee`'s argument `index` means: the member
+    /// of that name of the parameter's declared type, or nothing.
+    pub(super) fn resolve_argument_key(
+        &self,
+        u: &Use,
+        callee: &str,
+        index: usize,
+        candidates: &[Def],
+        pool: &[usize],
+    ) -> Result<Resolution, StoreError> {
+        let nothing = Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() };
+        let Some(ty) = self.argument_type(u, callee, index)? else { return Ok(nothing) };
+        let members: Vec<usize> = pool
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let c = &candidates[i];
+                last_segment(enclosing_type(&c.symbol.qualified_name, c.file.lang)) == Some(ty.as_str())
+            })
+            .collect();
+        Ok(match members.as_slice() {
+            [] => nothing,
+            [one] => Resolution {
+                confidence: if candidates[*one].file.fv == u.file.fv {
+                    Confidence::Resolved
+                } else {
+                    Confidence::Import
+                },
+                targets: members,
+            },
+            _ => Resolution { confidence: Confidence::Ambiguous, targets: members },
+        })
+    }
+
+    /// The type `callee` (as called where `u` is) declares for its parameter `index`.
+    fn argument_type(&self, u: &Use, callee: &str, index: usize) -> Result<Option<String>, StoreError> {
+        let definitions = self.definitions(callee)?;
+        let call = Use {
+            file: u.file.clone(),
+            occurrence: Occurrence {
+                kind: RefKind::Call,
+                name: callee.to_owned(),
+                qualifier: String::new(),
+                ..u.occurrence.clone()
+            },
+        };
+        let resolution = self.resolve(&call, &definitions)?;
+        let ([target], false) = (resolution.targets.as_slice(), resolution.confidence == Confidence::Ambiguous) else {
+            return Ok(None);
+        };
+        let signature = &definitions[*target].symbol.signature;
+        if let Some((_, Some(annotation))) = nth_parameter(signature, index) {
+            return Ok(type_name(annotation));
+        }
+        let Some(alias) = typed_constant(signature).or_else(|| cast_type(signature)) else { return Ok(None) };
+        for def in self.definitions(alias)?.iter().filter(|d| TYPE_KINDS.contains(&d.symbol.kind.as_str())) {
+            if let Some((_, Some(annotation))) = nth_parameter(&def.symbol.signature, index) {
+                return Ok(type_name(annotation));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The call and argument an object literal's key is passed to, from its qualifier
+/// (`persist()#1`).
+pub fn argument_key(qualifier: &str) -> Option<(&str, usize)> {
+    let (callee, index) = qualifier.split_once("()#")?;
+    Some((callee, index.parse().ok()?))
+}
+
+/// The type a constant is cast to: `Persist` of `const persist = persistImpl as unknown as
+/// Persist`.
+fn cast_type(signature: &str) -> Option<&str> {
+    let (_, target) = signature.trim().trim_end_matches(';').rsplit_once(" as ")?;
+    let head = target.trim().split('<').next()?.trim();
+    (!head.is_empty() && head.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(head)
 }
 
 /// Splits `s` at `separator` where no bracket, angle bracket or string is open (`=>` closes no
@@ -185,6 +272,10 @@ mod tests {
         assert_eq!(parameter(constant, "baseOptions"), Some((1, None)));
         assert_eq!(typed_constant(constant), Some("PersistImpl"));
         assert_eq!(typed_constant("const f = (a) => a"), None);
+        assert_eq!(cast_type("const persist = persistImpl as unknown as Persist"), Some("Persist"));
+        assert_eq!(cast_type("const x = y"), None);
+        assert_eq!(argument_key("persist()#1"), Some(("persist", 1)));
+        assert_eq!(argument_key("options"), None);
         assert_eq!(
             parameter("constructor(private readonly options: NormalizedOptions, ...rest: Input[])", "options"),
             Some((0, Some("NormalizedOptions")))

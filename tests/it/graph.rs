@@ -283,6 +283,9 @@ fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
     assert_eq!(lines("Options"), ["test/base.ts:5 unique_name"]);
     // A member read on a parameter is of the type its annotation names, or the annotation of
     // the same parameter in the function type a constant is declared with.
-    assert_eq!(lines("InputOptions.context"), ["src/options.ts:12 resolved"]);
+    assert_eq!(
+        lines("InputOptions.context"),
+        ["src/options.ts:12 resolved", "src/options.ts:23 resolved", "src/options.ts:26 resolved"]
+    );
     assert_eq!(lines("NormalizedOptions.context"), ["src/options.ts:17 resolved", "src/options.ts:20 resolved"]);
 }

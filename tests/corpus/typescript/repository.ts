@@ -120,6 +120,7 @@ export const toIds = (items: Entity[]): Id[] => items.map((item) => item.id); //
 
 export function firstId(items: Entity[]): Id { // @def function firstId @ref type Entity in firstId @ref type Id in firstId
   const id = items[0].id; // @ref name id in firstId
+  track({ id: id }); // @ref call track in firstId @ref name id in firstId
   return id;
 }
 

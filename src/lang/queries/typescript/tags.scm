@@ -102,7 +102,9 @@
 ; References, for the symbol graph: calls and instantiations, imports (`import ... from "x"`,
 ; `export ... from "x"`, `require("x")`, `import("x")`), the names an import brings in, and every
 ; other name read (identifiers and member names). Parameters and local bindings are local to
-; their function; an import's alias and an object literal's keys are no references.
+; their function; an import's alias is no reference, nor an object literal's key unless the
+; object is a call's argument: then the key names a member of that parameter's type
+; (`persist(fn, {name: "x"})`; its qualifier says which call and argument: `persist()#1`).
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (member_expression property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 (new_expression constructor: (identifier) @name) @reference.class
@@ -116,7 +118,7 @@
 (import_specifier alias: (identifier) @reference.none)
 (namespace_import (identifier) @reference.none)
 (import_clause (identifier) @reference.none)
-(pair key: [(property_identifier) (private_property_identifier)] @reference.none)
+(call_expression arguments: (arguments (object (pair key: (property_identifier) @name)))) @reference.name
 ((identifier) @name @reference.name
   (#not-any-of? @name "undefined" "arguments" "require" "module" "exports"))
 (member_expression property: [(property_identifier) (private_property_identifier)] @name) @reference.name
