@@ -35,7 +35,9 @@ pub use occurrences::{Occurrence, RefKind};
 ///   later with changes of Python's query alone, which re-extract Python files and nothing else.
 /// - 3: a member use (`options.storage`) is kept when a local of the same name exists in its
 ///   function (`let storage = options.storage`): only a bare name can be the local.
-pub const EXTRACTOR_VERSION: u32 = 3;
+/// - 4: a head without a body goes on past a line ending in `,`, `<` or `=` (a TypeScript
+///   function type with its type parameters one per line), up to twelve lines.
+pub const EXTRACTOR_VERSION: u32 = 4;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);

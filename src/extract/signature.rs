@@ -57,23 +57,30 @@ fn body_start(node: Node<'_>) -> Option<usize> {
 }
 
 /// Without a body, the head is the first line, continued while parentheses or brackets
-/// opened on it are still open (a prototype over several lines), up to five lines.
+/// opened on it are still open (a prototype over several lines) or a line ends in the middle
+/// of a list or declaration (`,`, `<`, `=`: a TypeScript function type's type parameters, one
+/// per line), up to twelve lines.
 fn head_end(node: Node<'_>, source: &[u8]) -> usize {
     let start = node.start_byte();
     let end = node.end_byte();
     let mut depth: i32 = 0;
     let mut lines = 0;
+    let mut last = b' ';
     for (i, &b) in source[start..end].iter().enumerate() {
         match b {
             b'(' | b'[' => depth += 1,
             b')' | b']' => depth -= 1,
             b'\n' => {
                 lines += 1;
-                if depth <= 0 || lines == 5 {
+                let continued = matches!(last, b',' | b'<' | b'=');
+                if (depth <= 0 && !continued) || lines == 12 {
                     return start + i;
                 }
             }
             _ => {}
+        }
+        if !b.is_ascii_whitespace() {
+            last = b;
         }
     }
     end
