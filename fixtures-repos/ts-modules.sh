@@ -5,7 +5,8 @@
 # The story: `test/browser.ts` exports a module-level `server`; `test/base.ts`, beside it,
 # makes a `server` of its own inside a test callback and never imports the other: its uses
 # are not the sibling's. It imports `helper` from `src/util.ts`, which resolves through the
-# import, and names the type `Options` that `types/global.d.ts` declares for every file.
+# import, and names the type `Options` that `types/global.d.ts` declares for every file; its
+# `settings.helper` is a member read, not the imported function.
 # `test/package.ts` imports `helper` by the package's own name, as a package's tests do: the
 # view's only `helper` is meant. `src/options.ts` has two interfaces with a `context` each; a
 # parameter's annotation says whose a member read is, also for a function assigned to a
@@ -42,6 +43,8 @@ test("base url", async () => {
   const options: Options = {retries: helper(1)};
   return [server.url, options];
 });
+
+export const fromSettings = (settings: any): number => settings.helper;
 TS
 write test/package.ts <<'TS'
 import {

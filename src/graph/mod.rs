@@ -451,6 +451,23 @@ impl<'s> ViewGraph<'s> {
         {
             return self.resolve_argument_key(u, callee, index, candidates, &pool);
         }
+        // A member read on a value (`options.timeout`) is no module-level function or variable
+        // of that name, nor a function's local: those are reached by a namespace import only.
+        if family_of_use == "js" && !qualifier.is_empty() && !self_like {
+            let imports = self.imports_of(&u.file)?;
+            if !names_an_imported_module(qualifier, &imports) {
+                let mut members = Vec::with_capacity(pool.len());
+                for &i in &pool {
+                    if self.in_a_type(&candidates[i])? {
+                        members.push(i);
+                    }
+                }
+                if members.is_empty() {
+                    return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+                }
+                pool = members;
+            }
+        }
         // A receiver whose type a parameter declares (`options: Options`): that type's members.
         let typed = match family_of_use {
             "js" if !self_like && receivers::is_identifier(qualifier) => {

@@ -120,6 +120,16 @@ impl ViewGraph<'_> {
         Ok(())
     }
 
+    /// Whether `d` is defined inside something other than a function: a class, an interface,
+    /// an object, a namespace; what a member read (`x.name`) can mean.
+    pub(super) fn in_a_type(&self, d: &Def) -> Result<bool, StoreError> {
+        let Some(parent) = d.symbol.parent else {
+            return Ok(false);
+        };
+        let symbols = self.symbols(d.file.record)?;
+        Ok(symbols.get(parent as usize).is_some_and(|p| !FUNCTION_KINDS.contains(&p.kind.as_str())))
+    }
+
     /// Whether `d` is a member: defined directly in a type's body.
     pub(super) fn is_member(&self, d: &Def) -> Result<bool, StoreError> {
         let Some(parent) = d.symbol.parent else {
