@@ -227,6 +227,8 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
     let mut by_kind: BTreeMap<&'static str, (usize, Score)> = BTreeMap::new();
     // Extras the oracle ties to another symbol, and extras it says nothing about.
     let (mut decided_wrong, mut undecided) = (0, 0);
+    // The same for call sites `callers` gives.
+    let (mut callers_decided_wrong, mut callers_undecided) = (0usize, 0usize);
     for (case, outcome) in cases.iter().zip(&outcomes) {
         let ours: BTreeSet<Site> = outcome.ours.keys().cloned().collect();
         let ours_sure: BTreeSet<Site> =
@@ -263,6 +265,15 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
         c.add(&outcome.sites, &case.truth);
         callers.found += c.found;
         callers.correct += c.correct;
+        if let Some(elsewhere) = &case.elsewhere {
+            for site in outcome.sites.difference(&case.truth) {
+                if elsewhere.contains(site) {
+                    callers_decided_wrong += 1;
+                } else {
+                    callers_undecided += 1;
+                }
+            }
+        }
         // Callers against the correct call references: does `callers` show every call that
         // `references` tied to the definition?
         let correct_calls: BTreeSet<Site> = outcome
@@ -353,6 +364,15 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
         .collect();
     println!("| precision by confidence | {} |", confidences.join(", "));
     println!("| caller precision (call sites, depth 1) | {} of {} |", pct(callers.precision()), callers.found);
+    let callers_decided = callers.correct as f64 / (callers.correct + callers_decided_wrong).max(1) as f64;
+    if cases.iter().any(|c| c.elsewhere.is_some()) {
+        println!(
+            "| caller precision where the oracle decided (sites it ties elsewhere / sites it has no symbol for) | {} ({} / {}) |",
+            pct(callers_decided),
+            callers_decided_wrong,
+            callers_undecided
+        );
+    }
     println!("| callers' recall of correct call references | {} of {} |", pct(call_refs.recall()), call_refs.truth);
     println!(
         "| `references` in-process p50 / p95 | {:.1} / {:.1} ms |",
@@ -451,7 +471,7 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
                 })
             })
             .collect();
-        let value = json!({
+        let mut value = json!({
             "repository": repo_name, "language": language, "files": files, "commit": commit, "files_left_out": left_out,
             "codecompass_commit": ours_commit, "oracle": oracle, "oracle_run": oracle_note,
             "symbols": cases.len(), "true_uses": lines.truth, "uses_reported": lines.found,
@@ -477,6 +497,9 @@ pub fn graph(args: &BenchArgs) -> Result<()> {
             "worst": worst_json,
             "per_symbol": per_symbol,
         });
+        value["caller_precision_where_decided"] = json!(callers_decided);
+        value["caller_sites_tied_elsewhere"] = json!(callers_decided_wrong);
+        value["caller_sites_undecided"] = json!(callers_undecided);
         std::fs::write(path, serde_json::to_string_pretty(&value)?)?;
     }
     Ok(())
