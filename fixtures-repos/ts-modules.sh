@@ -13,7 +13,9 @@
 # constant of a function type (`const handle: Handler = (request, options) => ...`), and
 # beside a local of the same name (`const context = options.context`); an object literal's
 # key passed to a call is the member of the parameter's type (`configure("a", {context})`),
-# another object's key is no use.
+# another object's key is no use. A member the parameter's type inherits is its base's
+# (`DerivedOptions extends BaseOptions`); one of a type the view does not define
+# (`request: Request`) is none of the view's.
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -81,6 +83,22 @@ export function configure(label: string, options: InputOptions): string {
 
 export const configured = configure("a", {context: "b"});
 export const loose = {context: "c"};
+
+export interface BaseOptions {
+  retries: number;
+}
+
+export interface DerivedOptions extends BaseOptions {
+  name: string;
+}
+
+export interface OtherOptions {
+  retries: number;
+}
+
+export function fromDerived(options: DerivedOptions, request: Request): number {
+  return options.retries + request.retries;
+}
 TS
 write package.json <<'JSON'
 {"name": "tsmod", "version": "1.0.0"}

@@ -12,6 +12,7 @@ mod receivers;
 mod scope;
 mod ts_types;
 
+use ts_types::TypedMembers;
 pub use ts_types::argument_key;
 
 use std::cell::RefCell;
@@ -471,15 +472,18 @@ impl<'s> ViewGraph<'s> {
         // A receiver whose type a parameter declares (`options: Options`): that type's members.
         let typed = match family_of_use {
             "js" if !self_like && receivers::is_identifier(qualifier) => {
-                self.js_receiver_type(u, qualifier)?.map(|ty| {
-                    pool.iter()
-                        .copied()
-                        .filter(|&i| {
-                            let c = &candidates[i];
-                            last_segment(enclosing_type(&c.symbol.qualified_name, c.file.lang)) == Some(ty.as_str())
-                        })
-                        .collect::<Vec<usize>>()
-                })
+                match self.js_receiver_type(u, qualifier)? {
+                    Some(ty) => match self.members_of_type(&ty, candidates, &pool)? {
+                        TypedMembers::Found(members) => Some(members),
+                        // A type the view does not define (`request: Request`): its members
+                        // are not the view's.
+                        TypedMembers::External => {
+                            return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+                        }
+                        TypedMembers::Unknown => None,
+                    },
+                    None => None,
+                }
             }
             _ => None,
         };

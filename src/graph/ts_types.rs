@@ -24,7 +24,7 @@ const FUNCTION_KINDS: &[&str] = &["function", "method", "constructor"];
 /// Symbol kinds a function type can be declared as.
 const TYPE_KINDS: &[&str] = &["type", "interface"];
 /// Wrappers whose members are their argument's (`Partial<Options>` has `Options`'s).
-const SAME_MEMBERS: &[&str] = &["Partial", "Required", "Readonly", "NonNullable"];
+const SAME_MEMBERS: &[&str] = &["Partial", "Required", "Readonly", "NonNullable", "Omit", "Pick"];
 
 impl ViewGraph<'_> {
     /// The name of the type `name` is declared with where `u` reads it, when a parameter of an
@@ -65,14 +65,7 @@ impl ViewGraph<'_> {
     ) -> Result<Resolution, StoreError> {
         let nothing = Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() };
         let Some(ty) = self.argument_type(u, callee, index)? else { return Ok(nothing) };
-        let members: Vec<usize> = pool
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let c = &candidates[i];
-                last_segment(enclosing_type(&c.symbol.qualified_name, c.file.lang)) == Some(ty.as_str())
-            })
-            .collect();
+        let TypedMembers::Found(members) = self.members_of_type(&ty, candidates, pool)? else { return Ok(nothing) };
         Ok(match members.as_slice() {
             [] => nothing,
             [one] => Resolution {
@@ -115,6 +108,76 @@ impl ViewGraph<'_> {
         }
         Ok(None)
     }
+}
+
+/// What a type's members among the candidates are.
+pub(super) enum TypedMembers {
+    /// Those of the type or, when it has none of the name, of the nearest type it extends.
+    Found(Vec<usize>),
+    /// The view does not define the type (a library's, the platform's): none of its members.
+    External,
+    /// The view defines it, but none of the candidates is its or its bases' member as far as
+    /// its declarations say.
+    Unknown,
+}
+
+/// Bases followed up a type's hierarchy, at most.
+const MAX_BASES: usize = 16;
+
+impl ViewGraph<'_> {
+    /// The candidates (indices into `candidates`, among `pool`) that are members of type `ty`,
+    /// looked up in `ty` first, then in what it extends (`interface A extends B, Omit<C, 'x'>`,
+    /// `type A = B & C`), nearest first.
+    pub(super) fn members_of_type(
+        &self,
+        ty: &str,
+        candidates: &[Def],
+        pool: &[usize],
+    ) -> Result<TypedMembers, StoreError> {
+        let mut queue = std::collections::VecDeque::from([ty.to_owned()]);
+        let mut seen = std::collections::HashSet::new();
+        let mut defined = false;
+        while let Some(name) = queue.pop_front() {
+            if !seen.insert(name.clone()) || seen.len() > MAX_BASES {
+                continue;
+            }
+            let members: Vec<usize> = pool
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    let c = &candidates[i];
+                    last_segment(enclosing_type(&c.symbol.qualified_name, c.file.lang)) == Some(name.as_str())
+                })
+                .collect();
+            if !members.is_empty() {
+                return Ok(TypedMembers::Found(members));
+            }
+            for def in self.definitions(&name)?.iter() {
+                if !matches!(def.symbol.kind.as_str(), "interface" | "class" | "type") {
+                    continue;
+                }
+                defined = true;
+                queue.extend(bases(&def.symbol.signature));
+            }
+        }
+        Ok(if defined { TypedMembers::Unknown } else { TypedMembers::External })
+    }
+}
+
+/// The types a class, interface or type alias's signature builds on: `B`, `C` of
+/// `interface A extends B, Omit<C, 'x'>`, `class A extends B implements C`, `type A = B & C`.
+fn bases(signature: &str) -> Vec<String> {
+    let s = signature.trim();
+    let list = if let Some((_, right)) = s.split_once(" = ") {
+        // A type alias: the parts of an intersection.
+        split_top(right, '&')
+    } else if let Some((_, right)) = s.split_once(" extends ") {
+        let right = right.split(" implements ").next().unwrap_or(right);
+        split_top(right, ',')
+    } else {
+        Vec::new()
+    };
+    list.into_iter().filter_map(|part| type_name(part.trim())).collect()
 }
 
 /// The call and argument an object literal's key is passed to, from its qualifier
@@ -249,7 +312,8 @@ fn type_name(annotation: &str) -> Option<String> {
     if SAME_MEMBERS.contains(&last)
         && let Some(arguments) = arguments
     {
-        return type_name(arguments);
+        // `Omit<Options, 'x'>` and `Pick<...>` keep (some of) their first argument's members.
+        return type_name(split_top(arguments, ',')[0]);
     }
     last.starts_with(|c: char| c.is_uppercase()).then(|| last.to_owned())
 }
@@ -294,5 +358,13 @@ mod tests {
         assert_eq!(type_name("{ a: string }"), None);
         assert_eq!(type_name("string"), None);
         assert_eq!(type_name("Options[]"), None);
+        assert_eq!(type_name("Omit<RequestInit, 'headers'>").as_deref(), Some("RequestInit"));
+        assert_eq!(
+            bases("export interface Options extends KyOptions, Omit<RequestInit, 'headers'>"),
+            ["KyOptions", "RequestInit"]
+        );
+        assert_eq!(bases("class A extends B implements C"), ["B"]);
+        assert_eq!(bases("type A = B & Partial<C> & {x: number}"), ["B", "C"]);
+        assert!(bases("interface Plain").is_empty());
     }
 }

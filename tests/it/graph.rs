@@ -287,5 +287,7 @@ fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
         lines("InputOptions.context"),
         ["src/options.ts:12 resolved", "src/options.ts:23 resolved", "src/options.ts:26 resolved"]
     );
+    assert_eq!(lines("BaseOptions.retries"), ["src/options.ts:42 resolved"]);
+    assert!(lines("OtherOptions.retries").is_empty(), "{:?}", lines("OtherOptions.retries"));
     assert_eq!(lines("NormalizedOptions.context"), ["src/options.ts:17 resolved", "src/options.ts:20 resolved"]);
 }
