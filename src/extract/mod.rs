@@ -37,7 +37,9 @@ pub use occurrences::{Occurrence, RefKind};
 ///   function (`let storage = options.storage`): only a bare name can be the local.
 /// - 4: a head without a body goes on past a line ending in `,`, `<` or `=` (a TypeScript
 ///   function type with its type parameters one per line), up to twelve lines.
-pub const EXTRACTOR_VERSION: u32 = 4;
+/// - 5: a type alias holds the members of its object type (TypeScript's `type A = {x: 1}`:
+///   `A.x`), except C's and C++'s typedefs.
+pub const EXTRACTOR_VERSION: u32 = 5;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -557,7 +559,10 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
             _ => own,
         };
         qualified.push(qualified_name.clone());
-        if f.role.is_none() || lang::is_container_kind(f.kind) {
+        // A type alias holds the members of its object type (TypeScript's `type A = {x: 1}`);
+        // C's `typedef struct {...} t` does not: the struct is its own definition.
+        let alias_with_members = f.kind == "type" && !matches!(language.name, "c" | "cpp");
+        if f.role.is_none() || lang::is_container_kind(f.kind) || alias_with_members {
             stack.push((i, end));
         }
 

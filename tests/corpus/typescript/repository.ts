@@ -8,7 +8,16 @@ declare function emitMetric(name: string, value: number): void; // @decl functio
 
 export type Id = string | number; // @def type Id
 type Mapper<T, U> = (value: T) => U; // @def type Mapper
-type Point = { x: number; y: number; norm(): number }; // @def type Point
+
+export type Page = { // @def type Page
+  size: number; // @def property Page.size
+  next(): Page; // @decl method Page.next @ref type Page in Page.next
+};
+
+export type LabeledPage = Page & { // @def type LabeledPage @ref type Page in LabeledPage
+  label: string; // @def property LabeledPage.label
+};
+type Point = { x: number; y: number; norm(): number }; // @def type Point @def property Point.x @def property Point.y @decl method Point.norm
 
 export enum Status { // @def enum Status
   Active, // @def enum_member Status.Active

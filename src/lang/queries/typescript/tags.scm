@@ -31,9 +31,14 @@
   value: [(arrow_function) (function_expression)]) @definition.method
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.property
 
-; Interface members.
+; Interface members, and those of a type alias's object type (`type Options = {retries: number}`,
+; also as a part of an intersection: `type A = B & {x: number}`).
 (interface_body (method_signature name: (property_identifier) @name) @declaration.method)
 (interface_body (property_signature name: (property_identifier) @name) @definition.property)
+(type_alias_declaration value: (object_type (method_signature name: (property_identifier) @name) @declaration.method))
+(type_alias_declaration value: (object_type (property_signature name: (property_identifier) @name) @definition.property))
+(type_alias_declaration value: (intersection_type (object_type (method_signature name: (property_identifier) @name) @declaration.method)))
+(type_alias_declaration value: (intersection_type (object_type (property_signature name: (property_identifier) @name) @definition.property)))
 
 ; Module-level bindings, in the file or a namespace, exported or not: a function or class value
 ; makes a function or class, `const` a constant, `let` and `var` a variable. The patterns for
