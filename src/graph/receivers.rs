@@ -482,30 +482,42 @@ pub(super) fn is_identifier(s: &str) -> bool {
 
 /// Splits `s` at `separator` where no bracket or string is open.
 fn split_top(s: &str, separator: char) -> Vec<&str> {
+    split_top_with(s, separator, false)
+}
+
+/// Splits `s` at `separator` where no bracket or string is open; with `angles`, `<...>` counts
+/// as a bracket (TypeScript's type arguments; `=>` closes none), and the `=` of `=>` is no
+/// separator.
+pub(super) fn split_top_with(s: &str, separator: char, angles: bool) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0i32;
     let mut quote: Option<char> = None;
     let mut start = 0;
+    let mut previous = ' ';
     for (i, c) in s.char_indices() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
+            (None, '"' | '\'' | '`') => quote = Some(c),
             (None, '(' | '[' | '{') => depth += 1,
             (None, ')' | ']' | '}') => depth -= 1,
+            (None, '<') if angles => depth += 1,
+            (None, '>') if angles && previous != '=' => depth -= 1,
+            (None, '=') if angles && separator == '=' && s[i + 1..].starts_with('>') => {}
             (None, c) if c == separator && depth == 0 => {
                 out.push(&s[start..i]);
                 start = i + c.len_utf8();
             }
             _ => {}
         }
+        previous = c;
     }
     out.push(&s[start..]);
     out
 }
 
 /// The text between the first `(` of `s` and its closing `)`, and what follows it.
-fn parenthesised(s: &str) -> Option<(&str, &str)> {
+pub(super) fn parenthesised(s: &str) -> Option<(&str, &str)> {
     let open = s.find('(')?;
     let mut depth = 0i32;
     for (i, c) in s[open..].char_indices() {

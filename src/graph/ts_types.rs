@@ -14,7 +14,7 @@
 //! No inference beyond that: a local binding, a return value, a generic's argument or an
 //! intersection has no known type here, and the generic rules apply.
 
-use super::receivers::ancestors;
+use super::receivers::{ancestors, parenthesised, split_top_with};
 use super::{Confidence, Def, Resolution, Use, ViewGraph, enclosing_type, last_segment};
 use crate::extract::{Occurrence, RefKind};
 use crate::store::StoreError;
@@ -195,61 +195,16 @@ fn cast_type(signature: &str) -> Option<&str> {
     (!head.is_empty() && head.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$')).then_some(head)
 }
 
-/// Splits `s` at `separator` where no bracket, angle bracket or string is open (`=>` closes no
-/// angle bracket).
+/// Splits `s` at `separator` where no bracket, angle bracket or string is open.
 fn split_top(s: &str, separator: char) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut start = 0;
-    let mut previous = ' ';
-    for (i, c) in s.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{' | '<') => depth += 1,
-            (None, '>') if previous == '=' => {}
-            (None, ')' | ']' | '}' | '>') => depth -= 1,
-            // The `=` of an arrow is no default value.
-            (None, '=') if separator == '=' && s[i + 1..].starts_with('>') => {}
-            (None, c) if c == separator && depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
-        }
-        previous = c;
-    }
-    out.push(&s[start..]);
-    out
-}
-
-/// The parameter list of a signature: the text inside the first parentheses, after the name
-/// and any type parameters (`function f<T>(a: T)`, `type F = <T>(a: T) => R`,
-/// `const f: F = (a, b) =>`).
-fn parameter_list(signature: &str) -> Option<&str> {
-    let open = signature.find('(')?;
-    let rest = &signature[open..];
-    let mut depth = 0i32;
-    for (i, c) in rest.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&rest[1..i]);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    split_top_with(s, separator, true)
 }
 
 /// The parameters of a signature: each name with its annotation, if any.
 fn parameters(signature: &str) -> Vec<(&str, Option<&str>)> {
-    let Some(list) = parameter_list(signature) else { return Vec::new() };
+    // The first parentheses: after the name and any type parameters (`function f<T>(a: T)`,
+    // `type F = <T>(a: T) => R`, `const f: F = (a, b) =>`).
+    let Some((list, _)) = parenthesised(signature) else { return Vec::new() };
     split_top(list, ',')
         .into_iter()
         .map(str::trim)
