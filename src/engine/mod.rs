@@ -473,10 +473,11 @@ impl Engine {
         let store = self.open_store(false)?;
         let resolved = match scope {
             // `best_effort` pays no walk of the working tree: the last view answers, said to
-            // be stale, unless the watcher vouches that it is current.
-            Scope::Worktree if freshness == Freshness::BestEffort && !self.watcher_vouches() => {
-                self.last_view(&store, scope)?
-            }
+            // be stale, unless a running watcher answers for it.
+            Scope::Worktree if freshness == Freshness::BestEffort => match self.watched_worktree(&store)? {
+                Some(resolved) => resolved,
+                None => self.last_view(&store, scope)?,
+            },
             _ => self.resolve_existing(&store, scope)?,
         };
         Ok((store, resolved))
@@ -537,7 +538,19 @@ impl Engine {
         Ok(ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true, syncing: false })
     }
 
-    /// The worktree view, when a running watcher vouches that it holds every change it saw.
+    /// The worktree view, when a running watcher answers for it: asked to sync now, it has
+    /// brought every change made before the query into the view (one of an older build
+    /// vouches for the changes it has read).
+    fn watched_worktree(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
+        match self.watcher_flush() {
+            Some(true) => self.worktree_as_indexed(store),
+            Some(false) => Ok(None),
+            None => self.vouched_worktree(store),
+        }
+    }
+
+    /// The worktree view, when a running watcher of an older build vouches that it holds every
+    /// change it saw.
     fn vouched_worktree(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
         if !self.watcher_vouches() {
             return Ok(None);
@@ -569,14 +582,7 @@ impl Engine {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
-                // A running watcher, asked to sync now, answers for every change made before
-                // the query; one of an older build vouches for the changes it has read.
-                let watched = match self.watcher_flush() {
-                    Some(true) => self.worktree_as_indexed(store)?,
-                    Some(false) => None,
-                    None => self.vouched_worktree(store)?,
-                };
-                if let Some(resolved) = watched {
+                if let Some(resolved) = self.watched_worktree(store)? {
                     return Ok(Checked::Current(resolved));
                 }
                 // After a checkout HEAD's tree is not the view's: stale whatever the walk would

@@ -29,10 +29,11 @@ const IDLE_EXIT: Duration = Duration::from_secs(30 * 60);
 /// 10,000 files) gets a watcher from its first query: its status walk costs more than keeping
 /// one.
 const AUTO_INDEX_BYTES: u64 = 1 << 20;
-/// How long a query waits for a watcher asked to sync now before it checks the tree itself:
-/// the watcher may be in a long sync (after a large checkout), which a query's own walk would
-/// wait for anyway (the index is written by one process at a time).
-const FLUSH_WAIT: Duration = Duration::from_secs(10);
+/// How long a query waits for a watcher asked to sync now before it checks the tree itself. A
+/// watcher in a long sync (after a large checkout) answers later, but a query that walks the
+/// tree itself then waits for that sync anyway (the index is written by one process at a
+/// time), so a short wait costs nothing there and bounds what a stopped watcher costs.
+const FLUSH_WAIT: Duration = Duration::from_secs(3);
 
 /// When a query starts a watcher (`codecompass.watch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -275,17 +276,22 @@ impl Engine {
 
     /// Whether a running watcher vouches that this worktree's view holds every change it saw:
     /// its last sync succeeded and no change arrived since that sync started. Queries then
-    /// skip the status walk. A change written in the instant before its event is read by
-    /// the watcher is the one thing this can miss, so a query asks the watcher to sync instead
-    /// ([`Engine::watcher_flush`]) and trusts this only from a watcher of an older build, or
-    /// under its own write lock (when no sync of the watcher can be under way).
+    /// skip the status walk. A change written before its event is read by the watcher is what
+    /// this misses, so only a watcher of an older build is trusted this way; a current one is
+    /// asked to sync ([`Engine::watcher_flush`]).
     pub(crate) fn watcher_vouches(&self) -> bool {
         let state = self.watch_status();
         if state.running {
             // A query keeps a watcher started on demand alive.
             let _ = File::create(used_path(self));
         }
-        state.running && state.last_error.is_none() && state.syncs > 0 && state.synced_events == state.events
+        // One that answers requests to sync is asked instead: what it has read says nothing
+        // of what it has not (a stopped watcher has read nothing since).
+        !state.answers_flush
+            && state.running
+            && state.last_error.is_none()
+            && state.syncs > 0
+            && state.synced_events == state.events
     }
 
     /// Asks this worktree's running watcher to sync now and waits until it has: it reads its

@@ -283,3 +283,23 @@ fn a_query_right_after_a_change_asks_the_watcher_and_answers_it() {
     assert!(log.contains("the tree walked"), "{log}");
     assert!(log.contains("paths rechecked"), "{log}");
 }
+
+#[test]
+fn a_watcher_that_does_not_answer_leaves_the_query_to_walk_the_tree() {
+    let (_tmp, repo) = fixture("shop");
+    let started = cc(&repo, &["watch", "--background"]);
+    assert_eq!(started.json["running"], true, "{}", started.stdout);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline && cc(&repo, &["watch", "--status"]).json["syncs"].as_u64() < Some(1) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let pid = cc(&repo, &["watch", "--status"]).json["pid"].as_u64().expect("a running watcher has a pid").to_string();
+    // Stopped, it is still alive and locked, but reads nothing.
+    assert!(Command::new("kill").args(["-STOP", &pid]).status().unwrap().success());
+    std::fs::write(repo.join("src/unseen.rs"), "pub fn seen_by_the_walk() {}\n").unwrap();
+    let run = cc(&repo, &["locate", "seen_by_the_walk"]);
+    assert!(Command::new("kill").args(["-CONT", &pid]).status().unwrap().success());
+    cc(&repo, &["watch", "--stop"]);
+    assert_eq!(crate::support::located(&run), [("src/unseen.rs".into(), 1)], "{}", run.stdout);
+    assert_eq!(run.json["metadata"]["freshness_status"], "fresh", "{}", run.stdout);
+}
