@@ -190,7 +190,7 @@ pub enum Freshness {
     /// MCP server's default). Says `stale` when it is.
     Balanced,
     /// Answer from the last view without checking a working tree against it (no status walk:
-    /// says `stale`, unless the watcher vouches for it); refs are still resolved.
+    /// says `stale`, unless a running watcher, asked to sync, has); refs are still resolved.
     BestEffort,
     /// Answer from the last view without syncing, after checking whether it is current (the
     /// engine's own follow-up queries, and the MCP server while it indexes).
