@@ -15,7 +15,9 @@
 # key passed to a call is the member of the parameter's type (`configure("a", {context})`),
 # another object's key is no use. A member the parameter's type inherits is its base's
 # (`DerivedOptions extends BaseOptions`); one of a type the view does not define
-# (`request: Request`) is none of the view's.
+# (`request: Request`) is none of the view's. `test/client.ts` reads the default export of
+# `src/client.ts`, a constant holding what `createClient` returns (`Client`), so its
+# `client.fetch` is `Client.fetch`, not the class `Server`'s.
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -99,6 +101,27 @@ export interface OtherOptions {
 export function fromDerived(options: DerivedOptions, request: Request): number {
   return options.retries + request.retries;
 }
+TS
+write src/client.ts <<'TS'
+export type Client = {
+  fetch: (url: string) => string;
+};
+
+const createClient = (base: string): Client => ({fetch: (url: string) => base + url});
+
+const client = createClient("http://localhost");
+export default client;
+
+export class Server {
+  static fetch(url: string): string {
+    return url;
+  }
+}
+TS
+write test/client.ts <<'TS'
+import client from "../src/client";
+
+export const page = client.fetch("/page");
 TS
 write package.json <<'JSON'
 {"name": "tsmod", "version": "1.0.0"}

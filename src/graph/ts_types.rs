@@ -48,8 +48,74 @@ impl ViewGraph<'_> {
             }
             return Ok(None);
         }
-        Ok(None)
+        self.constant_type(u, name)
     }
+
+    /// The type of a module-level constant `name` as seen from `u`'s file (its own, or one it
+    /// imports): its annotation (`const api: Api = ...`), the class it is built from
+    /// (`= new Api()`), or the return annotation of the function whose call it holds
+    /// (`const ky = createInstance()` with `(...): KyInstance =>`).
+    fn constant_type(&self, u: &Use, name: &str) -> Result<Option<String>, StoreError> {
+        let definitions = self.definitions(name)?;
+        if definitions.is_empty() {
+            return Ok(None);
+        }
+        let Some(def) = self.resolved_bare(u, name, &definitions)? else { return Ok(None) };
+        if def.symbol.parent.is_some() || !matches!(def.symbol.kind.as_str(), "constant" | "variable") {
+            return Ok(None);
+        }
+        let signature = &def.symbol.signature;
+        let declared = split_top(signature, '=')[0];
+        if let Some((_, annotation)) = declared.split_once(':') {
+            return Ok(type_name(annotation));
+        }
+        let Some(value) = split_top(signature, '=').get(1).map(|v| v.trim()) else { return Ok(None) };
+        if let Some(class) = value.strip_prefix("new ") {
+            return Ok(type_name(class.split('(').next().unwrap_or_default()));
+        }
+        let Some((callee, _)) = value.split_once('(') else { return Ok(None) };
+        let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
+        if !super::receivers::is_identifier(callee) {
+            return Ok(None);
+        }
+        let at = Use {
+            file: def.file.clone(),
+            occurrence: Occurrence { line: def.symbol.name_line, caller: None, ..u.occurrence.clone() },
+        };
+        let functions = self.definitions(callee)?;
+        let Some(function) = self.resolved_bare(&at, callee, &functions)? else { return Ok(None) };
+        Ok(return_annotation(&function.symbol.signature).and_then(type_name))
+    }
+
+    /// The one definition among `definitions` a bare `name` at `u` means, when it is one.
+    fn resolved_bare<'d>(&self, u: &Use, name: &str, definitions: &'d [Def]) -> Result<Option<&'d Def>, StoreError> {
+        let bare = Use {
+            file: u.file.clone(),
+            occurrence: Occurrence {
+                kind: RefKind::Name,
+                name: name.to_owned(),
+                qualifier: String::new(),
+                caller: None,
+                ..u.occurrence.clone()
+            },
+        };
+        let resolution = self.resolve(&bare, definitions)?;
+        Ok(match (resolution.targets.as_slice(), resolution.confidence) {
+            (_, Confidence::Ambiguous) => None,
+            ([one], _) => definitions.get(*one),
+            _ => None,
+        })
+    }
+}
+
+/// The return annotation of a function's signature: `KyInstance` of
+/// `const createInstance = (defaults?: Partial<Options>): KyInstance =>` or
+/// `function f(a: A): R`.
+fn return_annotation(signature: &str) -> Option<&str> {
+    let (_, after) = parenthesised(signature)?;
+    let annotation = after.trim_start().strip_prefix(':')?;
+    let end = annotation.find("=>").or_else(|| annotation.find('{')).unwrap_or(annotation.len());
+    Some(annotation[..end].trim())
 }
 
 impl ViewGraph<'_> {
@@ -295,6 +361,12 @@ mod tests {
         assert_eq!(cast_type("const x = y"), None);
         assert_eq!(argument_key("persist()#1"), Some(("persist", 1)));
         assert_eq!(argument_key("options"), None);
+        assert_eq!(
+            return_annotation("const createInstance = (defaults?: Partial<Options>): KyInstance =>"),
+            Some("KyInstance")
+        );
+        assert_eq!(return_annotation("function f(a: A): Promise<R>"), Some("Promise<R>"));
+        assert_eq!(return_annotation("function f(a)"), None);
         assert_eq!(
             parameter("constructor(private readonly options: NormalizedOptions, ...rest: Input[])", "options"),
             Some((0, Some("NormalizedOptions")))

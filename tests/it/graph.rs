@@ -289,5 +289,7 @@ fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
     );
     assert_eq!(lines("BaseOptions.retries"), ["src/options.ts:42 resolved"]);
     assert!(lines("OtherOptions.retries").is_empty(), "{:?}", lines("OtherOptions.retries"));
+    assert_eq!(lines("Client.fetch"), ["test/client.ts:3 import"]);
+    assert!(lines("Server.fetch").is_empty(), "{:?}", lines("Server.fetch"));
     assert_eq!(lines("NormalizedOptions.context"), ["src/options.ts:17 resolved", "src/options.ts:20 resolved"]);
 }

@@ -122,7 +122,8 @@
 (import_specifier name: (identifier) @name) @reference.name
 (import_specifier alias: (identifier) @reference.none)
 (namespace_import (identifier) @reference.none)
-(import_clause (identifier) @reference.none)
+; A default import's name is the name it reads the module by (`import ky from "./index"`).
+(import_clause (identifier) @name @reference.name)
 (call_expression arguments: (arguments (object (pair key: (property_identifier) @name)))) @reference.name
 ((identifier) @name @reference.name
   (#not-any-of? @name "undefined" "arguments" "require" "module" "exports"))
