@@ -509,13 +509,6 @@ impl Engine {
         crate::failpoint::hit("query.after_check");
         let report = {
             let indexer = self.indexer(store, IndexOptions::default())?;
-            // A watcher's sync that held the lock meanwhile (after a checkout, most likely) may
-            // have brought the view up to date.
-            if *scope == Scope::Worktree
-                && let Some(resolved) = self.vouched_worktree(store)?
-            {
-                return Ok(resolved);
-            }
             // The state the check walked the tree for is indexed, so a query walks once, unless
             // another process published the view between the check and the lock: its state may
             // be newer than ours, so the tree is walked again.
@@ -539,23 +532,9 @@ impl Engine {
     }
 
     /// The worktree view, when a running watcher answers for it: asked to sync now, it has
-    /// brought every change made before the query into the view (one of an older build
-    /// vouches for the changes it has read).
+    /// brought every change made before the query into the view.
     fn watched_worktree(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
-        match self.watcher_flush() {
-            Some(true) => self.worktree_as_indexed(store),
-            Some(false) => Ok(None),
-            None => self.vouched_worktree(store),
-        }
-    }
-
-    /// The worktree view, when a running watcher of an older build vouches that it holds every
-    /// change it saw.
-    fn vouched_worktree(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
-        if !self.watcher_vouches() {
-            return Ok(None);
-        }
-        self.worktree_as_indexed(store)
+        if self.watcher_flush() { self.worktree_as_indexed(store) } else { Ok(None) }
     }
 
     /// The worktree view as last published, said to be fresh: for a caller that knows it is.

@@ -104,9 +104,12 @@ pub struct WatchState {
     #[serde(default)]
     pub last_sync_rechecked: Option<usize>,
     /// Whether this watcher answers requests to sync now (a watcher of an older build does
-    /// not: a query then trusts [`WatchState::synced_events`] instead).
+    /// not, and is stopped by the next query).
     #[serde(default)]
     pub answers_flush: bool,
+    /// The derivation (extractor versions, size limit) it builds views under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derivation: Option<String>,
     /// When (Unix nanoseconds) the watcher read the last request to sync now; every change
     /// made before that request is in the views once this is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -274,44 +277,35 @@ impl Engine {
         state
     }
 
-    /// Whether a running watcher vouches that this worktree's view holds every change it saw:
-    /// its last sync succeeded and no change arrived since that sync started. Queries then
-    /// skip the status walk. A change written before its event is read by the watcher is what
-    /// this misses, so only a watcher of an older build is trusted this way; a current one is
-    /// asked to sync ([`Engine::watcher_flush`]).
-    pub(crate) fn watcher_vouches(&self) -> bool {
-        let state = self.watch_status();
-        if state.running {
-            // A query keeps a watcher started on demand alive.
-            let _ = File::create(used_path(self));
-        }
-        // One that answers requests to sync is asked instead: what it has read says nothing
-        // of what it has not (a stopped watcher has read nothing since).
-        !state.answers_flush
-            && state.running
-            && state.last_error.is_none()
-            && state.syncs > 0
-            && state.synced_events == state.events
-    }
-
     /// Asks this worktree's running watcher to sync now and waits until it has: it reads its
     /// events in order and this request is one of them, so every change made before the call
-    /// is then in the worktree view, including one whose event it had not read yet. `None`
-    /// when no running watcher answers such requests; `Some(false)` when it did not sync
-    /// within [`FLUSH_WAIT`] or its sync failed (the caller then checks the tree itself).
-    pub(crate) fn watcher_flush(&self) -> Option<bool> {
+    /// is then in the worktree view, including one whose event it had not read yet. `false`
+    /// when no watcher runs, it did not sync within [`FLUSH_WAIT`], or its sync failed (the
+    /// caller then checks the tree itself).
+    ///
+    /// A watcher of another build or configuration (an older one that answers no such
+    /// requests, or one deriving views under another extractor or size limit) would keep
+    /// re-deriving the views its own way: it is stopped, and the query's own
+    /// `codecompass.watch` policy may start a current one.
+    pub(crate) fn watcher_flush(&self) -> bool {
         let state = self.watch_status();
-        if !state.running || !state.answers_flush {
-            return None;
+        if !state.running {
+            return false;
         }
-        Some(self.flush_running(&state))
+        let _ = File::create(used_path(self));
+        let current = indexer::derivation(self.workspace().max_file_size());
+        if !state.answers_flush || state.derivation.as_deref() != Some(current.as_str()) {
+            crate::progress::note("stopping a watcher of another version or configuration");
+            let _ = self.watch_stop();
+            return false;
+        }
+        self.flush_running(&state)
     }
 
     fn flush_running(&self, state: &WatchState) -> bool {
         if state.syncs == 0 {
             return false;
         }
-        let _ = File::create(used_path(self));
         let asked = now_ns();
         if std::fs::write(flush_path(self), asked.to_string()).is_err() {
             return false;
@@ -424,6 +418,7 @@ impl Engine {
             worktree: self.workspace().root().to_string_lossy().into_owned(),
             started_at: Some(store::now()),
             answers_flush: true,
+            derivation: Some(indexer::derivation(self.workspace().max_file_size())),
             ..WatchState::default()
         };
         let (tx, rx) = mpsc::channel();
@@ -471,6 +466,11 @@ impl Engine {
                     super::sync::log_line(&dir, "watch: idle, exiting");
                     break;
                 }
+            }
+            // A worktree or store that is gone (removed, or a temporary directory cleaned up)
+            // has nothing left to watch.
+            if !root.is_dir() || !dir.is_dir() {
+                break;
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };
             let mut pending = Pending::default();

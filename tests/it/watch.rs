@@ -303,3 +303,43 @@ fn a_watcher_that_does_not_answer_leaves_the_query_to_walk_the_tree() {
     assert_eq!(crate::support::located(&run), [("src/unseen.rs".into(), 1)], "{}", run.stdout);
     assert_eq!(run.json["metadata"]["freshness_status"], "fresh", "{}", run.stdout);
 }
+
+#[test]
+fn a_watcher_exits_when_its_worktree_is_removed() {
+    let (tmp, repo) = fixture("shop");
+    let started = cc(&repo, &["watch", "--background"]);
+    assert_eq!(started.json["running"], true, "{}", started.stdout);
+    let pid = cc(&repo, &["watch", "--status"]).json["pid"].as_u64().expect("a running watcher has a pid");
+    std::fs::remove_dir_all(&repo).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline && Path::new(&format!("/proc/{pid}")).exists() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let gone = !Path::new(&format!("/proc/{pid}")).exists();
+    if !gone {
+        // Not left behind by a failing test.
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    }
+    drop(tmp);
+    assert!(gone, "the watcher of a removed worktree exited");
+}
+
+#[test]
+fn a_watcher_of_another_configuration_is_stopped_and_the_query_walks() {
+    let (_tmp, repo) = fixture("shop");
+    let started = cc(&repo, &["watch", "--background"]);
+    assert_eq!(started.json["running"], true, "{}", started.stdout);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline && cc(&repo, &["watch", "--status"]).json["syncs"].as_u64() < Some(1) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Views are now derived under another size limit than the watcher's.
+    git(&repo, &["config", "codecompass.maxFileSize", "100000"]);
+    std::fs::write(repo.join("src/later.rs"), "pub fn written_after_the_change() {}\n").unwrap();
+    let run = cc(&repo, &["locate", "written_after_the_change"]);
+    let status = cc(&repo, &["watch", "--status"]);
+    cc(&repo, &["watch", "--stop"]);
+    assert_eq!(crate::support::located(&run), [("src/later.rs".into(), 1)], "{}", run.stdout);
+    assert_eq!(run.json["metadata"]["freshness_status"], "fresh", "{}", run.stdout);
+    assert_eq!(status.json["running"], false, "the query stopped the watcher: {}", status.stdout);
+}
