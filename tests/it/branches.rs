@@ -161,6 +161,17 @@ fn gc_drops_what_no_ref_reaches_and_keeps_answers() {
     assert!(report["views_dropped"].as_u64().unwrap() >= 2, "{report}");
     assert!(report["file_versions_dropped"].as_u64().unwrap() >= 2, "{report}");
     assert!(report["records_dropped"].as_u64().unwrap() >= 2, "{report}");
+    // The references of dropped records are gone with them, name index included.
+    let db = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
+    for table in ["occurrences", "occurrence_names"] {
+        let left: i64 = db
+            .query_row(&format!("SELECT count(*) FROM {table} WHERE record NOT IN (SELECT id FROM records)"), [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(left, 0, "{table} rows of dropped records");
+    }
+    drop(db);
     // Answers of what is left are untouched; a second gc finds nothing.
     assert_eq!(located(&cc(&repo, &["locate", "Inventory", "--ref", "main"])), [("src/inventory.rs".into(), 4)]);
     let search = cc(&repo, &["search", "--mode", "literal", "shop_checksum_legacy", "--ref", "main"]);
