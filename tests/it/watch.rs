@@ -210,6 +210,19 @@ fn a_sync_from_the_changed_paths_equals_a_walk_of_the_tree() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Starts a watcher for `repo` in the background and waits for its first sync; its pid.
+fn watching(repo: &Path) -> u64 {
+    let started = cc(repo, &["watch", "--background"]);
+    assert_eq!(started.json["running"], true, "{}", started.stdout);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut status = cc(repo, &["watch", "--status"]).json;
+    while Instant::now() < deadline && status["syncs"].as_u64() < Some(1) {
+        std::thread::sleep(Duration::from_millis(50));
+        status = cc(repo, &["watch", "--status"]).json;
+    }
+    status["pid"].as_u64().expect("a running watcher has a pid")
+}
+
 /// `git grep -n --untracked` at the worktree: the (path, line) pairs.
 fn grep_worktree(repo: &Path, pattern: &str) -> BTreeSet<(String, u64)> {
     let out = Command::new("git")
@@ -229,12 +242,7 @@ fn grep_worktree(repo: &Path, pattern: &str) -> BTreeSet<(String, u64)> {
 #[test]
 fn a_query_right_after_a_change_asks_the_watcher_and_answers_it() {
     let (_tmp, repo) = fixture("shop");
-    let started = cc(&repo, &["watch", "--background"]);
-    assert_eq!(started.json["running"], true, "{}", started.stdout);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline && cc(&repo, &["watch", "--status"]).json["syncs"].as_u64() < Some(1) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    watching(&repo);
     let search = |pattern: &str| {
         let run = cc(&repo, &["search", "--mode", "regex", pattern, "--limit", "1000"]);
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -287,13 +295,7 @@ fn a_query_right_after_a_change_asks_the_watcher_and_answers_it() {
 #[test]
 fn a_watcher_that_does_not_answer_leaves_the_query_to_walk_the_tree() {
     let (_tmp, repo) = fixture("shop");
-    let started = cc(&repo, &["watch", "--background"]);
-    assert_eq!(started.json["running"], true, "{}", started.stdout);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline && cc(&repo, &["watch", "--status"]).json["syncs"].as_u64() < Some(1) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let pid = cc(&repo, &["watch", "--status"]).json["pid"].as_u64().expect("a running watcher has a pid").to_string();
+    let pid = watching(&repo).to_string();
     // Stopped, it is still alive and locked, but reads nothing.
     assert!(Command::new("kill").args(["-STOP", &pid]).status().unwrap().success());
     std::fs::write(repo.join("src/unseen.rs"), "pub fn seen_by_the_walk() {}\n").unwrap();
@@ -307,9 +309,7 @@ fn a_watcher_that_does_not_answer_leaves_the_query_to_walk_the_tree() {
 #[test]
 fn a_watcher_exits_when_its_worktree_is_removed() {
     let (tmp, repo) = fixture("shop");
-    let started = cc(&repo, &["watch", "--background"]);
-    assert_eq!(started.json["running"], true, "{}", started.stdout);
-    let pid = cc(&repo, &["watch", "--status"]).json["pid"].as_u64().expect("a running watcher has a pid");
+    let pid = watching(&repo);
     std::fs::remove_dir_all(&repo).unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline && Path::new(&format!("/proc/{pid}")).exists() {
@@ -327,12 +327,7 @@ fn a_watcher_exits_when_its_worktree_is_removed() {
 #[test]
 fn a_watcher_of_another_configuration_is_stopped_and_the_query_walks() {
     let (_tmp, repo) = fixture("shop");
-    let started = cc(&repo, &["watch", "--background"]);
-    assert_eq!(started.json["running"], true, "{}", started.stdout);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline && cc(&repo, &["watch", "--status"]).json["syncs"].as_u64() < Some(1) {
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    watching(&repo);
     // Views are now derived under another size limit than the watcher's.
     git(&repo, &["config", "codecompass.maxFileSize", "100000"]);
     std::fs::write(repo.join("src/later.rs"), "pub fn written_after_the_change() {}\n").unwrap();
