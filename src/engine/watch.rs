@@ -474,8 +474,9 @@ impl Engine {
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };
             let mut pending = Pending::default();
-            let (relevant, mut flushed) = pending.note(&first, &places, &flush);
-            let mut flushed_at = flushed.then(now_ns);
+            let (relevant, asked) = pending.note(&first, &places, &flush);
+            // When a request to sync now was read: every change made before it is synced next.
+            let mut flushed_at = asked.then(now_ns);
             if relevant {
                 state.last_event_at = Some(store::now());
                 state.events += 1;
@@ -484,13 +485,13 @@ impl Engine {
                 // so a steady trickle cannot starve the sync; a request to sync now ends it.
                 let burst_started = Instant::now();
                 let mut quiet_since = Instant::now();
-                while !flushed && burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < DEBOUNCE {
+                while flushed_at.is_none() && burst_started.elapsed() < MAX_DEBOUNCE && quiet_since.elapsed() < DEBOUNCE
+                {
                     let Ok(event) = rx.recv_timeout(DEBOUNCE.saturating_sub(quiet_since.elapsed())) else {
                         continue;
                     };
                     let (relevant, asked) = pending.note(&event, &places, &flush);
                     if asked {
-                        flushed = true;
                         flushed_at = Some(now_ns());
                     }
                     if relevant {
@@ -503,7 +504,9 @@ impl Engine {
             // A change, or a request to sync now when a change is not synced yet (the last
             // sync failed, or a change arrived during it): never a sync for nothing, so a
             // failing sync is not retried in a loop by the events of its own writes.
-            if pending.any || (flushed && (state.synced_events != state.events || state.last_error.is_some())) {
+            if pending.any
+                || (flushed_at.is_some() && (state.synced_events != state.events || state.last_error.is_some()))
+            {
                 self.watch_sync(&mut state, &path, pending, &mut memory);
             }
             if let Some(at) = flushed_at {

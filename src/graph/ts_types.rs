@@ -60,7 +60,9 @@ impl ViewGraph<'_> {
         if definitions.is_empty() {
             return Ok(None);
         }
-        let Some(def) = self.resolved_bare(u, name, &definitions)? else { return Ok(None) };
+        // A module-level constant, wherever in the file it is read.
+        let anywhere = Use { file: u.file.clone(), occurrence: Occurrence { caller: None, ..u.occurrence.clone() } };
+        let Some(def) = self.resolved_bare(&anywhere, name, &definitions)? else { return Ok(None) };
         if def.symbol.parent.is_some() || !matches!(def.symbol.kind.as_str(), "constant" | "variable") {
             return Ok(None);
         }
@@ -87,7 +89,8 @@ impl ViewGraph<'_> {
         Ok(return_annotation(&function.symbol.signature).and_then(type_name))
     }
 
-    /// The one definition among `definitions` a bare `name` at `u` means, when it is one.
+    /// The one definition among `definitions` a bare `name` read where `u` is means, when it
+    /// is one (not `ambiguous`).
     fn resolved_bare<'d>(&self, u: &Use, name: &str, definitions: &'d [Def]) -> Result<Option<&'d Def>, StoreError> {
         let bare = Use {
             file: u.file.clone(),
@@ -95,7 +98,6 @@ impl ViewGraph<'_> {
                 kind: RefKind::Name,
                 name: name.to_owned(),
                 qualifier: String::new(),
-                caller: None,
                 ..u.occurrence.clone()
             },
         };
@@ -149,20 +151,8 @@ impl ViewGraph<'_> {
     /// The type `callee` (as called where `u` is) declares for its parameter `index`.
     fn argument_type(&self, u: &Use, callee: &str, index: usize) -> Result<Option<String>, StoreError> {
         let definitions = self.definitions(callee)?;
-        let call = Use {
-            file: u.file.clone(),
-            occurrence: Occurrence {
-                kind: RefKind::Call,
-                name: callee.to_owned(),
-                qualifier: String::new(),
-                ..u.occurrence.clone()
-            },
-        };
-        let resolution = self.resolve(&call, &definitions)?;
-        let ([target], false) = (resolution.targets.as_slice(), resolution.confidence == Confidence::Ambiguous) else {
-            return Ok(None);
-        };
-        let signature = &definitions[*target].symbol.signature;
+        let Some(function) = self.resolved_bare(u, callee, &definitions)? else { return Ok(None) };
+        let signature = &function.symbol.signature;
         if let Some((_, Some(annotation))) = nth_parameter(signature, index) {
             return Ok(type_name(annotation));
         }
