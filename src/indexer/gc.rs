@@ -139,6 +139,41 @@ impl Indexer<'_> {
 
         // File versions of history's commits stay: `log` and `history` read them.
         live |= self.store.history_file_versions()?;
+        self.drop_unreachable(tx, &live, &mut report)?;
+
+        // 7. Kept index copies (`refreshed-<worktree>-<checksum>`, see `git::status`) of
+        // worktrees no longer listed.
+        let worktrees: HashSet<String> = self
+            .store
+            .refs()?
+            .into_iter()
+            .filter(|r| r.kind == "worktree")
+            .map(|r| format!("{}-", super::state::refreshed_index_name(&r.name)))
+            .collect();
+        for entry in std::fs::read_dir(self.store.dir()).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&super::state::refreshed_index_name(""))
+                && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str()))
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        self.store.checkpoint();
+        report.bytes_after = crate::store::dir_size(self.store.dir());
+        Ok(report)
+    }
+
+    /// Drops, in the transaction `tx` (committed here), the file versions not in `live` and
+    /// what only they needed: records of the current extractors no other file version needs,
+    /// their symbols and references, blobs nothing refers to; then the full-text documents of
+    /// the dropped file versions. Adds what it dropped to `report`.
+    pub(super) fn drop_unreachable(
+        &self,
+        tx: rusqlite::Transaction<'_>,
+        live: &RoaringBitmap,
+        report: &mut GcReport,
+    ) -> Result<(), IndexError> {
+        let conn = self.store.conn();
 
         // 3. File versions no view holds; their documents are queued for deletion.
         let all_fvs: Vec<u32> = {
@@ -227,25 +262,6 @@ impl Indexer<'_> {
             conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
             report.documents_dropped = pending.len() as u64;
         }
-        // 7. Kept index copies (`refreshed-<worktree>-<checksum>`, see `git::status`) of
-        // worktrees no longer listed.
-        let worktrees: HashSet<String> = self
-            .store
-            .refs()?
-            .into_iter()
-            .filter(|r| r.kind == "worktree")
-            .map(|r| format!("{}-", super::state::refreshed_index_name(&r.name)))
-            .collect();
-        for entry in std::fs::read_dir(self.store.dir()).into_iter().flatten().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&super::state::refreshed_index_name(""))
-                && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str()))
-            {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-        self.store.checkpoint();
-        report.bytes_after = crate::store::dir_size(self.store.dir());
-        Ok(report)
+        Ok(())
     }
 }
