@@ -116,9 +116,18 @@ impl Out {
             if let Some(history) = &response.history {
                 value["history"] = serde_json::to_value(history).unwrap_or_default();
             }
+            if let Some(seeded) = &response.seeded {
+                value["seeded"] = serde_json::to_value(seeded).unwrap_or_default();
+            }
             return self.json_doc(&value);
         }
         let mut text = String::new();
+        if let Some(s) = &response.seeded {
+            text.push_str(&format!(
+                "seeded from the index of {} ({} of {} files shared, {} of its file versions dropped, {} ms)\n",
+                s.donor, s.files_shared, s.files_wanted, s.file_versions_dropped, s.duration_ms
+            ));
+        }
         for v in &response.views {
             let state = if v.up_to_date { "up to date".to_owned() } else { format!("{} changed", v.files_changed) };
             text.push_str(&format!(

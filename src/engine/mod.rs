@@ -17,6 +17,7 @@ mod outline;
 pub mod registry;
 mod related;
 mod search;
+mod seed;
 mod snapshot;
 mod source;
 mod status;
@@ -236,6 +237,10 @@ pub struct IndexResponse {
     /// The commits a sync added to history (only once history is indexed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<crate::indexer::HistoryReport>,
+    /// The first index of a registered repository seeded from another one's store (a fork
+    /// sharing most of its files): from which, and how much it shared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeded: Option<crate::indexer::SeedReport>,
 }
 
 /// One view of an `index` answer.
@@ -374,6 +379,7 @@ impl Engine {
         options: IndexOptions,
         mut worktree: Option<indexer::WorktreeState>,
     ) -> Result<IndexResponse, Error> {
+        let mut seeded = None;
         let store = if options.force {
             // A forced rebuild also repairs what a plain open refuses.
             match Store::classify(self.ws.store_dir()).0 {
@@ -385,6 +391,7 @@ impl Engine {
             }
             self.open_store(true)?
         } else {
+            seeded = self.seed_new_store(scopes)?;
             self.open_store(true)?
         };
         let force = options.force;
@@ -427,7 +434,7 @@ impl Engine {
             total.symbols += v.symbols;
         }
         total.duration_ms = started.elapsed().as_millis() as u64;
-        Ok(IndexResponse { views, total, history: None })
+        Ok(IndexResponse { views, total, history: None, seeded })
     }
 
     /// An indexer of this workspace's store that, when this repository is registered

@@ -232,14 +232,19 @@ fn default_alias(root: &Path) -> String {
 /// shared between them. Stores of another schema (or damaged) are left out, and so is
 /// `own_store` (two worktrees of one repository share a store).
 pub fn donor_stores(registry: &Registry, own: &Path, own_store: &Path) -> Vec<PathBuf> {
+    donors(registry, own, own_store).into_iter().map(|(_, store)| store).collect()
+}
+
+/// The same as [`donor_stores`], each with its repository's path.
+pub fn donors(registry: &Registry, own: &Path, own_store: &Path) -> Vec<(PathBuf, PathBuf)> {
     let own = own.to_string_lossy();
     registry
         .repos
         .iter()
         .filter(|r| r.path != own && r.state() == RepoState::Ok)
         .filter_map(|r| Engine::open(Path::new(&r.path), &EngineOptions::default()).ok())
-        .map(|engine| engine.workspace().store_dir().to_owned())
-        .filter(|dir| dir != own_store && store::Store::classify(dir).0 == store::StoreState::Compatible)
+        .map(|engine| (engine.workspace().root().to_owned(), engine.workspace().store_dir().to_owned()))
+        .filter(|(_, dir)| dir != own_store && store::Store::classify(dir).0 == store::StoreState::Compatible)
         .collect()
 }
 

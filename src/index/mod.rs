@@ -23,7 +23,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
 pub use collect::{Hit, TopInView, ViewFileVersions};
 pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
-pub use verify::{Verify, commit_files};
+pub use verify::{STAMPS, Verify, commit_files};
 
 /// The version of the documents' layout and tokenizers. A store whose index was written with
 /// another version is `reindex_required`.

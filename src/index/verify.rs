@@ -16,7 +16,7 @@ use super::FtsError;
 
 /// The stamps file, inside `fts/`. Tantivy manages only the files it wrote, so it never
 /// deletes this one.
-const STAMPS: &str = "verified";
+pub const STAMPS: &str = "verified";
 
 /// How much to verify.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! of, it copies the records other registered repositories' stores hold for the same blob ids
 //! (a fork, a vendored copy, a monorepo split). A record is keyed by blob id, language and
 //! extractor key, so a copy is exactly what parsing here would write; what is not found is
-//! parsed as always. Views, file versions and full-text documents stay this store's own:
-//! answers never come from another repository's views.
+//! parsed as always. Views stay this store's own: answers never come from another
+//! repository's views. (A new store may start as a copy of another registered one, file
+//! versions and documents included: see `seed.rs`.)
 
 use std::cell::OnceCell;
 use std::collections::HashSet;

@@ -146,7 +146,7 @@ fn dead_leftovers(dir: &std::path::Path, prefix: &str) -> Vec<PathBuf> {
 
 /// Removes directories named `<prefix><pid>` in `dir` whose process is gone: what a crashed
 /// export or import left behind.
-fn remove_leftovers(dir: &std::path::Path, prefix: &str) {
+pub(crate) fn remove_leftovers(dir: &std::path::Path, prefix: &str) {
     for path in dead_leftovers(dir, prefix) {
         let _ = std::fs::remove_dir_all(path);
     }
@@ -159,6 +159,7 @@ pub fn leftovers(store_dir: &std::path::Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Some(parent) = store_dir.parent() {
         out.extend(dead_leftovers(parent, &import::staging_prefix(store_dir)));
+        out.extend(dead_leftovers(parent, &crate::indexer::seed_staging_prefix(store_dir)));
     }
     out.extend(dead_leftovers(store_dir, export::SCRATCH_PREFIX));
     out.extend(dead_leftovers(store_dir, import::FTS_ASIDE_PREFIX));

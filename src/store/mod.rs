@@ -16,6 +16,7 @@ mod lock;
 pub mod occurrences;
 mod rows;
 mod schema;
+pub mod seed;
 pub mod shared;
 
 use std::path::{Path, PathBuf};

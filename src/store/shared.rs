@@ -77,7 +77,7 @@ pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError>
 }
 
 /// A path as an SQLite URI opening it read-only.
-fn read_only_uri(path: &Path) -> String {
+pub(super) fn read_only_uri(path: &Path) -> String {
     let mut uri = String::from("file:");
     for c in path.to_string_lossy().chars() {
         match c {

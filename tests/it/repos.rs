@@ -284,11 +284,15 @@ fn a_fork_indexes_without_parsing_the_blobs_it_shares_and_answers_from_its_own_v
     let shop = Shop::new();
     let billing = shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]);
     assert_eq!(billing.json["index"]["total"]["blobs_shared"], 0, "{}", billing.stdout);
-    // The fork holds billing's two blobs and one of its own: only that one is parsed.
+    assert!(billing.json["index"].get("seeded").is_none(), "{}", billing.stdout);
+    // The fork holds billing's two files and one of its own: its store starts as a copy of
+    // billing's, and only its own file is parsed.
     let fork = shop.run(&["repos", "add", shop.repo("billing-fork").to_str().unwrap(), "--alias", "fork"]);
     assert_eq!(fork.json["index"]["total"]["blobs_parsed"], 1, "{}", fork.stdout);
-    assert_eq!(fork.json["index"]["total"]["blobs_shared"], 2, "{}", fork.stdout);
-    // The copied records answer exactly as parsed ones: the same symbols and references.
+    let seeded = &fork.json["index"]["seeded"];
+    assert_eq!(seeded["files_shared"], 2, "{}", fork.stdout);
+    assert_eq!(seeded["files_wanted"], 3, "{}", fork.stdout);
+    // The shared records answer exactly as parsed ones: the same symbols and references.
     let shared = shop.run_in(&shop.repo("billing-fork"), &["references", "charge_card"]);
     let parsed = shop.run_in(&shop.repo("billing"), &["references", "charge_card"]);
     assert_eq!(shared.json["definitions"], parsed.json["definitions"]);
@@ -298,12 +302,121 @@ fn a_fork_indexes_without_parsing_the_blobs_it_shares_and_answers_from_its_own_v
     // Nothing of the fork's leaks into billing, nor the other way.
     assert_eq!(shop.run_in(&shop.repo("billing"), &["locate", "charge_twice_only_in_fork"]).code, 1);
     assert_eq!(shop.run_in(&shop.repo("billing-fork"), &["locate", "charge_twice_only_in_fork"]).code, 0);
+    // A repository sharing less than half of its files is not seeded: the records of the
+    // blobs it shares are copied, blob by blob.
+    let mixed = shop.root.join("mixed");
+    git(&shop.root, &["clone", "-q", shop.repo("billing").to_str().unwrap(), mixed.to_str().unwrap()]);
+    for name in ["a", "b", "c"] {
+        std::fs::write(mixed.join(format!("{name}.py")), format!("def only_in_mixed_{name}():\n    return 1\n"))
+            .unwrap();
+    }
+    git(&mixed, &["add", "."]);
+    git(&mixed, &["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "mixed"]);
+    let mixed_added = shop.run(&["repos", "add", mixed.to_str().unwrap(), "--alias", "mixed"]);
+    assert!(mixed_added.json["index"].get("seeded").is_none(), "{}", mixed_added.stdout);
+    assert_eq!(mixed_added.json["index"]["total"]["blobs_shared"], 2, "{}", mixed_added.stdout);
+    assert_eq!(mixed_added.json["index"]["total"]["blobs_parsed"], 3, "{}", mixed_added.stdout);
     // A repository that is not registered borrows nothing.
     let copy = shop.root.join("unregistered");
     git(&shop.root, &["clone", "-q", shop.repo("billing").to_str().unwrap(), copy.to_str().unwrap()]);
     let alone = shop.run_in(&copy, &["index"]);
     assert_eq!(alone.json["total"]["blobs_shared"], 0, "{}", alone.stdout);
     assert_eq!(alone.json["total"]["blobs_parsed"], 2, "{}", alone.stdout);
+    assert!(alone.json.get("seeded").is_none(), "{}", alone.stdout);
+}
+
+/// What a store holds, read from its database: `(table, rows)` for the tables a seed must
+/// leave with only the repository's own rows, and the paths of its file versions.
+fn store_rows(repo: &Path) -> (Vec<String>, Vec<String>, i64) {
+    let db = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
+    let strings = |sql: &str| -> Vec<String> {
+        let mut stmt = db.prepare(sql).unwrap();
+        let mut out: Vec<String> = stmt.query_map([], |r| r.get::<_, String>(0)).unwrap().map(Result::unwrap).collect();
+        out.sort();
+        out
+    };
+    let paths = strings("SELECT CAST(path AS TEXT) FROM file_versions");
+    let refs = strings("SELECT name FROM refs");
+    let orphans: i64 = db
+        .query_row(
+            "SELECT (SELECT count(*) FROM records WHERE blob NOT IN (SELECT blob FROM file_versions))
+                  + (SELECT count(*) FROM blobs WHERE id NOT IN (SELECT blob FROM file_versions))",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    (paths, refs, orphans)
+}
+
+#[test]
+fn a_seeded_fork_keeps_nothing_its_own_trees_lack_and_answers_as_if_indexed_alone() {
+    let shop = Shop::new();
+    let billing = shop.repo("billing");
+    let fork = shop.repo("billing-fork");
+    assert_eq!(shop.run(&["repos", "add", billing.to_str().unwrap()]).code, 0);
+    // Billing's store also holds its branch `v2`, whose file the fork's main does not have.
+    assert_eq!(shop.run_in(&billing, &["index", "--ref", "v2"]).code, 0);
+    let added = shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork"]);
+    assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
+    assert_eq!(added.json["index"]["seeded"]["file_versions_dropped"], 1, "{}", added.stdout);
+    let (paths, refs, orphans) = store_rows(&fork);
+    assert_eq!(paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
+    assert!(refs.iter().all(|r| r == "refs/heads/main" || r.starts_with("worktree:")), "{refs:?}");
+    assert_eq!(orphans, 0, "records or blobs only billing's file versions needed");
+    let fork_store = fork.join(".git/codecompass");
+    let db = rusqlite::Connection::open(fork_store.join("store.sqlite")).unwrap();
+    let seeded_from: String =
+        db.query_row("SELECT value FROM meta WHERE key = 'seeded_from'", [], |r| r.get(0)).unwrap();
+    assert_eq!(Path::new(&seeded_from).canonicalize().unwrap(), billing.canonicalize().unwrap());
+    drop(db);
+
+    // Every answer equals the one of a clone of the fork indexed from nothing.
+    let alone = shop.root.join("fork-alone");
+    git(&shop.root, &["clone", "-q", fork.to_str().unwrap(), alone.to_str().unwrap()]);
+    for args in [
+        &["search", "charge_card"][..],
+        &["search", "--mode", "regex", "cents"],
+        &["locate", "format_amount"],
+        &["references", "charge_card"],
+        &["outline", "billing/charge.py"],
+    ] {
+        let seeded = shop.run_in(&fork, args);
+        let scratch = shop.run_in(&alone, args);
+        assert_eq!(seeded.code, scratch.code, "{args:?}");
+        assert!(!places_of(&seeded).is_empty(), "{args:?}: {}", seeded.stdout);
+        assert_eq!(places_of(&seeded), places_of(&scratch), "{args:?}: {}", seeded.stdout);
+    }
+    let callers = |dir: &Path| shop.run_in(dir, &["callers", "charge_card"]).json;
+    let (seeded, scratch) = (callers(&fork), callers(&alone));
+    assert!(!seeded["edges"].as_array().unwrap().is_empty(), "{seeded}");
+    assert_eq!((&seeded["nodes"], &seeded["edges"]), (&scratch["nodes"], &scratch["edges"]));
+    // The fork goes on as any store: a commit of its own, a branch switch, gc.
+    std::fs::write(fork.join("billing/money.py"), "def format_amount(cents):\n    return str(cents)\n").unwrap();
+    git(&fork, &["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-am", "fork: plain amounts"]);
+    let located = shop.run_in(&fork, &["locate", "format_amount"]);
+    assert_eq!(located.code, 0, "{}", located.stderr);
+    assert_eq!(shop.run_in(&fork, &["gc", "--grace-days", "0"]).code, 0);
+    assert!(shop.run_in(&fork, &["doctor"]).code == 0);
+    // Billing's store is untouched by all of it: its files, its answers.
+    assert_eq!(shop.run_in(&billing, &["doctor"]).code, 0);
+    let v2 = shop.run_in(&billing, &["locate", "charge_card", "--ref", "v2"]);
+    assert_eq!(places_of(&v2), [("billing/cards/charge_v2.py".to_owned(), 4)], "{}", v2.stdout);
+    let money = shop.run_in(&billing, &["search", "-F", "%d.%02d"]);
+    assert_eq!(places_of(&money), [("billing/money.py".to_owned(), 2)], "{}", money.stdout);
+}
+
+/// `(path, line)` of every result of a `--json` answer, in order.
+fn places_of(run: &Run) -> Vec<(String, u64)> {
+    let results = run.json["results"].as_array().or_else(|| run.json["symbols"].as_array());
+    results
+        .into_iter()
+        .flatten()
+        .map(|r| {
+            let path = r["path"].as_str().unwrap_or_default().to_owned();
+            let line = r["line"].as_u64().or_else(|| r["line_start"].as_u64()).unwrap_or(0);
+            (path, line)
+        })
+        .collect()
 }
 
 #[test]
@@ -379,4 +492,35 @@ fn repos_sync_brings_each_registered_repository_up_to_date_and_reports_the_missi
         partial.json["repos"].as_array().unwrap().iter().find(|r| r["repo"] == "storefront").unwrap().clone();
     assert_eq!(storefront["error"]["code"], "repo_missing");
     assert!(partial.json["repos"].as_array().unwrap().iter().any(|r| r["repo"] == "billing" && r["status"] == "ok"));
+}
+
+#[test]
+fn a_seed_killed_before_it_installs_leaves_no_store_and_the_next_run_seeds_again() {
+    let shop = Shop::new();
+    let fork = shop.repo("billing-fork");
+    assert_eq!(shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]).code, 0);
+    assert_eq!(shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork", "--no-index"]).code, 0);
+    let killed = bin()
+        .args(["index", "--json", "--quiet"])
+        .env("CODECOMPASS_HOME", &shop.home)
+        .env("CODECOMPASS_FAILPOINTS", "seed.before_install=exit")
+        .current_dir(&fork)
+        .output()
+        .unwrap();
+    assert_ne!(killed.status.code(), Some(0));
+    let git_dir = fork.join(".git");
+    let staged = || {
+        std::fs::read_dir(&git_dir)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().contains(".seed-staging-"))
+            .count()
+    };
+    assert_eq!(staged(), 1, "the killed run's staging directory");
+    assert!(!git_dir.join("codecompass/store.sqlite").exists(), "no store was installed");
+    let again = shop.run_in(&fork, &["index"]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert_eq!(again.json["seeded"]["files_shared"], 2, "{}", again.stdout);
+    assert_eq!(staged(), 0, "the leftover is removed");
+    assert_eq!(shop.run_in(&fork, &["locate", "charge_twice_only_in_fork"]).code, 0);
 }

@@ -1,0 +1,174 @@
+//! A repository's first index seeded from another registered repository's store: a fork
+//! shares most of its files with its original, path for path and blob for blob, and its first
+//! build would otherwise write the full-text documents of every one of them again (records are
+//! shared blob by blob, see `shared.rs`; documents are keyed by file version, so they can only
+//! come with the file versions, that is with the whole store).
+//!
+//! The donor's store is copied into a staging directory beside the new store (see
+//! `store::seed`), everything of the donor's repository is forgotten there (refs, views,
+//! history), and the file versions this repository's trees do not hold are dropped with their
+//! documents and the records only they needed, as gc drops them: the new store never keeps
+//! another repository's content. The staged store is then renamed into place, the full-text
+//! index first and the database last, like a snapshot install. The build that follows finds
+//! the shared files' file versions, records and documents, and writes only what differs.
+
+use std::path::{Path, PathBuf};
+
+use super::gc::GcReport;
+use super::{IndexError, IndexOptions, Indexer};
+use crate::git::ObjectId;
+use crate::store::{self, Store, StoreError, WriteLock};
+use crate::view::Workspace;
+
+/// A donor is used when it holds at least this share of the wanted files...
+const MIN_SHARED: f64 = 0.5;
+/// ...and no more than this many file versions with documents for each one shared (the rest
+/// is copied only to be dropped).
+const MAX_DOCUMENTED_PER_SHARED: u64 = 2;
+
+/// What seeding did.
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+pub struct SeedReport {
+    /// The repository whose store the new one was seeded from.
+    pub donor: String,
+    /// Files of the trees being indexed the donor held with their documents.
+    pub files_shared: u64,
+    /// Files of those trees.
+    pub files_wanted: u64,
+    /// The donor's file versions dropped because this repository's trees do not hold them.
+    pub file_versions_dropped: u64,
+    /// Wall time of the copy and the drop.
+    pub duration_ms: u64,
+}
+
+/// The prefix of staging directories, beside the store (`<store>.seed-staging-<pid>`).
+pub fn staging_prefix(store_dir: &Path) -> String {
+    let name = store_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "store".into());
+    format!("{name}.seed-staging-")
+}
+
+/// Removes the staging directory on drop, whatever happened.
+struct Staging(PathBuf);
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Seeds the workspace's store, which must not exist yet, from the donor (repository path,
+/// store directory) that holds the most of `wanted` (path, blob: the files of the trees about
+/// to be indexed), if one holds enough. `None`: nothing was seeded (no donor qualified, each
+/// was busy or unreadable, or another process created the store meanwhile); the build then
+/// starts from an empty store as always.
+pub fn seed(
+    ws: &Workspace,
+    donors: &[(PathBuf, PathBuf)],
+    wanted: &[(Vec<u8>, ObjectId)],
+) -> Result<Option<SeedReport>, IndexError> {
+    let started = std::time::Instant::now();
+    if wanted.is_empty() {
+        return Ok(None);
+    }
+    let mut best: Option<(&PathBuf, &PathBuf, u64)> = None;
+    for (repo, dir) in donors {
+        match store::seed::overlap(dir, wanted) {
+            Ok(o)
+                if o.shared as f64 >= MIN_SHARED * wanted.len() as f64
+                    && o.documented <= MAX_DOCUMENTED_PER_SHARED * o.shared
+                    && best.is_none_or(|(_, _, shared)| o.shared > shared) =>
+            {
+                best = Some((repo, dir, o.shared));
+            }
+            Ok(_) => {}
+            Err(e) => crate::progress::note(&format!("warning: the index of {} not read: {e}", repo.display())),
+        }
+    }
+    let Some((donor_repo, donor_store, shared)) = best else { return Ok(None) };
+    let store_dir = ws.store_dir();
+    let parent = match store_dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let prefix = staging_prefix(store_dir);
+    crate::snapshot::remove_leftovers(&parent, &prefix);
+    let staging = Staging(parent.join(format!("{prefix}{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&staging.0);
+    crate::progress::note(&format!(
+        "seeding the index from {} ({shared} of {} files shared)",
+        donor_repo.display(),
+        wanted.len()
+    ));
+    match store::seed::copy_from(donor_store, &staging.0) {
+        Ok(()) => {}
+        Err(StoreError::Busy { .. }) => {
+            crate::progress::note(&format!("{} is being indexed: not seeding from it", donor_repo.display()));
+            return Ok(None);
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let dropped = {
+        let staged = Store::open(&staging.0, false)?;
+        // A copy is written in rollback mode; a store is read while it is written. Nothing
+        // here needs to be durable before the copy is whole: it is synced once, below.
+        staged.conn().query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)).map_err(StoreError::from)?;
+        staged.conn().pragma_update(None, "synchronous", "OFF").map_err(StoreError::from)?;
+        staged.forget_repository()?;
+        let keep = staged.file_versions_of(wanted)?;
+        let indexer = Indexer::new(ws, &staged, IndexOptions::default())?;
+        let mut report = GcReport::default();
+        let tx = staged.conn().unchecked_transaction().map_err(StoreError::from)?;
+        indexer.drop_unreachable(tx, &keep, &mut report)?;
+        staged.set_meta("seeded_from", &donor_repo.to_string_lossy())?;
+        drop(indexer);
+        staged.conn().query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).map_err(StoreError::from)?;
+        report.file_versions_dropped
+    };
+    let staged_db = staging.0.join(store::DB_FILE);
+    std::fs::File::open(&staged_db)
+        .and_then(|f| f.sync_all())
+        .map_err(|e| IndexError::Io { path: staged_db.clone(), source: e })?;
+    crate::failpoint::hit("seed.before_install");
+    if !install(store_dir, &staging.0)? {
+        return Ok(None);
+    }
+    Ok(Some(SeedReport {
+        donor: donor_repo.to_string_lossy().into_owned(),
+        files_shared: shared,
+        files_wanted: wanted.len() as u64,
+        file_versions_dropped: dropped,
+        duration_ms: started.elapsed().as_millis() as u64,
+    }))
+}
+
+/// Renames the staged store into `store_dir` under its write lock, the full-text index first
+/// and the database last (until then the store has no database: "not indexed", never half a
+/// store). `false`: another process made the store meanwhile, and it is left as it is.
+fn install(store_dir: &Path, staging: &Path) -> Result<bool, IndexError> {
+    let _lock = WriteLock::acquire(store_dir, true)?;
+    if Store::exists(store_dir) {
+        return Ok(false);
+    }
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |e| IndexError::Io { path, source: e }
+    };
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(store_dir.join(format!("{}{suffix}", store::DB_FILE)));
+    }
+    let fts = crate::index::dir_of(store_dir);
+    if fts.exists() {
+        // No database: whatever full-text index sits here is an orphan (see `Store::create`).
+        std::fs::remove_dir_all(&fts).map_err(io(&fts))?;
+    }
+    let staged_fts = crate::index::dir_of(staging);
+    if staged_fts.exists() {
+        std::fs::rename(&staged_fts, &fts).map_err(io(&fts))?;
+    }
+    let db = store_dir.join(store::DB_FILE);
+    std::fs::rename(staging.join(store::DB_FILE), &db).map_err(io(&db))?;
+    if let Ok(dir) = std::fs::File::open(store_dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(true)
+}
