@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, Parser, Query, QueryCursor, StreamingIterator};
+use tree_sitter::{Node, Parser, Query, QueryCursor, QueryPredicateArg, StreamingIterator};
 
 use crate::lang::{self, KINDS, Language, VisibilityRule};
 
@@ -136,6 +136,33 @@ pub fn extractor_key(language: &Language) -> String {
 struct Compiled {
     query: Query,
     captures: Vec<Capture>,
+    /// Per pattern, the conditions on node kinds tree-sitter leaves to its caller.
+    kinds: Vec<Vec<KindCondition>>,
+}
+
+/// `(#kind-is? @capture kind...)`: the captured node is of one of the kinds;
+/// `(#parent-is? ...)`, `(#grandparent-is? ...)`: its parent, its parent's parent is. They
+/// stand for alternations that
+/// tree-sitter analyses one by one when it compiles a query, at a cost that grows with the
+/// grammar: a copy of a pattern per parent kind (C++'s namespace-scope declarations under seven
+/// parents took 0.5 s of a 0.8 s compile), a list of thirty operator tokens (Swift: 0.3 s).
+struct KindCondition {
+    capture: u32,
+    /// 0: the node, 1: its parent, 2: its parent's parent.
+    up: u8,
+    kinds: Vec<String>,
+}
+
+impl Compiled {
+    /// Whether the match holds the conditions tree-sitter leaves to its caller.
+    fn accepts(&self, m: &tree_sitter::QueryMatch<'_, '_>) -> bool {
+        self.kinds[m.pattern_index].iter().all(|condition| {
+            m.captures().iter().filter(|c| c.index == condition.capture).all(|c| {
+                let node = (0..condition.up).try_fold(c.node, |n, _| n.parent());
+                node.is_some_and(|n| condition.kinds.iter().any(|k| k == n.kind()))
+            })
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,7 +227,36 @@ fn compile(language: &Language) -> Result<Compiled, String> {
         .iter()
         .map(|n| parse_capture(n).map_err(|e| format!("{}: {e}", language.name)))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Compiled { query, captures })
+    let mut kinds = Vec::with_capacity(query.pattern_count());
+    for pattern in 0..query.pattern_count() {
+        let mut conditions = Vec::new();
+        for predicate in query.general_predicates(pattern) {
+            let op = predicate.operator.as_ref();
+            let wrong = || format!("{}: `#{op}` takes a capture and node kinds", language.name);
+            let up = match op {
+                "kind-is?" => 0,
+                "parent-is?" => 1,
+                "grandparent-is?" => 2,
+                _ => return Err(format!("{}: unknown predicate `#{op}`", language.name)),
+            };
+            let Some((QueryPredicateArg::Capture(capture), rest)) = predicate.args.split_first() else {
+                return Err(wrong());
+            };
+            let names = rest
+                .iter()
+                .map(|k| match k {
+                    QueryPredicateArg::String(kind) => Ok(kind.to_string()),
+                    QueryPredicateArg::Capture(_) => Err(wrong()),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if names.is_empty() {
+                return Err(wrong());
+            }
+            conditions.push(KindCondition { capture: *capture, up, kinds: names });
+        }
+        kinds.push(conditions);
+    }
+    Ok(Compiled { query, captures, kinds })
 }
 
 /// Checks that `language`'s query compiles against its grammar and uses only known captures.
@@ -315,6 +371,9 @@ fn collect_matches<'t>(
         cursor.set_match_limit(4096);
         let mut matches = cursor.matches(&compiled.query, root, source);
         while let Some(m) = matches.next() {
+            if !compiled.accepts(m) {
+                continue;
+            }
             let mut def: Option<(Node<'t>, &'static str, Option<Role>)> = None;
             let mut name = None;
             let mut reference = None;

@@ -24,35 +24,25 @@
 ; Members of classes, objects, traits and enums. `def this(...)` is an auxiliary constructor; a
 ; `def` without a body (abstract) only declares.
 (function_definition name: (identifier) @name (#eq? @name "this")) @definition.constructor
-[(class_definition body: (template_body (function_definition name: (_) @name) @definition.method))
- (object_definition body: (template_body (function_definition name: (_) @name) @definition.method))
- (trait_definition body: (template_body (function_definition name: (_) @name) @definition.method))
- (enum_definition body: (enum_body (function_definition name: (_) @name) @definition.method))]
-[(class_definition body: (template_body (function_declaration name: (_) @name) @declaration.method))
- (object_definition body: (template_body (function_declaration name: (_) @name) @declaration.method))
- (trait_definition body: (template_body (function_declaration name: (_) @name) @declaration.method))
- (enum_definition body: (enum_body (function_declaration name: (_) @name) @declaration.method))]
+; Members of a class, object, trait or enum (the kinds are checked by the extractor: one copy
+; of each pattern per kind made this query take 0.3 s to compile).
+((function_definition name: (_) @name) @definition.method
+  (#parent-is? @definition.method template_body enum_body)
+  (#grandparent-is? @definition.method class_definition object_definition trait_definition enum_definition))
+((function_declaration name: (_) @name) @declaration.method
+  (#parent-is? @declaration.method template_body enum_body)
+  (#grandparent-is? @declaration.method class_definition object_definition trait_definition enum_definition))
 (function_definition name: (_) @name) @definition.function
 (function_declaration name: (_) @name) @declaration.function
 
 ; `val`/`var` members are properties, as are `val`/`var` class parameters and every parameter
 ; of a case class.
-[(class_definition body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                         (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                         (val_declaration name: (_) @name)
-                                         (var_declaration name: (_) @name)] @definition.property))
- (object_definition body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                          (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                          (val_declaration name: (_) @name)
-                                          (var_declaration name: (_) @name)] @definition.property))
- (trait_definition body: (template_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                         (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                         (val_declaration name: (_) @name)
-                                         (var_declaration name: (_) @name)] @definition.property))
- (enum_definition body: (enum_body [(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                    (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
-                                    (val_declaration name: (_) @name)
-                                    (var_declaration name: (_) @name)] @definition.property))]
+([(val_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+  (var_definition pattern: [(identifier) @name (identifiers (identifier) @name)])
+  (val_declaration name: (_) @name)
+  (var_declaration name: (_) @name)] @definition.property
+  (#parent-is? @definition.property template_body enum_body)
+  (#grandparent-is? @definition.property class_definition object_definition trait_definition enum_definition))
 (class_parameter ["val" "var"] name: (_) @name) @definition.property
 (class_definition "case" class_parameters: (class_parameters (class_parameter name: (_) @name) @definition.property))
 
