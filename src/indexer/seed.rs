@@ -71,8 +71,9 @@ pub fn seed(
         return Ok(None);
     }
     let mut best: Option<(&PathBuf, &PathBuf, u64)> = None;
-    for (repo, dir) in donors {
-        match store::seed::overlap(dir, wanted) {
+    let dirs: Vec<&Path> = donors.iter().map(|(_, dir)| dir.as_path()).collect();
+    for ((repo, dir), overlap) in donors.iter().zip(store::seed::overlaps(&dirs, wanted)?) {
+        match overlap {
             Ok(o)
                 if o.shared as f64 >= MIN_SHARED * wanted.len() as f64
                     && o.documented <= MAX_DOCUMENTED_PER_SHARED * o.shared

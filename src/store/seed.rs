@@ -29,21 +29,32 @@ pub struct Overlap {
     pub documented: u64,
 }
 
-/// The files (path, blob) the store in `donor` holds with full-text documents among `wanted`;
-/// the donor is only read.
-pub fn overlap(donor: &Path, wanted: &[(Vec<u8>, ObjectId)]) -> Result<Overlap, StoreError> {
+/// For each store in `donors`, what it holds of `wanted` (path, blob): the files it holds with
+/// their full-text documents. The donors are only read.
+pub fn overlaps(
+    donors: &[&Path],
+    wanted: &[(Vec<u8>, ObjectId)],
+) -> Result<Vec<Result<Overlap, StoreError>>, StoreError> {
     let conn = Connection::open_in_memory()?;
-    conn.execute("ATTACH DATABASE ?1 AS donor", [super::shared::read_only_uri(&donor.join(DB_FILE))])?;
     fill_wanted(&conn, wanted)?;
-    let shared: i64 = conn.query_row(
-        "SELECT count(*) FROM temp.cc_seed_wanted w CROSS JOIN donor.blobs b ON b.oid = w.oid
-         CROSS JOIN donor.file_versions f ON f.blob = b.id AND f.path = w.path WHERE f.fts_key IS NOT NULL",
-        [],
-        |r| r.get(0),
-    )?;
-    let documented: i64 =
-        conn.query_row("SELECT count(*) FROM donor.file_versions WHERE fts_key IS NOT NULL", [], |r| r.get(0))?;
-    Ok(Overlap { shared: shared.max(0) as u64, documented: documented.max(0) as u64 })
+    Ok(donors.iter().map(|donor| overlap(&conn, donor)).collect())
+}
+
+fn overlap(conn: &Connection, donor: &Path) -> Result<Overlap, StoreError> {
+    conn.execute("ATTACH DATABASE ?1 AS donor", [super::shared::read_only_uri(&donor.join(DB_FILE))])?;
+    let counted = (|| -> Result<Overlap, StoreError> {
+        let shared: i64 = conn.query_row(
+            "SELECT count(*) FROM temp.cc_seed_wanted w CROSS JOIN donor.blobs b ON b.oid = w.oid
+             CROSS JOIN donor.file_versions f ON f.blob = b.id AND f.path = w.path WHERE f.fts_key IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )?;
+        let documented: i64 =
+            conn.query_row("SELECT count(*) FROM donor.file_versions WHERE fts_key IS NOT NULL", [], |r| r.get(0))?;
+        Ok(Overlap { shared: shared.max(0) as u64, documented: documented.max(0) as u64 })
+    })();
+    let _ = conn.execute("DETACH DATABASE donor", []);
+    counted
 }
 
 fn fill_wanted(conn: &Connection, wanted: &[(Vec<u8>, ObjectId)]) -> Result<(), StoreError> {
@@ -64,7 +75,7 @@ fn fill_wanted(conn: &Connection, wanted: &[(Vec<u8>, ObjectId)]) -> Result<(), 
 }
 
 /// Copies the store in `donor` into the empty directory `staging`: the database as of one
-/// read (`VACUUM INTO`) and the files of the full-text index's last commit, linked where the
+/// read (SQLite's online backup, page by page) and the files of the full-text index's last commit, linked where the
 /// filesystem allows and copied otherwise. Fails with [`StoreError::Busy`] while another
 /// process writes the donor: nothing waits on another repository's writer.
 pub fn copy_from(donor: &Path, staging: &Path) -> Result<(), StoreError> {
@@ -80,9 +91,12 @@ pub fn copy_from(donor: &Path, staging: &Path) -> Result<(), StoreError> {
             donor.join(DB_FILE),
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
+        let mut copy = Connection::open(&target)?;
         // The copy is made durable once, before it is installed (see `indexer::seed`).
-        conn.pragma_update(None, "synchronous", "OFF")?;
-        conn.execute("VACUUM INTO ?1", [target.to_string_lossy()])?;
+        copy.pragma_update(None, "synchronous", "OFF")?;
+        let backup = rusqlite::backup::Backup::new(&conn, &mut copy)?;
+        // All pages in one step: one read of the donor, never a mix of two states.
+        while backup.step(-1)? != rusqlite::backup::StepResult::Done {}
     }
     let from = crate::index::dir_of(donor);
     let into = crate::index::dir_of(staging);
