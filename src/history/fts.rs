@@ -19,7 +19,7 @@ use crate::query::prefilter::Prefilter;
 struct Fields {
     /// The commit: the first 8 bytes of its id.
     key: Field,
-    /// 1: a change could not be diffed (binary, too large, missing): always a candidate.
+    /// [`Scan`]: whether the commit's changed lines tell all it could match.
     scan: Field,
     message: Field,
     paths: Field,
@@ -64,10 +64,26 @@ pub struct CommitDoc {
     pub paths: String,
     /// Names of the symbols whose lines changed.
     pub symbols: String,
-    /// Added and removed lines.
+    /// Added and removed lines, and the printable runs of binary sides.
     pub lines: String,
-    /// Whether a change could not be diffed.
-    pub scan: bool,
+    /// What `lines` does not tell.
+    pub scan: Scan,
+}
+
+/// What a commit's trigrams do not tell, stored in its `scan` field.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scan {
+    /// Every change was diffed: its added and removed lines are in the document.
+    #[default]
+    None = 0,
+    /// A change could not be read (too large, missing from the object store): the commit is
+    /// a candidate of every search.
+    Always = 1,
+    /// A side of a change is binary: the document holds its printable runs (see
+    /// `pickaxe::push_printable_runs`), which hold every occurrence of a string of printable
+    /// characters; the commit is a candidate of any other string's search. (Stores written
+    /// before this value have `Always` for such commits.)
+    Binary = 2,
 }
 
 /// The commits' index of one store.
@@ -111,7 +127,7 @@ impl CommitIndex {
         writer.delete_term(Term::from_field_u64(f.key, key));
         let mut d = TantivyDocument::default();
         d.add_u64(f.key, key);
-        d.add_u64(f.scan, u64::from(doc.scan));
+        d.add_u64(f.scan, doc.scan as u64);
         d.add_text(f.message, &doc.message);
         d.add_text(f.paths, &doc.paths);
         d.add_text(f.symbols, &doc.symbols);
@@ -125,17 +141,29 @@ impl CommitIndex {
         Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
     }
 
-    /// The keys of the commits whose changed lines can hold a match of `prefilter` (plus those
-    /// with changes that were not diffed); `None` when the prefilter narrows nothing.
-    pub fn candidates(&self, prefilter: &Prefilter) -> Result<Option<std::collections::HashSet<u64>>, FtsError> {
+    /// The keys of the commits whose changed lines can hold a match of `prefilter`, plus those
+    /// with changes that could not be read and, with `binary`, those that changed a binary
+    /// file; `None` when the prefilter narrows nothing.
+    pub fn candidates(
+        &self,
+        prefilter: &Prefilter,
+        binary: bool,
+    ) -> Result<Option<std::collections::HashSet<u64>>, FtsError> {
         if prefilter.is_any() {
             return Ok(None);
         }
         let f = self.fields;
-        let query = BooleanQuery::new(vec![
-            (Occur::Should, prefilter.query(f.grams)),
-            (Occur::Should, Box::new(TermQuery::new(Term::from_field_u64(f.scan, 1), IndexRecordOption::Basic))),
-        ]);
+        let scan = |value: Scan| -> (Occur, Box<dyn Query>) {
+            (
+                Occur::Should,
+                Box::new(TermQuery::new(Term::from_field_u64(f.scan, value as u64), IndexRecordOption::Basic)),
+            )
+        };
+        let mut clauses = vec![(Occur::Should, prefilter.query(f.grams)), scan(Scan::Always)];
+        if binary {
+            clauses.push(scan(Scan::Binary));
+        }
+        let query = BooleanQuery::new(clauses);
         let searcher = self.reader()?.searcher();
         let docs = searcher.search(&query, &DocSetCollector)?;
         let mut keys = std::collections::HashSet::with_capacity(docs.len());

@@ -91,7 +91,10 @@ pub fn pickaxe<'g>(
 ) -> Result<PickaxeOutcome<'g>, LogError> {
     use rayon::prelude::*;
     let repo = git.local();
-    let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe))?;
+    // `-S` counts in binary files too: their printable runs are indexed, which hold a
+    // printable string; `-G` skips binary files, as git does.
+    let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::is_printable(needle));
+    let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe), binary)?;
     let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
     let Walk { commits, boundary } = graph.walk(tip, query.walk, &mut simplify);
     let mut out = PickaxeOutcome { hits: Vec::new(), boundary, walked: commits.len(), checked: 0, missing_blobs: 0 };

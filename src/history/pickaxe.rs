@@ -125,6 +125,28 @@ pub fn push_line(line: &[u8], out: &mut String) {
     out.push('\n');
 }
 
+/// A byte of a printable run: ASCII graphic, space or tab.
+fn printable(b: u8) -> bool {
+    b.is_ascii_graphic() || b == b' ' || b == b'\t'
+}
+
+/// Whether every byte of `needle` is printable: then each of its occurrences in any content
+/// lies inside one printable run of it, and the runs' trigrams hold the needle's.
+pub fn is_printable(needle: &[u8]) -> bool {
+    needle.iter().all(|&b| printable(b))
+}
+
+/// Appends the printable runs of `data` (a binary file) of three bytes or more, one per line:
+/// what a commit's document keeps of a binary side, so that a search for a printable string
+/// reads only the binary changes that may hold it.
+pub fn push_printable_runs(data: &[u8], out: &mut String) {
+    for run in data.split(|&b| !printable(b)).filter(|run| run.len() >= 3) {
+        // Printable bytes are ASCII: the run is text as it is.
+        out.push_str(std::str::from_utf8(run).expect("printable runs are ASCII"));
+        out.push('\n');
+    }
+}
+
 /// A file a commit changed, with the contents of its sides.
 pub struct Change<'a> {
     /// Before (`None`: added).
@@ -380,6 +402,16 @@ fn span_hashes(data: &[u8]) -> Vec<(u32, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_binary_keeps_its_printable_runs_of_three_bytes_or_more() {
+        let mut out = String::new();
+        push_printable_runs(b"\0\x01PNG\r\n\x1a\nab\xffIHDR chunk\tx\0\xc3\xa9t\x80zz", &mut out);
+        assert_eq!(out, "PNG\nIHDR chunk\tx\n");
+        assert!(is_printable(b"IHDR chunk\tx"));
+        assert!(!is_printable("caf\u{e9}".as_bytes()));
+        assert!(!is_printable(b"two\nlines"));
+    }
 
     #[test]
     fn counts_do_not_overlap() {

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{Entry, IndexError, Indexer};
 use crate::git::{CommitInfo, FileMode, LocalRepo, ObjectId, TreeChange};
-use crate::history::fts::{CommitDoc, CommitIndex};
+use crate::history::fts::{CommitDoc, CommitIndex, Scan};
 use crate::history::pickaxe;
 use crate::store::{self, StoreError};
 use crate::{lang, progress};
@@ -203,18 +203,31 @@ impl Indexer<'_> {
     }
 }
 
-/// Reads a side's content for its diff: `false` when it cannot be diffed (binary, too large,
-/// missing from the object store).
-fn read_side(repo: &LocalRepo, side: Option<&Side>, buf: &mut Vec<u8>) -> bool {
+/// What was read of a side of a change.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Text (or no side: an addition or a deletion), diffed by lines.
+    Text,
+    /// Binary: not diffed, its printable runs are kept.
+    Binary,
+    /// Too large or missing from the object store.
+    Unread,
+}
+
+/// Reads a side's content into `buf`.
+fn read_side(repo: &LocalRepo, side: Option<&Side>, buf: &mut Vec<u8>) -> Read {
     buf.clear();
     let Some(side) = side else {
-        return true;
+        return Read::Text;
     };
     match repo.object_size(side.blob) {
         Ok(size) if size as usize <= DIFF_LIMIT => {}
-        _ => return false,
+        _ => return Read::Unread,
     }
-    repo.read_blob_into(side.blob, buf).is_ok() && !crate::indexer::is_binary(buf)
+    if repo.read_blob_into(side.blob, buf).is_err() {
+        return Read::Unread;
+    }
+    if crate::indexer::is_binary(buf) { Read::Binary } else { Read::Text }
 }
 
 /// Per changed file of a commit: the name hashes of the symbols whose lines it changed.
@@ -268,10 +281,23 @@ fn commit_document(
         let path = new.as_ref().or(old.as_ref()).map(|s| String::from_utf8_lossy(&s.path)).unwrap_or_default();
         doc.paths.push_str(&path);
         doc.paths.push('\n');
-        if !read_side(repo, old.as_ref(), old_buf) || !read_side(repo, new.as_ref(), new_buf) {
-            doc.scan = true;
-            touched_of.push(touched_here);
-            continue;
+        match (read_side(repo, old.as_ref(), old_buf), read_side(repo, new.as_ref(), new_buf)) {
+            (Read::Text, Read::Text) => {}
+            (Read::Unread, _) | (_, Read::Unread) => {
+                doc.scan = Scan::Always;
+                touched_of.push(touched_here);
+                continue;
+            }
+            _ => {
+                for side in [&*old_buf, &*new_buf] {
+                    pickaxe::push_printable_runs(side, &mut doc.lines);
+                }
+                if doc.scan == Scan::None {
+                    doc.scan = Scan::Binary;
+                }
+                touched_of.push(touched_here);
+                continue;
+            }
         }
         let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
         let ranges = pickaxe::changed_ranges(&old_lines, &new_lines);
