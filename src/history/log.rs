@@ -91,9 +91,9 @@ pub fn pickaxe<'g>(
 ) -> Result<PickaxeOutcome<'g>, LogError> {
     use rayon::prelude::*;
     let repo = git.local();
-    // `-S` counts in binary files too: their printable runs are indexed, which hold a
-    // printable string; `-G` skips binary files, as git does.
-    let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::is_printable(needle));
+    // `-S` counts in binary files too: their long printable runs are indexed, which hold every
+    // occurrence of a printable string as long; `-G` skips binary files, as git does.
+    let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::in_printable_runs(needle));
     let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe), binary)?;
     let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
     let Walk { commits, boundary } = graph.walk(tip, query.walk, &mut simplify);

@@ -130,17 +130,23 @@ fn printable(b: u8) -> bool {
     b.is_ascii_graphic() || b == b' ' || b == b'\t'
 }
 
-/// Whether every byte of `needle` is printable: then each of its occurrences in any content
-/// lies inside one printable run of it, and the runs' trigrams hold the needle's.
-pub fn is_printable(needle: &[u8]) -> bool {
-    needle.iter().all(|&b| printable(b))
+/// The shortest printable run kept of a binary file. Compressed data (an image) is printable
+/// one byte in three: runs of three bytes or more cover a twentieth of it, of six or more a
+/// few thousandths.
+const MIN_RUN: usize = 6;
+
+/// Whether every occurrence of `needle` in any content lies inside one printable run of
+/// [`MIN_RUN`] bytes or more (it is that long, and every byte of it is printable): then the
+/// runs' trigrams hold the needle's.
+pub fn in_printable_runs(needle: &[u8]) -> bool {
+    needle.len() >= MIN_RUN && needle.iter().all(|&b| printable(b))
 }
 
-/// Appends the printable runs of `data` (a binary file) of three bytes or more, one per line:
-/// what a commit's document keeps of a binary side, so that a search for a printable string
-/// reads only the binary changes that may hold it.
+/// Appends the printable runs of `data` (a binary file) of [`MIN_RUN`] bytes or more, one per
+/// line: what a commit's document keeps of a binary side, so that a search for a printable
+/// string reads only the binary changes that may hold it.
 pub fn push_printable_runs(data: &[u8], out: &mut String) {
-    for run in data.split(|&b| !printable(b)).filter(|run| run.len() >= 3) {
+    for run in data.split(|&b| !printable(b)).filter(|run| run.len() >= MIN_RUN) {
         // Printable bytes are ASCII: the run is text as it is.
         out.push_str(std::str::from_utf8(run).expect("printable runs are ASCII"));
         out.push('\n');
@@ -404,13 +410,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_binary_keeps_its_printable_runs_of_three_bytes_or_more() {
+    fn a_binary_keeps_its_long_printable_runs() {
         let mut out = String::new();
-        push_printable_runs(b"\0\x01PNG\r\n\x1a\nab\xffIHDR chunk\tx\0\xc3\xa9t\x80zz", &mut out);
-        assert_eq!(out, "PNG\nIHDR chunk\tx\n");
-        assert!(is_printable(b"IHDR chunk\tx"));
-        assert!(!is_printable("caf\u{e9}".as_bytes()));
-        assert!(!is_printable(b"two\nlines"));
+        push_printable_runs(b"\0\x01PNG\r\n\x1a\nab\xffIHDR chunk\tx\0\xc3\xa9tEXtSoftware\x80zz", &mut out);
+        assert_eq!(out, "IHDR chunk\tx\ntEXtSoftware\n");
+        assert!(in_printable_runs(b"IHDR chunk\tx"));
+        assert!(!in_printable_runs(b"PNG"), "shorter than a kept run");
+        assert!(!in_printable_runs("caf\u{e9}s au lait".as_bytes()));
+        assert!(!in_printable_runs(b"two\nlines"));
     }
 
     #[test]

@@ -81,7 +81,8 @@ fn build(dir: &Path, rng: &mut Rng, steps: usize, clock: &mut i64) {
             }
             8 => {
                 // A binary file: printable runs (`binary needle `, then the body) around bytes
-                // that are not (`café` is a needle of non-ASCII bytes).
+                // that are not: `binary` and `needle` are found in the kept runs, `café` (not ASCII)
+                // and `ary` (shorter than a kept run) by reading every binary change.
                 let mut data = b"\0binary needle \xff caf\xc3\xa9\x01".to_vec();
                 data.extend(body(rng).bytes());
                 std::fs::write(dir.join(format!("bin{}.dat", rng.below(3))), data).unwrap();
@@ -133,7 +134,7 @@ fn theirs(dir: &Path, args: &[&str]) -> Vec<String> {
 }
 
 fn compare(dir: &Path, seed: u64) {
-    let needles = ["needle", "alpha 3", "foo(bar)", "one more line", "return x gamma", "binary", "caf\u{e9}"];
+    let needles = ["needle", "alpha 3", "foo(bar)", "one more line", "return x gamma", "binary", "caf\u{e9}", "ary"];
     let regexes = ["^needle", "a[lp]+ha [0-2]", "delta$", "foo\\(bar\\) [34]", "line"];
     for needle in needles {
         let cases: [(Vec<&str>, Vec<&str>); 4] = [
