@@ -75,9 +75,10 @@ fn fill_wanted(conn: &Connection, wanted: &[(Vec<u8>, ObjectId)]) -> Result<(), 
 }
 
 /// Copies the store in `donor` into the empty directory `staging`: the database as of one
-/// read (SQLite's online backup, page by page) and the files of the full-text index's last commit, linked where the
-/// filesystem allows and copied otherwise. Fails with [`StoreError::Busy`] while another
-/// process writes the donor: nothing waits on another repository's writer.
+/// read (SQLite's online backup, page by page) and the files of the full-text index's last
+/// commit, linked where the filesystem allows and copied otherwise. Fails with
+/// [`StoreError::Busy`] while another process writes the donor: nothing waits on another
+/// repository's writer.
 pub fn copy_from(donor: &Path, staging: &Path) -> Result<(), StoreError> {
     let io = |path: &Path| {
         let path = path.to_owned();
