@@ -160,17 +160,19 @@ impl SegmentCollector for TopInViewSegment {
     type Fruit = Vec<Hit>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
+        // The score first: a document that cannot enter the heap is never read further (each
+        // column read maps pages of the index, and a common word matches most documents).
+        if self.heap.len() == self.limit
+            && let Some(std::cmp::Reverse(worst)) = self.heap.peek()
+            && score <= worst.score
+        {
+            return;
+        }
         let Some(fv) = self.columns[1].first(doc) else {
             return;
         };
         let fv = fv as u32;
         if !self.bitmap.contains(fv) {
-            return;
-        }
-        if self.heap.len() == self.limit
-            && let Some(std::cmp::Reverse(worst)) = self.heap.peek()
-            && score <= worst.score
-        {
             return;
         }
         let get = |i: usize| self.columns[i].first(doc).unwrap_or(0);
