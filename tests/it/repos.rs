@@ -524,3 +524,39 @@ fn a_seed_killed_before_it_installs_leaves_no_store_and_the_next_run_seeds_again
     assert_eq!(staged(), 0, "the leftover is removed");
     assert_eq!(shop.run_in(&fork, &["locate", "charge_twice_only_in_fork"]).code, 0);
 }
+
+#[test]
+fn a_fork_never_waits_for_its_original_s_writer_and_is_then_not_seeded() {
+    let shop = Shop::new();
+    let billing = shop.repo("billing");
+    assert_eq!(shop.run(&["repos", "add", billing.to_str().unwrap()]).code, 0);
+    // Billing's next index holds its write lock until the test lets it go on.
+    std::fs::write(billing.join("billing/late.py"), "def published_later():\n    return 1\n").unwrap();
+    let gate = shop.root.join("gate");
+    let mut writer = bin()
+        .args(["index", "--quiet"])
+        .env("CODECOMPASS_HOME", &shop.home)
+        .env("CODECOMPASS_FAILPOINTS", format!("index.before_publish=wait({})", gate.display()))
+        .current_dir(&billing)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let reached = shop.root.join("gate.reached");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !reached.exists() {
+        assert!(std::time::Instant::now() < deadline, "billing's writer never reached its failpoint");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let started = std::time::Instant::now();
+    let fork = shop.run(&["repos", "add", shop.repo("billing-fork").to_str().unwrap(), "--alias", "fork"]);
+    assert_eq!(fork.code, 0, "{}{}", fork.stdout, fork.stderr);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "the fork waited for billing's writer");
+    assert!(fork.json["index"].get("seeded").is_none(), "{}", fork.stdout);
+    // Records are still shared blob by blob (read from billing's last published state).
+    assert_eq!(fork.json["index"]["total"]["blobs_shared"], 2, "{}", fork.stdout);
+    assert_eq!(shop.run_in(&shop.repo("billing-fork"), &["locate", "charge_twice_only_in_fork"]).code, 0);
+    std::fs::write(&gate, "").unwrap();
+    assert!(writer.wait().unwrap().success());
+    assert_eq!(shop.run_in(&billing, &["locate", "published_later"]).code, 0);
+    assert_eq!(shop.run_in(&shop.repo("billing-fork"), &["locate", "published_later"]).code, 1);
+}
