@@ -391,7 +391,7 @@ impl Engine {
             }
             self.open_store(true)?
         } else {
-            seeded = self.seed_new_store(scopes)?;
+            seeded = self.seed_new_store(scopes);
             self.open_store(true)?
         };
         let force = options.force;
@@ -491,6 +491,8 @@ impl Engine {
     }
 
     fn resolve_strict(&self, scope: &Scope) -> Result<(Store, ResolvedScope), Error> {
+        // A first query builds the store: a registered fork's starts as its original's.
+        self.seed_new_store(std::slice::from_ref(scope));
         let store = self.open_store(true)?;
         match self.refresh(&store, scope) {
             // Files moving under the walk (a checkout running): the last indexed state of the

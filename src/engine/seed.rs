@@ -9,8 +9,19 @@ use crate::view::Scope;
 impl Engine {
     /// Seeds this workspace's store from a registered repository's when it does not exist
     /// yet, this repository is registered, and another registered store holds most of the
-    /// files of `scopes`' trees (a fork, a second clone). `None` whenever not.
-    pub(super) fn seed_new_store(&self, scopes: &[Scope]) -> Result<Option<SeedReport>, Error> {
+    /// files of `scopes`' trees (a fork, a second clone). `None` whenever not, and when seeding
+    /// failed (said so): the store is then built from nothing, as it would have been.
+    pub(super) fn seed_new_store(&self, scopes: &[Scope]) -> Option<SeedReport> {
+        match self.try_seed(scopes) {
+            Ok(seeded) => seeded,
+            Err(e) => {
+                crate::progress::note(&format!("warning: the index was not seeded from another repository's: {e}"));
+                None
+            }
+        }
+    }
+
+    fn try_seed(&self, scopes: &[Scope]) -> Result<Option<SeedReport>, Error> {
         let own_store = self.ws.store_dir();
         if Store::exists(own_store) || Store::classify(own_store).0 != StoreState::NotIndexed {
             return Ok(None);

@@ -560,3 +560,20 @@ fn a_fork_never_waits_for_its_original_s_writer_and_is_then_not_seeded() {
     assert_eq!(shop.run_in(&billing, &["locate", "published_later"]).code, 0);
     assert_eq!(shop.run_in(&shop.repo("billing-fork"), &["locate", "published_later"]).code, 1);
 }
+
+#[test]
+fn a_registered_fork_s_first_query_seeds_its_store_too() {
+    let shop = Shop::new();
+    let fork = shop.repo("billing-fork");
+    assert_eq!(shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]).code, 0);
+    assert_eq!(shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork", "--no-index"]).code, 0);
+    let found = shop.run_in(&fork, &["locate", "charge_twice_only_in_fork"]);
+    assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
+    let (paths, _, orphans) = store_rows(&fork);
+    assert_eq!(paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
+    assert_eq!(orphans, 0);
+    let db = rusqlite::Connection::open(fork.join(".git/codecompass/store.sqlite")).unwrap();
+    let seeded: Option<String> =
+        db.query_row("SELECT value FROM meta WHERE key = 'seeded_from'", [], |r| r.get(0)).ok();
+    assert!(seeded.is_some(), "the first query's build was seeded");
+}
