@@ -31,7 +31,7 @@ pub use content::{TEXT_EXTRACTOR, is_binary};
 pub use gc::GcReport;
 pub use history::{HistoryOptions, HistoryReport};
 use jobs::Job;
-pub use seed::{SeedReport, seed, staging_prefix as seed_staging_prefix};
+pub use seed::{SeedReport, seed};
 pub use state::{
     WorktreeMemory, WorktreeState, derivation, gaps_filled, record_key, worktree_state, worktree_state_since,
 };

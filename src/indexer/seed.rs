@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use super::gc::GcReport;
 use super::{IndexError, IndexOptions, Indexer};
 use crate::git::ObjectId;
+use crate::store::staged::{self, Staging};
 use crate::store::{self, Store, StoreError, WriteLock};
 use crate::view::Workspace;
 
@@ -39,21 +40,6 @@ pub struct SeedReport {
     pub file_versions_dropped: u64,
     /// Wall time of the copy and the drop.
     pub duration_ms: u64,
-}
-
-/// The prefix of staging directories, beside the store (`<store>.seed-staging-<pid>`).
-pub fn staging_prefix(store_dir: &Path) -> String {
-    let name = store_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "store".into());
-    format!("{name}.seed-staging-")
-}
-
-/// Removes the staging directory on drop, whatever happened.
-struct Staging(PathBuf);
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Seeds the workspace's store, which must not exist yet, from the donor (repository path,
@@ -87,20 +73,13 @@ pub fn seed(
     }
     let Some((donor_repo, donor_store, shared)) = best else { return Ok(None) };
     let store_dir = ws.store_dir();
-    let parent = match store_dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let prefix = staging_prefix(store_dir);
-    crate::snapshot::remove_leftovers(&parent, &prefix);
-    let staging = Staging(parent.join(format!("{prefix}{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&staging.0);
+    let staging = Staging::beside(store_dir, "seed");
     crate::progress::note(&format!(
         "seeding the index from {} ({shared} of {} files shared)",
         donor_repo.display(),
         wanted.len()
     ));
-    match store::seed::copy_from(donor_store, &staging.0) {
+    match store::seed::copy_from(donor_store, staging.path()) {
         Ok(()) => {}
         Err(StoreError::Busy { .. }) => {
             crate::progress::note(&format!("{} is being indexed: not seeding from it", donor_repo.display()));
@@ -109,7 +88,7 @@ pub fn seed(
         Err(e) => return Err(e.into()),
     }
     let dropped = {
-        let staged = Store::open(&staging.0, false)?;
+        let staged = Store::open(staging.path(), false)?;
         // A copy is written in rollback mode; a store is read while it is written. Nothing
         // here needs to be durable before the copy is whole: it is synced once, below.
         staged.conn().query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)).map_err(StoreError::from)?;
@@ -125,12 +104,12 @@ pub fn seed(
         staged.conn().query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).map_err(StoreError::from)?;
         report.file_versions_dropped
     };
-    let staged_db = staging.0.join(store::DB_FILE);
+    let staged_db = staging.path().join(store::DB_FILE);
     std::fs::File::open(&staged_db)
         .and_then(|f| f.sync_all())
         .map_err(|e| IndexError::Io { path: staged_db.clone(), source: e })?;
     crate::failpoint::hit("seed.before_install");
-    if !install(store_dir, &staging.0)? {
+    if !install(store_dir, staging.path())? {
         return Ok(None);
     }
     Ok(Some(SeedReport {
@@ -142,34 +121,14 @@ pub fn seed(
     }))
 }
 
-/// Renames the staged store into `store_dir` under its write lock, the full-text index first
-/// and the database last (until then the store has no database: "not indexed", never half a
-/// store). `false`: another process made the store meanwhile, and it is left as it is.
+/// Renames the staged store into `store_dir` under its write lock (see
+/// `store::staged::install`). `false`: another process made the store meanwhile, and it is left
+/// as it is.
 fn install(store_dir: &Path, staging: &Path) -> Result<bool, IndexError> {
     let _lock = WriteLock::acquire(store_dir, true)?;
     if Store::exists(store_dir) {
         return Ok(false);
     }
-    let io = |path: &Path| {
-        let path = path.to_owned();
-        move |e| IndexError::Io { path, source: e }
-    };
-    for suffix in ["-wal", "-shm"] {
-        let _ = std::fs::remove_file(store_dir.join(format!("{}{suffix}", store::DB_FILE)));
-    }
-    let fts = crate::index::dir_of(store_dir);
-    if fts.exists() {
-        // No database: whatever full-text index sits here is an orphan (see `Store::create`).
-        std::fs::remove_dir_all(&fts).map_err(io(&fts))?;
-    }
-    let staged_fts = crate::index::dir_of(staging);
-    if staged_fts.exists() {
-        std::fs::rename(&staged_fts, &fts).map_err(io(&fts))?;
-    }
-    let db = store_dir.join(store::DB_FILE);
-    std::fs::rename(staging.join(store::DB_FILE), &db).map_err(io(&db))?;
-    if let Ok(dir) = std::fs::File::open(store_dir) {
-        let _ = dir.sync_all();
-    }
+    staged::install(store_dir, staging, || {})?;
     Ok(true)
 }

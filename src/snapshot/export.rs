@@ -66,7 +66,7 @@ pub fn export(
     if state != StoreState::Compatible {
         return Err(StoreError::Incompatible { path: store_dir.to_owned(), state, detail }.into());
     }
-    super::remove_leftovers(store_dir, SCRATCH_PREFIX);
+    crate::store::staged::remove_leftovers(store_dir, SCRATCH_PREFIX);
     let store_bytes = crate::store::dir_size(store_dir);
     let scratch = Scratch(store_dir.join(format!("{SCRATCH_PREFIX}{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&scratch.0);

@@ -12,7 +12,7 @@
 //! store by the indexer, by tree diff from the nearest view it has: every blob the snapshot
 //! parsed has a record now, so nothing is parsed again, only documents are written.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use rusqlite::{Connection, params};
@@ -22,6 +22,7 @@ use super::manifest::{Manifest, SNAPSHOT_FORMAT_VERSION, STORE_ENTRY};
 use super::{SnapshotError, archive};
 use crate::git::{LocalRepo, ObjectId};
 use crate::indexer::{IndexOptions, Indexer};
+use crate::store::staged::{self, Staging};
 use crate::store::{self, Store, StoreError, StoreState, WriteLock};
 use crate::view::{Scope, Workspace};
 
@@ -61,24 +62,6 @@ pub struct ImportedView {
     pub state: &'static str,
 }
 
-/// The staging directory: removed on drop, whatever happened.
-struct Staging(PathBuf);
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// The prefix of staging directories, beside the store (`<store>.import-staging-<pid>`).
-pub(super) fn staging_prefix(store_dir: &Path) -> String {
-    let name = store_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "store".into());
-    format!("{name}.import-staging-")
-}
-
-/// The prefix of a full-text index moved aside while installing.
-pub(super) const FTS_ASIDE_PREFIX: &str = "fts.old-";
-
 /// Imports the snapshot `file` into the workspace's store.
 pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError> {
     let started = Instant::now();
@@ -86,18 +69,12 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
     let store_dir = ws.store_dir();
     // Nothing in the store is opened before the snapshot passed every check: even a read
     // of a WAL database leaves files behind.
-    let parent = match store_dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
-        _ => PathBuf::from("."),
-    };
-    let prefix = staging_prefix(store_dir);
-    super::remove_leftovers(&parent, &prefix);
-    let staging = Staging(parent.join(format!("{prefix}{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&staging.0);
+    let staging = Staging::beside(store_dir, "import");
+    let parent = staging.parent().to_owned();
 
     // 1. Everything is checked before anything is written, and written only to staging.
-    let manifest = archive::unpack_verified(file, &staging.0, |m| check_manifest(m, &repo, &parent))?;
-    check_staged_store(file, &staging.0, &manifest)?;
+    let manifest = archive::unpack_verified(file, staging.path(), |m| check_manifest(m, &repo, &parent))?;
+    check_staged_store(file, staging.path(), &manifest)?;
     crate::failpoint::hit("import.after_unpack");
 
     let mut report = ImportReport {
@@ -115,14 +92,14 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
     // 2. Install into an empty store, under the write lock.
     {
         let _lock = WriteLock::acquire(store_dir, true)?;
-        super::remove_leftovers(store_dir, FTS_ASIDE_PREFIX);
+        staged::remove_leftovers(store_dir, staged::FTS_ASIDE_PREFIX);
         let empty = match Store::classify(store_dir).0 {
             StoreState::NotIndexed => true,
             StoreState::Compatible => Store::open(store_dir, false)?.counts()?.views == 0,
             state => return Err(SnapshotError::StoreNotImportable { path: store_dir.to_owned(), state }),
         };
         if empty {
-            install(store_dir, &staging.0, file, &repo)?;
+            install(store_dir, staging.path(), file, &repo)?;
             report.views = manifest
                 .views
                 .iter()
@@ -143,7 +120,7 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
     let store = Store::open(store_dir, false)?;
     let indexer = Indexer::new(ws, &store, IndexOptions::default())?;
     let job = store.start_job("import", &file.to_string_lossy())?;
-    let result = merge(&store, &indexer, &repo, &staging.0, &manifest, &mut report);
+    let result = merge(&store, &indexer, &repo, staging.path(), &manifest, &mut report);
     match &result {
         Ok(()) => {
             let stats = format!("{{\"views\":{},\"blobs_parsed\":{}}}", report.views.len(), report.blobs_parsed);
@@ -295,30 +272,7 @@ fn install(store_dir: &Path, staging: &Path, file: &Path, repo: &LocalRepo) -> R
         conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).map_err(StoreError::from)?;
     }
     crate::failpoint::hit("import.before_install");
-    let db = store_dir.join(STORE_ENTRY);
-    // An empty store's database goes first: from here until the last rename the store has
-    // no database, which every reader sees as "not indexed", never as half a store.
-    if db.exists() {
-        std::fs::remove_file(&db).map_err(SnapshotError::io(&db))?;
-    }
-    for suffix in ["-wal", "-shm"] {
-        let _ = std::fs::remove_file(store_dir.join(format!("{STORE_ENTRY}{suffix}")));
-    }
-    let fts = crate::index::dir_of(store_dir);
-    if fts.exists() {
-        let aside = store_dir.join(format!("{FTS_ASIDE_PREFIX}{}", std::process::id()));
-        std::fs::rename(&fts, &aside).map_err(SnapshotError::io(&fts))?;
-        let _ = std::fs::remove_dir_all(&aside);
-    }
-    let staged_fts = crate::index::dir_of(staging);
-    if staged_fts.exists() {
-        std::fs::rename(&staged_fts, &fts).map_err(SnapshotError::io(&fts))?;
-    }
-    crate::failpoint::hit("import.after_fts_install");
-    std::fs::rename(&staged_db, &db).map_err(SnapshotError::io(&db))?;
-    if let Ok(dir) = std::fs::File::open(store_dir) {
-        let _ = dir.sync_all();
-    }
+    staged::install(store_dir, staging, || crate::failpoint::hit("import.after_fts_install"))?;
     crate::failpoint::hit("import.after_install");
     Ok(())
 }

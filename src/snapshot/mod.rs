@@ -119,50 +119,19 @@ pub fn inspect(file: &std::path::Path) -> Result<Manifest, SnapshotError> {
     archive::read_manifest_only(file)
 }
 
-/// Whether a process with this pid is alive (leftover directories of dead ones are removed).
-fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else { return false };
-    // SAFETY: kill with signal 0 sends nothing; it only checks that the pid exists.
-    let result = unsafe { libc::kill(pid, 0) };
-    result == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-/// Paths named `<prefix><pid>` in `dir` whose process is gone.
-fn dead_leftovers(dir: &std::path::Path, prefix: &str) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(prefix)).and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        if pid != std::process::id() && !process_alive(pid) {
-            out.push(entry.path());
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Removes directories named `<prefix><pid>` in `dir` whose process is gone: what a crashed
-/// export or import left behind.
-pub(crate) fn remove_leftovers(dir: &std::path::Path, prefix: &str) {
-    for path in dead_leftovers(dir, prefix) {
-        let _ = std::fs::remove_dir_all(path);
-    }
-}
-
 /// What crashed runs left beside or inside the store in `store_dir` (staging directories of
-/// imports, scratch directories of exports, a full-text index moved aside, a half-made
+/// imports and seeds, scratch directories of exports, a full-text index moved aside, a half-made
 /// database), of processes that are gone. Runs still going are not listed.
 pub fn leftovers(store_dir: &std::path::Path) -> Vec<PathBuf> {
+    use crate::store::staged::{FTS_ASIDE_PREFIX, dead_leftovers, staging_prefix};
     let mut out = Vec::new();
     if let Some(parent) = store_dir.parent() {
-        out.extend(dead_leftovers(parent, &import::staging_prefix(store_dir)));
-        out.extend(dead_leftovers(parent, &crate::indexer::seed_staging_prefix(store_dir)));
+        for what in ["import", "seed"] {
+            out.extend(dead_leftovers(parent, &staging_prefix(store_dir, what)));
+        }
     }
     out.extend(dead_leftovers(store_dir, export::SCRATCH_PREFIX));
-    out.extend(dead_leftovers(store_dir, import::FTS_ASIDE_PREFIX));
+    out.extend(dead_leftovers(store_dir, FTS_ASIDE_PREFIX));
     out.extend(dead_leftovers(store_dir, "store.sqlite.new-"));
     out
 }

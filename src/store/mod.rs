@@ -18,6 +18,7 @@ mod rows;
 mod schema;
 pub mod seed;
 pub mod shared;
+pub mod staged;
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
