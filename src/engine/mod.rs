@@ -379,8 +379,7 @@ impl Engine {
         options: IndexOptions,
         mut worktree: Option<indexer::WorktreeState>,
     ) -> Result<IndexResponse, Error> {
-        let mut seeded = None;
-        let store = if options.force {
+        let (store, seeded) = if options.force {
             // A forced rebuild also repairs what a plain open refuses.
             match Store::classify(self.ws.store_dir()).0 {
                 StoreState::ReindexRequired | StoreState::Corrupt => self.reset_store()?,
@@ -389,10 +388,9 @@ impl Engine {
                 }
                 _ => {}
             }
-            self.open_store(true)?
+            (self.open_store(true)?, None)
         } else {
-            seeded = self.seed_new_store(scopes);
-            self.open_store(true)?
+            self.open_or_seed_store(scopes)?
         };
         let force = options.force;
         let indexer = self.indexer(&store, options)?;
@@ -491,9 +489,7 @@ impl Engine {
     }
 
     fn resolve_strict(&self, scope: &Scope) -> Result<(Store, ResolvedScope), Error> {
-        // A first query builds the store: a registered fork's starts as its original's.
-        self.seed_new_store(std::slice::from_ref(scope));
-        let store = self.open_store(true)?;
+        let (store, _) = self.open_or_seed_store(std::slice::from_ref(scope))?;
         match self.refresh(&store, scope) {
             // Files moving under the walk (a checkout running): the last indexed state of the
             // working tree answers, said to be stale.

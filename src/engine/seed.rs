@@ -3,29 +3,28 @@
 
 use super::{Engine, Error, registry};
 use crate::indexer::SeedReport;
-use crate::store::{Store, StoreState};
+use crate::store::Store;
 use crate::view::Scope;
 
 impl Engine {
-    /// Seeds this workspace's store from a registered repository's when it does not exist
-    /// yet, this repository is registered, and another registered store holds most of the
-    /// files of `scopes`' trees (a fork, a second clone). `None` whenever not, and when seeding
-    /// failed (said so): the store is then built from nothing, as it would have been.
-    pub(super) fn seed_new_store(&self, scopes: &[Scope]) -> Option<SeedReport> {
-        match self.try_seed(scopes) {
-            Ok(seeded) => seeded,
-            Err(e) => {
+    /// Opens this workspace's store for writing, making it when missing: every build that
+    /// may create the store (an `index`, a query's) opens it here. A missing store of a
+    /// registered repository is first seeded from another registered store that holds most
+    /// of the files of `scopes`' trees (a fork, a second clone); seeding that fails is said,
+    /// and the store is then made empty, as it would have been.
+    pub(super) fn open_or_seed_store(&self, scopes: &[Scope]) -> Result<(Store, Option<SeedReport>), Error> {
+        let mut seeded = None;
+        if !Store::exists(self.ws.store_dir()) {
+            seeded = self.seed(scopes).unwrap_or_else(|e| {
                 crate::progress::note(&format!("warning: the index was not seeded from another repository's: {e}"));
                 None
-            }
+            });
         }
+        Ok((self.open_store(true)?, seeded))
     }
 
-    fn try_seed(&self, scopes: &[Scope]) -> Result<Option<SeedReport>, Error> {
+    fn seed(&self, scopes: &[Scope]) -> Result<Option<SeedReport>, Error> {
         let own_store = self.ws.store_dir();
-        if Store::exists(own_store) || Store::classify(own_store).0 != StoreState::NotIndexed {
-            return Ok(None);
-        }
         let Some(git) = self.ws.git() else { return Ok(None) };
         let own = self.ws.root().to_owned();
         let Some(registry) = registry::Registry::load().ok().filter(|r| r.is_registered(&own)) else {
