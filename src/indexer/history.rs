@@ -281,23 +281,22 @@ fn commit_document(
         let path = new.as_ref().or(old.as_ref()).map(|s| String::from_utf8_lossy(&s.path)).unwrap_or_default();
         doc.paths.push_str(&path);
         doc.paths.push('\n');
-        match (read_side(repo, old.as_ref(), old_buf), read_side(repo, new.as_ref(), new_buf)) {
-            (Read::Text, Read::Text) => {}
-            (Read::Unread, _) | (_, Read::Unread) => {
+        let read = [read_side(repo, old.as_ref(), old_buf), read_side(repo, new.as_ref(), new_buf)];
+        if read != [Read::Text, Read::Text] {
+            // Not diffed: a side that cannot be read makes the commit a candidate of every
+            // search; a binary side leaves its printable runs.
+            if read.contains(&Read::Unread) {
                 doc.scan = Scan::Always;
-                touched_of.push(touched_here);
-                continue;
-            }
-            _ => {
+            } else {
                 for side in [&*old_buf, &*new_buf] {
                     pickaxe::push_printable_runs(side, &mut doc.lines);
                 }
                 if doc.scan == Scan::None {
                     doc.scan = Scan::Binary;
                 }
-                touched_of.push(touched_here);
-                continue;
             }
+            touched_of.push(touched_here);
+            continue;
         }
         let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
         let ranges = pickaxe::changed_ranges(&old_lines, &new_lines);
