@@ -63,6 +63,14 @@ impl Shop {
             assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
         }
     }
+
+    /// Registers billing (indexed) and its fork, not indexed yet; the fork's directory.
+    fn billing_and_unindexed_fork(&self) -> PathBuf {
+        let fork = self.repo("billing-fork");
+        assert_eq!(self.run(&["repos", "add", self.repo("billing").to_str().unwrap()]).code, 0);
+        assert_eq!(self.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork", "--no-index"]).code, 0);
+        fork
+    }
 }
 
 /// `(repo, path, line)` of each result.
@@ -325,9 +333,19 @@ fn a_fork_indexes_without_parsing_the_blobs_it_shares_and_answers_from_its_own_v
     assert!(alone.json.get("seeded").is_none(), "{}", alone.stdout);
 }
 
-/// What a store holds, read from its database: `(table, rows)` for the tables a seed must
-/// leave with only the repository's own rows, and the paths of its file versions.
-fn store_rows(repo: &Path) -> (Vec<String>, Vec<String>, i64) {
+/// What a seeded store must hold only of its own repository, read from its database.
+struct StoreRows {
+    /// The paths of its file versions, sorted.
+    paths: Vec<String>,
+    /// Its refs, sorted.
+    refs: Vec<String>,
+    /// Records and blobs no file version needs.
+    orphans: i64,
+    /// The repository it was seeded from.
+    seeded_from: Option<String>,
+}
+
+fn store_rows(repo: &Path) -> StoreRows {
     let db = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
     let strings = |sql: &str| -> Vec<String> {
         let mut stmt = db.prepare(sql).unwrap();
@@ -335,8 +353,6 @@ fn store_rows(repo: &Path) -> (Vec<String>, Vec<String>, i64) {
         out.sort();
         out
     };
-    let paths = strings("SELECT CAST(path AS TEXT) FROM file_versions");
-    let refs = strings("SELECT name FROM refs");
     let orphans: i64 = db
         .query_row(
             "SELECT (SELECT count(*) FROM records WHERE blob NOT IN (SELECT blob FROM file_versions))
@@ -345,7 +361,12 @@ fn store_rows(repo: &Path) -> (Vec<String>, Vec<String>, i64) {
             |r| r.get(0),
         )
         .unwrap();
-    (paths, refs, orphans)
+    StoreRows {
+        paths: strings("SELECT CAST(path AS TEXT) FROM file_versions"),
+        refs: strings("SELECT name FROM refs"),
+        orphans,
+        seeded_from: strings("SELECT value FROM meta WHERE key = 'seeded_from'").pop(),
+    }
 }
 
 #[test]
@@ -359,16 +380,12 @@ fn a_seeded_fork_keeps_nothing_its_own_trees_lack_and_answers_as_if_indexed_alon
     let added = shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork"]);
     assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
     assert_eq!(added.json["index"]["seeded"]["file_versions_dropped"], 1, "{}", added.stdout);
-    let (paths, refs, orphans) = store_rows(&fork);
-    assert_eq!(paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
-    assert!(refs.iter().all(|r| r == "refs/heads/main" || r.starts_with("worktree:")), "{refs:?}");
-    assert_eq!(orphans, 0, "records or blobs only billing's file versions needed");
-    let fork_store = fork.join(".git/codecompass");
-    let db = rusqlite::Connection::open(fork_store.join("store.sqlite")).unwrap();
-    let seeded_from: String =
-        db.query_row("SELECT value FROM meta WHERE key = 'seeded_from'", [], |r| r.get(0)).unwrap();
+    let rows = store_rows(&fork);
+    assert_eq!(rows.paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
+    assert!(rows.refs.iter().all(|r| r == "refs/heads/main" || r.starts_with("worktree:")), "{:?}", rows.refs);
+    assert_eq!(rows.orphans, 0, "records or blobs only billing's file versions needed");
+    let seeded_from = rows.seeded_from.expect("the store remembers its donor");
     assert_eq!(Path::new(&seeded_from).canonicalize().unwrap(), billing.canonicalize().unwrap());
-    drop(db);
 
     // Every answer equals the one of a clone of the fork indexed from nothing.
     let alone = shop.root.join("fork-alone");
@@ -497,9 +514,7 @@ fn repos_sync_brings_each_registered_repository_up_to_date_and_reports_the_missi
 #[test]
 fn a_seed_killed_before_it_installs_leaves_no_store_and_the_next_run_seeds_again() {
     let shop = Shop::new();
-    let fork = shop.repo("billing-fork");
-    assert_eq!(shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]).code, 0);
-    assert_eq!(shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork", "--no-index"]).code, 0);
+    let fork = shop.billing_and_unindexed_fork();
     let killed = bin()
         .args(["index", "--json", "--quiet"])
         .env("CODECOMPASS_HOME", &shop.home)
@@ -564,16 +579,11 @@ fn a_fork_never_waits_for_its_original_s_writer_and_is_then_not_seeded() {
 #[test]
 fn a_registered_fork_s_first_query_seeds_its_store_too() {
     let shop = Shop::new();
-    let fork = shop.repo("billing-fork");
-    assert_eq!(shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]).code, 0);
-    assert_eq!(shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork", "--no-index"]).code, 0);
+    let fork = shop.billing_and_unindexed_fork();
     let found = shop.run_in(&fork, &["locate", "charge_twice_only_in_fork"]);
     assert_eq!(found.code, 0, "{}{}", found.stdout, found.stderr);
-    let (paths, _, orphans) = store_rows(&fork);
-    assert_eq!(paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
-    assert_eq!(orphans, 0);
-    let db = rusqlite::Connection::open(fork.join(".git/codecompass/store.sqlite")).unwrap();
-    let seeded: Option<String> =
-        db.query_row("SELECT value FROM meta WHERE key = 'seeded_from'", [], |r| r.get(0)).ok();
-    assert!(seeded.is_some(), "the first query's build was seeded");
+    let rows = store_rows(&fork);
+    assert_eq!(rows.paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
+    assert_eq!(rows.orphans, 0);
+    assert!(rows.seeded_from.is_some(), "the first query's build was seeded");
 }
