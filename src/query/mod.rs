@@ -227,9 +227,30 @@ impl ContentReader<'_> {
         self.git.map(GitRepo::local)
     }
 
-    /// The content of `info`'s blob.
+    /// The content of `info`'s blob: the file at its path in the working tree when that file
+    /// has the blob's size and hashes to its id (a clean file is read without inflating a
+    /// chain of pack deltas; the hash makes it right at any ref and under any filter), else
+    /// the stores.
     pub fn read(&self, local: Option<&LocalRepo>, info: &FileInfo) -> Option<Vec<u8>> {
+        if info.size >= 0
+            && info.mode != 2
+            && let Some(data) = self.read_live(&info.path, info.size as u64)
+            && ObjectId::for_blob(&data) == info.blob_id
+        {
+            return Some(data);
+        }
         self.read_blob(local, info.blob_id, &info.path)
+    }
+
+    /// The working tree's regular file at `path`, if it has `size` bytes.
+    fn read_live(&self, path: &[u8], size: u64) -> Option<Vec<u8>> {
+        let full = self.root.join(live_path(path));
+        let meta = std::fs::symlink_metadata(&full).ok()?;
+        if !meta.is_file() || meta.len() != size {
+            return None;
+        }
+        let data = std::fs::read(&full).ok()?;
+        (data.len() as u64 == size).then_some(data)
     }
 
     /// The content of `blob_id`, found at `path` in the view.
@@ -243,8 +264,21 @@ impl ContentReader<'_> {
         if let Some(data) = crate::store::blobs::get(self.store_dir, blob_id) {
             return Some(data);
         }
-        let data = std::fs::read(self.root.join(String::from_utf8_lossy(path).as_ref())).ok()?;
+        let data = std::fs::read(self.root.join(live_path(path))).ok()?;
         (ObjectId::for_blob(&data) == blob_id).then_some(data)
+    }
+}
+
+/// A repository path as a path of this system (bytes as they are on Unix).
+fn live_path(path: &[u8]) -> std::path::PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(path))
+    }
+    #[cfg(not(unix))]
+    {
+        std::path::PathBuf::from(String::from_utf8_lossy(path).into_owned())
     }
 }
 
