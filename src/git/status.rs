@@ -80,20 +80,36 @@ impl LocalRepo {
                 spec
             })
             .collect();
-        let mut iter = platform.into_iter(patterns).map_err(other("computing status"))?;
-        for item in iter.by_ref() {
-            let item = item.map_err(other("computing status"))?;
-            if let gix::status::Item::IndexWorktree(ref inner) = item {
+        // The index says it was written from `HEAD`'s tree and not changed since: nothing is
+        // staged, and the half comparing `HEAD` with the index (which reads every tree of
+        // `HEAD`) is skipped.
+        let head_tree = self.repo.head_tree_id_or_empty().map_err(other("reading HEAD's tree"))?;
+        let outcome = if nothing_staged(&real, head_tree.detach()) {
+            let mut iter = platform.into_index_worktree_iter(patterns).map_err(other("computing status"))?;
+            for item in iter.by_ref() {
+                let item = item.map_err(other("computing status"))?;
                 // Stat-only updates and ignored directory entries carry no content change.
-                if inner.summary().is_none() {
-                    continue;
+                if item.summary().is_some() {
+                    touched.insert(item.rela_path().to_owned());
                 }
             }
-            touched.insert(item.location().to_owned());
-        }
+            iter.into_outcome()
+        } else {
+            let mut iter = platform.into_iter(patterns).map_err(other("computing status"))?;
+            for item in iter.by_ref() {
+                let item = item.map_err(other("computing status"))?;
+                if let gix::status::Item::IndexWorktree(ref inner) = item
+                    && inner.summary().is_none()
+                {
+                    continue;
+                }
+                touched.insert(item.location().to_owned());
+            }
+            iter.into_outcome()
+        };
         // Files compared by content and found unchanged: their stats go into the kept copy,
         // stamped with the time this status began (a file changed since is read again).
-        if let (Some(path), Some(mut outcome)) = (&kept_path, iter.into_outcome())
+        if let (Some(path), Some(mut outcome)) = (&kept_path, outcome)
             && outcome.has_changes()
             && matches!(outcome.write_changes(), Some(Ok(_)))
         {
@@ -156,6 +172,20 @@ impl LocalRepo {
         }
         Ok(changes)
     }
+}
+
+/// Whether the index holds exactly `head_tree`: its cache of trees (the `TREE` extension git
+/// keeps up to date on commit, checkout and reset, and invalidates along the path of every
+/// entry changed since) has a valid root with that id, counting every entry, none of them
+/// unmerged or intent-to-add. Any doubt answers `false`.
+fn nothing_staged(index: &gix::index::State, head_tree: gix::ObjectId) -> bool {
+    use gix::index::entry::Flags;
+    let Some(root) = index.tree() else { return false };
+    let odd = Flags::INTENT_TO_ADD | Flags::STAGE_MASK;
+    root.name.is_empty()
+        && root.id == head_tree
+        && root.num_entries.is_some_and(|n| n as usize == index.entries().len())
+        && index.entries().iter().all(|e| !e.flags.intersects(odd))
 }
 
 /// Whether `path` is one of `set` or lies below one of them.

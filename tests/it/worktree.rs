@@ -462,3 +462,48 @@ fn a_checkout_with_an_uncommitted_edit_carried_over_answers_both() {
     let worktree = fresh.json["refs"].as_array().unwrap().iter().find(|r| r["kind"] != "ref").unwrap().clone();
     assert_eq!(worktree["freshness_status"], "fresh", "{}", fresh.stdout);
 }
+
+#[test]
+fn a_soft_reset_leaves_the_newer_files_staged_and_the_worktree_view_holds_them() {
+    let (_tmp, repo) = fixture("shop");
+    write(&repo, "notes/plan.txt", "first draft of the plan\n");
+    git(&repo, &["add", "notes/plan.txt"]);
+    git(&repo, &["commit", "-q", "-m", "plan"]);
+    write(&repo, "notes/plan.txt", "final version of the plan\n");
+    git(&repo, &["commit", "-qam", "plan, final"]);
+    // HEAD goes back; the index keeps the newer tree (and git's cache of it, valid but for
+    // another tree than HEAD's); the file on disk equals the index.
+    git(&repo, &["reset", "-q", "--soft", "HEAD~1"]);
+    let search = |pattern: &str, args: &[&str]| {
+        let mut all = vec!["search", pattern, "--mode", "literal"];
+        all.extend_from_slice(args);
+        line_places(&cc(&repo, &all).json)
+    };
+    assert_eq!(search("final version", &[]), ["notes/plan.txt:1"]);
+    assert!(search("first draft", &[]).is_empty());
+    assert_eq!(search("first draft", &["--ref", "HEAD"]), ["notes/plan.txt:1"]);
+    assert!(search("final version", &["--ref", "HEAD"]).is_empty());
+}
+
+#[test]
+fn a_file_of_the_same_size_on_disk_is_not_read_for_the_committed_view() {
+    let (_tmp, repo) = fixture("shop");
+    write(&repo, "notes/motto.txt", "keep calm\nand carry on\n");
+    git(&repo, &["add", "notes/motto.txt"]);
+    git(&repo, &["commit", "-q", "-m", "motto"]);
+    cc(&repo, &["index"]);
+    // Same length, other bytes: the committed view reads the blob, the worktree view the file.
+    write(&repo, "notes/motto.txt", "keep CALM\nand carry on\n");
+    let search = |pattern: &str, args: &[&str]| {
+        let mut all = vec!["search", pattern, "--mode", "literal", "--case-sensitive", "-C", "1"];
+        all.extend_from_slice(args);
+        cc(&repo, &all).json
+    };
+    let head = search("carry on", &["--ref", "HEAD"]);
+    assert_eq!(line_places(&head), ["notes/motto.txt:2"]);
+    assert!(head.to_string().contains("keep calm"), "{head}");
+    assert!(!head.to_string().contains("keep CALM"), "{head}");
+    let worktree = search("carry on", &[]);
+    assert_eq!(line_places(&worktree), ["notes/motto.txt:2"]);
+    assert!(worktree.to_string().contains("keep CALM"), "{worktree}");
+}
