@@ -281,6 +281,16 @@ struct Found<'t> {
 
 /// Extracts the symbols of `source`, written in `language`.
 pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
+    extract_to(language, source, true)
+}
+
+/// The symbols of `source` without occurrences and doc comments: what history compares in
+/// blobs it keeps no record of.
+pub fn definitions(language: &'static Language, source: &[u8]) -> Extraction {
+    extract_to(language, source, false)
+}
+
+fn extract_to(language: &'static Language, source: &[u8], full: bool) -> Extraction {
     let mut out = Extraction::default();
     let compiled = match compiled(language) {
         Ok(c) => c,
@@ -339,7 +349,10 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
         same
     });
 
-    let uses = resolve(language, source, &found, &mut out);
+    let uses = resolve(language, source, &found, full, &mut out);
+    if !full {
+        return out;
+    }
     let mut definition_names: std::collections::HashSet<usize> =
         found.iter().filter(|f| f.role.is_some()).map(|f| f.name_node.id()).collect();
     for id in uses {
@@ -557,7 +570,13 @@ fn report_syntax_errors(root: Node<'_>, diagnostics: &mut Vec<Diagnostic>) {
 
 /// Turns query matches into symbols: nesting, qualified names, signatures, docs, visibility.
 /// Returns the name nodes of field assignments that are no definition, which are uses.
-fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out: &mut Extraction) -> Vec<usize> {
+fn resolve(
+    language: &'static Language,
+    source: &[u8],
+    found: &[Found<'_>],
+    docs: bool,
+    out: &mut Extraction,
+) -> Vec<usize> {
     // Name nodes of field assignments that define nothing: uses of the field.
     let mut uses = Vec::new();
     // `found` is sorted by start, outermost first, so a stack of open ranges gives each entry
@@ -640,7 +659,7 @@ fn resolve(language: &'static Language, source: &[u8], found: &[Found<'_>], out:
         };
         let signature = signature::of(head, source, MAX_SIGNATURE_CHARS);
         let visibility = visibility(language, f.node, &name, &signature, source);
-        let doc = doc::of(language, f.node, source);
+        let doc = if docs { doc::of(language, f.node, source) } else { None };
         let stable_id = stable_id(language.name, f.kind, &qualified_name, &signature);
         symbol_index.push(Some(out.symbols.len() as u32));
         out.symbols.push(Symbol {

@@ -177,3 +177,24 @@ fn an_indexed_access_type_names_a_member_of_its_type() {
         .collect();
     assert_eq!(got, ["1:30 type StoreApi.setState", "2:24 type api.Store.getState"]);
 }
+
+#[test]
+fn definitions_alone_are_the_full_extraction_without_occurrences_and_docs() {
+    for (language, source) in [
+        (
+            rust(),
+            &b"/// Runs it.\npub fn run(x: u8) -> u8 { helper(x) }\nstruct S { f: u8 }\nimpl S { fn m(&self) {} }\n"[..],
+        ),
+        (
+            python(),
+            &b"class A:\n    \"\"\"An A.\"\"\"\n    def m(self):\n        self.x = f(1)\n\ndef f(y):\n    return y\n"[..],
+        ),
+    ] {
+        let full = extract(language, source);
+        let alone = definitions(language, source);
+        assert!(!full.occurrences.is_empty() && alone.occurrences.is_empty());
+        assert!(full.symbols.iter().any(|s| s.doc.is_some()));
+        let without_docs: Vec<Symbol> = full.symbols.into_iter().map(|s| Symbol { doc: None, ..s }).collect();
+        assert_eq!(alone.symbols, without_docs);
+    }
+}

@@ -51,7 +51,7 @@ pub fn parse(lang: &str, data: &[u8], max_file_size: u64) -> Vec<Def> {
     let Some(language) = crate::lang::by_name(lang) else {
         return Vec::new();
     };
-    extract::extract(language, data)
+    extract::definitions(language, data)
         .symbols
         .into_iter()
         .filter(|s| s.role == Role::Definition)
