@@ -7,7 +7,8 @@
 # unchanged; `tax` is renamed `vat` (the same body); `total` is deleted; `total` comes back in
 # `shop/cart.py` with another body and a `Basket.total` method beside it; `shop/cart.py` is
 # renamed `shop/basket.py`, and both move with it; `vat` is renamed `value_added_tax` and
-# gains a docstring in the same commit (a rename with an edit).
+# gains a docstring in the same commit (a rename with an edit); then the renames with edits at
+# the end of the file.
 
 . "$(dirname "$0")/lib.sh"
 new_repo "$1"
@@ -94,3 +95,54 @@ class Basket:
         return total(self.items)
 PY
 commit "Spell out value_added_tax"
+
+# Renames with edits that git's similarity estimate puts under its threshold, and a method
+# whose class goes: `shipping` becomes `shipping_cost` (its name extended, an `express` branch
+# added), `discount` becomes `bulk_rebate` (most lines kept), `Checks.positive` becomes the
+# function `positive`.
+write shop/extras.py <<'PY'
+def shipping(weight):
+    """Shipping costs by weight."""
+    base = 5
+    per_kilo = 2
+    return base + per_kilo * weight
+
+
+def discount(items):
+    """A discount for large orders."""
+    count = len(items)
+    if count > 10:
+        return 0.1
+    return 0.0
+
+
+class Checks:
+    def positive(self, amount):
+        return amount > 0
+PY
+commit "Add shipping, discount and checks"
+
+write shop/extras.py <<'PY'
+def shipping_cost(weight, express=False):
+    """Shipping costs by weight."""
+    base = 5
+    per_kilo = 2
+    if express:
+        base = base * 3
+        per_kilo = per_kilo * 2
+        print("express shipping")
+    return base + per_kilo * weight
+
+
+def bulk_rebate(items, threshold=10):
+    """A discount for large orders."""
+    count = len(items)
+    if count > threshold and all(item > 0 for item in items):
+        return 0.1
+    return 0.0
+
+
+def positive(amount):
+    return amount > 0
+PY
+commit "Rename with edits; checks are functions now"

@@ -22,7 +22,7 @@ pub enum EventKind {
     Added,
     /// Its text or signature changed.
     Modified,
-    /// It went to another file, unchanged in name.
+    /// It went to another file, or into or out of a type in its file, unchanged in name.
     Moved,
     /// Its name changed (its text otherwise the same, or at least half of it, by git's
     /// similarity estimate).
@@ -120,6 +120,8 @@ struct Reader<'a> {
     max_file_size: u64,
     symbols: HashMap<(ObjectId, String), Vec<Def>>,
     contents: HashMap<ObjectId, Vec<u8>>,
+    /// For a pair of blobs (old, new): each new line's old line, where a diff keeps it.
+    line_maps: HashMap<(ObjectId, ObjectId), Vec<Option<u32>>>,
     /// Blobs that could not be read (a partial clone).
     missing: usize,
 }
@@ -165,6 +167,54 @@ impl Reader<'_> {
         self.content(instance.blob).get(range).unwrap_or_default().to_vec()
     }
 
+    /// Which line of `old` each line of `new` is, where a diff (Myers, as git's) of the two
+    /// blobs keeps it unchanged; 0-based.
+    fn line_map(&mut self, old: ObjectId, new: ObjectId) -> &[Option<u32>] {
+        if !self.line_maps.contains_key(&(old, new)) {
+            let old_lines: Vec<&[u8]> = lines(self.content(old)).collect();
+            let old_lines: Vec<Vec<u8>> = old_lines.into_iter().map(<[u8]>::to_vec).collect();
+            let new_data = self.content(new);
+            let new_lines: Vec<&[u8]> = lines(new_data).collect();
+            let old_refs: Vec<&[u8]> = old_lines.iter().map(Vec::as_slice).collect();
+            let mut map = vec![None; new_lines.len()];
+            let (mut i, mut j) = (0u32, 0u32);
+            for (before, after) in super::pickaxe::changed_ranges(&old_refs, &new_lines) {
+                while j < after.start {
+                    map[j as usize] = Some(i);
+                    i += 1;
+                    j += 1;
+                }
+                i = before.end;
+                j = after.end;
+            }
+            while (j as usize) < map.len() {
+                map[j as usize] = Some(i);
+                i += 1;
+                j += 1;
+            }
+            self.line_maps.insert((old, new), map);
+        }
+        &self.line_maps[&(old, new)]
+    }
+
+    /// Of the non-blank lines of `of` (one of the two), how many a diff of the two blobs keeps
+    /// between `old`'s lines and `new`'s, and how many there are.
+    fn kept_lines(&mut self, old: &Instance, new: &Instance, of_new: bool) -> (usize, usize) {
+        let map = self.line_map(old.blob, new.blob).to_vec();
+        let old_range = old.symbol.line_start.saturating_sub(1)..old.symbol.line_end;
+        let new_range = new.symbol.line_start.saturating_sub(1)..new.symbol.line_end;
+        let (side, range) = if of_new { (new, &new_range) } else { (old, &old_range) };
+        let blank: Vec<bool> = lines(self.content(side.blob)).map(|l| l.trim_ascii().is_empty()).collect();
+        let counted = |line: u32| !blank.get(line as usize).copied().unwrap_or(true);
+        let total = range.clone().filter(|&l| counted(l)).count();
+        let kept = new_range
+            .clone()
+            .filter_map(|j| Some((j, map.get(j as usize).copied().flatten()?)))
+            .filter(|&(j, i)| old_range.contains(&i) && counted(if of_new { j } else { i }))
+            .count();
+        (kept, total)
+    }
+
     /// The text with the symbol's own name blanked out: equal for a rename that changed
     /// nothing else.
     fn renamed_text(&mut self, instance: &Instance) -> Vec<u8> {
@@ -185,24 +235,30 @@ impl Reader<'_> {
     }
 }
 
-/// The definition among `others` that `target` was renamed from (or to): of the same kind,
-/// gone from its file on the far side (`survivors` are the far side's definitions), with the
-/// same text but the name; failing that the most similar, at git's rename threshold (half,
-/// by git's own similarity estimate) or more.
+/// The definition among `others` that `target` was renamed from (or to, `target_is_new`
+/// false): of the same kind, gone from its file on the far side (`survivors` are the far
+/// side's definitions), with the same text but the name; failing that the most similar, at
+/// git's rename threshold (half, by git's own similarity estimate) or more; failing that, in
+/// the same file, the one a diff of the file keeps most lines of in the target, when they are
+/// at least half of the target's non-blank lines or one name extends the other (`run` and
+/// `run2`): a rename with edits, whose lines `git log -L` follows.
 fn rename_partner(
     reader: &mut Reader<'_>,
     target: &Instance,
+    target_is_new: bool,
     others: &[Instance],
     survivors: &[Instance],
 ) -> Option<usize> {
     let text = reader.renamed_text(target);
     let mut best: Option<(usize, f64)> = None;
+    let mut gone = Vec::new();
     for (i, other) in others.iter().enumerate() {
         if other.symbol.kind != target.symbol.kind
             || survivors.iter().any(|s| s.path == other.path && s.symbol.qualified_name == other.symbol.qualified_name)
         {
             continue;
         }
+        gone.push(i);
         let other_text = reader.renamed_text(other);
         if other_text == text {
             return Some(i);
@@ -212,7 +268,36 @@ fn rename_partner(
             best = Some((i, share));
         }
     }
-    best.map(|(i, _)| i)
+    if best.is_some() {
+        return best.map(|(i, _)| i);
+    }
+    let mut by_lines: Option<(usize, usize)> = None;
+    for i in gone.into_iter().filter(|&i| others[i].path == target.path) {
+        let (old, new) = if target_is_new { (&others[i], target) } else { (target, &others[i]) };
+        let (kept, total) = reader.kept_lines(old, new, target_is_new);
+        let extended = {
+            let (a, b) = (&old.symbol.name, &new.symbol.name);
+            a.starts_with(b.as_str()) || b.starts_with(a.as_str())
+        };
+        if kept > 0 && (kept * 2 >= total || extended) && by_lines.is_none_or(|(_, k)| kept > k) {
+            by_lines = Some((i, kept));
+        }
+    }
+    by_lines.map(|(i, _)| i)
+}
+
+/// Functions and methods are one family: a function that moves into a type is a method.
+fn callable(kind: &str) -> &str {
+    match kind {
+        "function" | "method" => "callable",
+        other => other,
+    }
+}
+
+/// The lines of `data`, each without its newline.
+fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let data = data.strip_suffix(b"\n").unwrap_or(data);
+    data.split(|&b| b == b'\n').filter(move |_| !data.is_empty())
 }
 
 /// The history of a symbol from `tip`, newest first.
@@ -235,6 +320,7 @@ pub fn symbol_history<'g>(
         max_file_size: query.max_file_size,
         symbols: HashMap::new(),
         contents: HashMap::new(),
+        line_maps: HashMap::new(),
         missing: 0,
     };
     let mut out = SymbolHistory { events: Vec::new(), boundary: walk.boundary, checked: 0, missing_blobs: 0 };
@@ -322,6 +408,16 @@ pub fn symbol_history<'g>(
             let moved = olds.iter().enumerate().position(|(i, o)| {
                 !used_old[i] && o.symbol.kind == new.symbol.kind && o.symbol.qualified_name == new.symbol.qualified_name
             });
+            // The same file and name, out of a type or into one (a test method that became a
+            // function when its class went): moved too.
+            let moved = moved.or_else(|| {
+                olds.iter().enumerate().position(|(i, o)| {
+                    !used_old[i]
+                        && o.path == new.path
+                        && o.symbol.name == new.symbol.name
+                        && callable(&o.symbol.kind) == callable(&new.symbol.kind)
+                })
+            });
             if let Some(i) = moved {
                 used_old[i] = true;
                 events.push(Event {
@@ -332,8 +428,22 @@ pub fn symbol_history<'g>(
                 });
                 continue;
             }
+            // Another tracked name gone in the same commit (`run` became `run_all`, and the
+            // query asked for both).
+            let unused: Vec<usize> = (0..olds.len()).filter(|&i| !used_old[i]).collect();
+            let gone: Vec<Instance> = unused.iter().map(|&i| olds[i].clone()).collect();
+            if let Some(k) = rename_partner(&mut reader, &new, true, &gone, &new_all) {
+                used_old[unused[k]] = true;
+                events.push(Event {
+                    commit: row,
+                    kind: EventKind::Renamed,
+                    before: Some(gone[k].clone()),
+                    after: Some(new),
+                });
+                continue;
+            }
             // Another name, the same text otherwise: renamed (from a symbol gone from its file).
-            let from = rename_partner(&mut reader, &new, &old_all, &new_all);
+            let from = rename_partner(&mut reader, &new, true, &old_all, &new_all);
             match from {
                 Some(i) => {
                     let old = old_all.remove(i);
@@ -353,7 +463,7 @@ pub fn symbol_history<'g>(
                 continue;
             }
             // Renamed away: the same text under another name in the new sides.
-            let to = rename_partner(&mut reader, &old, &new_all, &old_all);
+            let to = rename_partner(&mut reader, &old, false, &new_all, &old_all);
             match to {
                 Some(j) => {
                     let new = new_all.remove(j);

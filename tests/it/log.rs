@@ -304,6 +304,22 @@ fn symbol_history_equals_locate_at_every_commit_and_names_moves_and_renames() {
     assert_eq!(run.json["events"][0]["change"], "renamed", "{}", run.stdout);
     assert_eq!(run.json["events"][0]["after"]["name"], "value_added_tax");
 
+    // Renames with edits under git's similarity threshold: followed by the lines a diff of the
+    // file keeps (at least half of the new definition's, or any when one name extends the
+    // other); a method whose class went is the same function, moved.
+    for (name, was, kind) in [
+        ("shipping_cost", "shipping", "renamed"),
+        ("bulk_rebate", "discount", "renamed"),
+        ("positive", "Checks.positive", "moved"),
+    ] {
+        let run = cc(&dir, &["history", name]);
+        let changes: Vec<&str> =
+            run.json["events"].as_array().unwrap().iter().map(|e| e["change"].as_str().unwrap()).collect();
+        assert_eq!(changes, [kind, "added"], "{name}: {}", run.stdout);
+        assert_eq!(run.json["events"][0]["before"]["qualified_name"], was, "{}", run.stdout);
+        assert_eq!(run.json["events"][1]["after"]["qualified_name"], was, "{}", run.stdout);
+    }
+
     // As of an older ref: `total` was deleted there, and the last commit it existed in is named.
     let drop = &commits[5];
     let run = cc(&dir, &["history", "total", "--at", drop]);
@@ -323,7 +339,7 @@ fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
     let (_tmp, dir) = crate::support::fixture("symbol-history");
     let run = cc(&dir, &["log", "-S", "vat"]);
     let before = run.json["commits"].as_array().unwrap().len();
-    assert_eq!(run.json["history"]["commits_indexed"], 9, "{}", run.stdout);
+    assert_eq!(run.json["history"]["commits_indexed"], 11, "{}", run.stdout);
     // A new commit: the next sync adds it to history.
     std::fs::write(dir.join("shop/extra.py"), "def vat_free(amount):\n    return amount\n").unwrap();
     git_at(&dir, 1_700_100_000, &["add", "-A"]);
@@ -345,9 +361,9 @@ fn sync_extends_history_and_a_lost_commit_index_is_rebuilt_not_trusted() {
     std::fs::remove_dir_all(&history).expect("the commits' index is where the store is");
     let run = cc(&dir, &["log", "-S", "vat"]);
     assert_eq!(run.json["commits"].as_array().unwrap().len(), before + 1, "{}", run.stdout);
-    assert_eq!(run.json["history"]["commits_added"], 10);
+    assert_eq!(run.json["history"]["commits_added"], 12);
     assert_eq!(theirs(&dir, &["-S", "vat"]), ours(&dir, &["-S", "vat"]));
-    assert_eq!(cc(&dir, &["status"]).json["counts"]["commits"], 10);
+    assert_eq!(cc(&dir, &["status"]).json["counts"]["commits"], 12);
 }
 
 #[test]

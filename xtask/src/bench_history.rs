@@ -7,8 +7,9 @@
 //! - `log -S` and `log -G` for 20 strings (names defined once at `HEAD`) beside `git log -S`
 //!   and `git log -G`: identical commit lists, median time of each and the ratio (target 10x);
 //! - `history NAME` for 20 top-level functions beside `git log -L :NAME:FILE`: the commits
-//!   git names that `history` names too (and the other way), and the time of each (target
-//!   under 100 ms).
+//!   git names that `history` names too (and the other way) along the lineage of the
+//!   definition in FILE (its moves and renames; a move that changed no line is left out, as
+//!   git shows none), and the time of each (target under 100 ms).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -19,6 +20,32 @@ use serde_json::{Value, json};
 use crate::BenchArgs;
 use crate::bench::{release_binary, sample_names};
 use crate::measure::{Scratch, dir_size, median, secs};
+
+/// The commits of `history`'s answer that changed the lines of the definition `name` at
+/// `path` as `HEAD` has it, followed back through its moves and renames (events of other
+/// definitions of the same name are another lineage); a move that left its text as it was
+/// changed no line, so `git log -L` cannot show it, and is left out.
+fn lineage(answer: &Value, name: &str, path: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let (mut path, mut name) = (path.to_owned(), name.to_owned());
+    for event in answer["events"].as_array().into_iter().flatten() {
+        let (before, after) = (&event["before"], &event["after"]);
+        // By bare name: a class renamed around a method changes its qualified name in a commit
+        // that touches none of its lines.
+        if after["path"] != path.as_str() || after["name"] != name.as_str() {
+            continue;
+        }
+        let unchanged_move = event["change"] == "moved" && before["text"] == after["text"];
+        if !unchanged_move && let Some(commit) = event["commit"]["commit"].as_str() {
+            out.insert(commit.to_owned());
+        }
+        match (before["path"].as_str(), before["name"].as_str()) {
+            (Some(p), Some(n)) => (path, name) = (p.to_owned(), n.to_owned()),
+            _ => break, // added: the lineage starts here
+        }
+    }
+    out
+}
 
 /// How many strings and symbols.
 const QUERIES: usize = 20;
@@ -139,19 +166,11 @@ pub fn history(args: &BenchArgs) -> Result<()> {
         if theirs.is_empty() {
             continue;
         }
-        let (o, o_out) = timed(&mut cc(&["history", name, "--json"]))?;
+        let (o, _) = timed(&mut cc(&["history", name, "--json"]))?;
+        // Again with the texts, untimed: whether a move changed any line.
+        let (_, o_out) = timed(&mut cc(&["history", name, "--json", "--show"]))?;
         let answer: Value = serde_json::from_str(&o_out).unwrap_or(Value::Null);
-        let ours: std::collections::BTreeSet<String> = answer["events"]
-            .as_array()
-            .map(|events| {
-                events
-                    .iter()
-                    // The top-level definition, wherever it was: git follows its file's renames.
-                    .filter(|e| e["after"]["qualified_name"] == *name || e["before"]["qualified_name"] == *name)
-                    .filter_map(|e| e["commit"]["commit"].as_str().map(str::to_owned))
-                    .collect()
-            })
-            .unwrap_or_default();
+        let ours = lineage(&answer, name, path);
         asked += 1;
         ours_t.push(o);
         found_git += theirs.len();
