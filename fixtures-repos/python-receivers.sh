@@ -139,3 +139,23 @@ def main(memory):
     memory.save()
 PY
 commit "Tests whose fixtures and locals say what their receivers are"
+
+# Values another project makes: `yaml = pytest.importorskip("yaml")` holds a module the view
+# does not have, so `yaml.safe_load()` is not the view's only `safe_load` (`Config`'s); a local
+# from a function of unknown origin (`make_config()`) may still be.
+write store/config.py <<'PY'
+class Config:
+    def safe_load(self, text):
+        return text
+PY
+write tests/test_plugins.py <<'PY'
+import pytest
+
+
+def test_loads():
+    yaml = pytest.importorskip("yaml")
+    data = yaml.safe_load("a: 1")
+    cfg = make_config()
+    cfg.safe_load(data)
+PY
+commit "A test of a plugin that may be missing"

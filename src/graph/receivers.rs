@@ -60,6 +60,25 @@ impl ViewGraph<'_> {
         Ok(lineage)
     }
 
+    /// Whether the local `name` before use `u` holds what a function of an imported module
+    /// returned that the view does not define (`tomllib = pytest.importorskip("tomllib")`): a
+    /// value of another project's making, whose members are not the view's.
+    pub(super) fn made_outside(&self, u: &Use, name: &str) -> Result<bool, StoreError> {
+        let Some((_, value)) = self.bound_value(&u.file, u.occurrence.caller, name, Some(u.occurrence.line))? else {
+            return Ok(false);
+        };
+        let Some((module, function)) = value.strip_suffix("()").and_then(|callee| callee.rsplit_once('.')) else {
+            return Ok(false);
+        };
+        if !is_identifier(function) || module.split('.').any(|part| !is_identifier(part)) {
+            return Ok(false);
+        }
+        let head = module.split('.').next().unwrap_or(module);
+        let imports = self.imports_of(&u.file)?;
+        let imported = imports.iter().any(|(spec, _)| !spec.starts_with('.') && spec.split('.').next() == Some(head));
+        Ok(imported && !self.bound_locally(u, head)? && self.definitions(function)?.is_empty())
+    }
+
     /// The lineage of the value a name or member chain (`app`, `self.app.json`) holds at `at`.
     fn lineage_of(&self, at: &At, qualifier: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
         if depth > MAX_DEPTH {

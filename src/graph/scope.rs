@@ -220,7 +220,7 @@ impl ViewGraph<'_> {
             // A receiver of unknown type: a member unique in the view, ambiguous among several;
             // none when builtin types have a method of that name too (`d.get()` is as likely a
             // `dict`'s, and listing every `.get()` as maybe this one helps nobody).
-            if BUILTIN_METHODS.contains(&name) {
+            if BUILTIN_METHODS.contains(&name) || self.made_outside(u, head)? {
                 return Ok(nothing());
             }
             return Ok(pick(members, Confidence::UniqueName));

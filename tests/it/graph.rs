@@ -260,6 +260,9 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     assert!(lines("App.flush").is_empty(), "{:?}", lines("App.flush"));
     // A later assignment to an instance attribute is a use of it.
     assert_eq!(both(&lines("Store.items")), ["store/base.py:8 resolved", "store/base.py:11 resolved"]);
+    // What a function of another project returned has that project's members, not the view's;
+    // a value of unknown origin may still be the view's only `safe_load`.
+    assert_eq!(both(&lines("Config.safe_load")), ["tests/test_plugins.py:8 unique_name"]);
 }
 
 #[test]
