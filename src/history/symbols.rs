@@ -171,27 +171,25 @@ impl Reader<'_> {
     /// blobs keeps it unchanged; 0-based.
     fn line_map(&mut self, old: ObjectId, new: ObjectId) -> &[Option<u32>] {
         if !self.line_maps.contains_key(&(old, new)) {
-            let old_lines: Vec<&[u8]> = lines(self.content(old)).collect();
-            let old_lines: Vec<Vec<u8>> = old_lines.into_iter().map(<[u8]>::to_vec).collect();
-            let new_data = self.content(new);
-            let new_lines: Vec<&[u8]> = lines(new_data).collect();
-            let old_refs: Vec<&[u8]> = old_lines.iter().map(Vec::as_slice).collect();
+            self.content(old);
+            self.content(new);
+            let old_lines: Vec<&[u8]> = lines(&self.contents[&old]).collect();
+            let new_lines: Vec<&[u8]> = lines(&self.contents[&new]).collect();
             let mut map = vec![None; new_lines.len()];
             let (mut i, mut j) = (0u32, 0u32);
-            for (before, after) in super::pickaxe::changed_ranges(&old_refs, &new_lines) {
-                while j < after.start {
-                    map[j as usize] = Some(i);
-                    i += 1;
-                    j += 1;
+            let mut keep_until = |end: u32, i: &mut u32, j: &mut u32| {
+                while *j < end {
+                    map[*j as usize] = Some(*i);
+                    *i += 1;
+                    *j += 1;
                 }
+            };
+            for (before, after) in super::pickaxe::changed_ranges(&old_lines, &new_lines) {
+                keep_until(after.start, &mut i, &mut j);
                 i = before.end;
                 j = after.end;
             }
-            while (j as usize) < map.len() {
-                map[j as usize] = Some(i);
-                i += 1;
-                j += 1;
-            }
+            keep_until(new_lines.len() as u32, &mut i, &mut j);
             self.line_maps.insert((old, new), map);
         }
         &self.line_maps[&(old, new)]
@@ -200,13 +198,13 @@ impl Reader<'_> {
     /// Of the non-blank lines of `of` (one of the two), how many a diff of the two blobs keeps
     /// between `old`'s lines and `new`'s, and how many there are.
     fn kept_lines(&mut self, old: &Instance, new: &Instance, of_new: bool) -> (usize, usize) {
-        let map = self.line_map(old.blob, new.blob).to_vec();
         let old_range = old.symbol.line_start.saturating_sub(1)..old.symbol.line_end;
         let new_range = new.symbol.line_start.saturating_sub(1)..new.symbol.line_end;
         let (side, range) = if of_new { (new, &new_range) } else { (old, &old_range) };
         let blank: Vec<bool> = lines(self.content(side.blob)).map(|l| l.trim_ascii().is_empty()).collect();
         let counted = |line: u32| !blank.get(line as usize).copied().unwrap_or(true);
         let total = range.clone().filter(|&l| counted(l)).count();
+        let map = self.line_map(old.blob, new.blob);
         let kept = new_range
             .clone()
             .filter_map(|j| Some((j, map.get(j as usize).copied().flatten()?)))
@@ -284,6 +282,11 @@ fn rename_partner(
         }
     }
     by_lines.map(|(i, _)| i)
+}
+
+/// An event with both sides: modified, moved or renamed.
+fn paired(commit: &CommitRow, kind: EventKind, before: Instance, after: Instance) -> Event<'_> {
+    Event { commit, kind, before: Some(before), after: Some(after) }
 }
 
 /// Functions and methods are one family: a function that moves into a type is a method.
@@ -381,12 +384,7 @@ pub fn symbol_history<'g>(
                     used_old[i] = true;
                     let old = &olds[i];
                     if old.symbol.signature != new.symbol.signature || reader.text(old) != reader.text(&new) {
-                        events.push(Event {
-                            commit: row,
-                            kind: EventKind::Modified,
-                            before: Some(old.clone()),
-                            after: Some(new),
-                        });
+                        events.push(paired(row, EventKind::Modified, old.clone(), new));
                     }
                 }
                 None => pending_new.push(new),
@@ -420,12 +418,7 @@ pub fn symbol_history<'g>(
             });
             if let Some(i) = moved {
                 used_old[i] = true;
-                events.push(Event {
-                    commit: row,
-                    kind: EventKind::Moved,
-                    before: Some(olds[i].clone()),
-                    after: Some(new),
-                });
+                events.push(paired(row, EventKind::Moved, olds[i].clone(), new));
                 continue;
             }
             // Another tracked name gone in the same commit (`run` became `run_all`, and the
@@ -434,12 +427,7 @@ pub fn symbol_history<'g>(
             let gone: Vec<Instance> = unused.iter().map(|&i| olds[i].clone()).collect();
             if let Some(k) = rename_partner(&mut reader, &new, true, &gone, &new_all) {
                 used_old[unused[k]] = true;
-                events.push(Event {
-                    commit: row,
-                    kind: EventKind::Renamed,
-                    before: Some(gone[k].clone()),
-                    after: Some(new),
-                });
+                events.push(paired(row, EventKind::Renamed, gone[k].clone(), new));
                 continue;
             }
             // Another name, the same text otherwise: renamed (from a symbol gone from its file).
@@ -450,7 +438,7 @@ pub fn symbol_history<'g>(
                     // Older commits are about the old name.
                     names.push(segments(&old.symbol.name).into_iter().map(str::to_owned).collect());
                     candidates.extend(index.touching(&old.symbol.name)?);
-                    events.push(Event { commit: row, kind: EventKind::Renamed, before: Some(old), after: Some(new) });
+                    events.push(paired(row, EventKind::Renamed, old, new));
                 }
                 None => still_new.push(new),
             }
@@ -467,7 +455,7 @@ pub fn symbol_history<'g>(
             match to {
                 Some(j) => {
                     let new = new_all.remove(j);
-                    events.push(Event { commit: row, kind: EventKind::Renamed, before: Some(old), after: Some(new) });
+                    events.push(paired(row, EventKind::Renamed, old, new));
                 }
                 None => events.push(Event { commit: row, kind: EventKind::Deleted, before: Some(old), after: None }),
             }

@@ -11,6 +11,13 @@ fn write(repo: &Path, path: &str, text: &str) {
     std::fs::write(full, text).unwrap();
 }
 
+/// Writes `path` and commits it alone.
+fn commit_file(repo: &Path, path: &str, text: &str, message: &str) {
+    write(repo, path, text);
+    git(repo, &["add", path]);
+    git(repo, &["commit", "-q", "-m", message]);
+}
+
 #[test]
 fn an_uncommitted_edit_is_found_by_default_and_not_at_head() {
     let (_tmp, repo) = fixture("shop");
@@ -466,11 +473,8 @@ fn a_checkout_with_an_uncommitted_edit_carried_over_answers_both() {
 #[test]
 fn a_soft_reset_leaves_the_newer_files_staged_and_the_worktree_view_holds_them() {
     let (_tmp, repo) = fixture("shop");
-    write(&repo, "notes/plan.txt", "first draft of the plan\n");
-    git(&repo, &["add", "notes/plan.txt"]);
-    git(&repo, &["commit", "-q", "-m", "plan"]);
-    write(&repo, "notes/plan.txt", "final version of the plan\n");
-    git(&repo, &["commit", "-qam", "plan, final"]);
+    commit_file(&repo, "notes/plan.txt", "first draft of the plan\n", "plan");
+    commit_file(&repo, "notes/plan.txt", "final version of the plan\n", "plan, final");
     // HEAD goes back; the index keeps the newer tree (and git's cache of it, valid but for
     // another tree than HEAD's); the file on disk equals the index.
     git(&repo, &["reset", "-q", "--soft", "HEAD~1"]);
@@ -488,9 +492,7 @@ fn a_soft_reset_leaves_the_newer_files_staged_and_the_worktree_view_holds_them()
 #[test]
 fn a_file_of_the_same_size_on_disk_is_not_read_for_the_committed_view() {
     let (_tmp, repo) = fixture("shop");
-    write(&repo, "notes/motto.txt", "keep calm\nand carry on\n");
-    git(&repo, &["add", "notes/motto.txt"]);
-    git(&repo, &["commit", "-q", "-m", "motto"]);
+    commit_file(&repo, "notes/motto.txt", "keep calm\nand carry on\n", "motto");
     cc(&repo, &["index"]);
     // Same length, other bytes: the committed view reads the blob, the worktree view the file.
     write(&repo, "notes/motto.txt", "keep CALM\nand carry on\n");
