@@ -377,6 +377,9 @@ pub fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     crate::progress::set_quiet(cli.global.quiet);
+    if !matches!(cli.command, Command::Mcp { .. } | Command::Watch { .. }) {
+        crate::engine::across::set_one_shot();
+    }
     let heading = match &cli.command {
         Command::Search { grep, .. } if grep.no_heading => Some(false),
         Command::Search { grep, .. } if grep.heading => Some(true),
