@@ -21,20 +21,33 @@ use crate::view::Scope;
 
 /// At most this many repositories answer at once.
 const POOL: usize = 4;
+/// Reciprocal rank fusion's constant.
+const RRF_K: f64 = 60.0;
+/// At most this many bytes stay held by engines whose closing is put off (see [`each`]),
+/// counted as their full-text index files (what their mapped pages can reach) and
+/// [`ENGINE_HEAP`] each.
+const DEFERRED_BYTES: u64 = 48 << 20;
+/// What an open engine holds besides its mapped index, at most (SQLite's page cache, the
+/// object store's caches), as counted against [`DEFERRED_BYTES`].
+const ENGINE_HEAP: u64 = 1 << 20;
 
 /// Whether this process answers one command and exits (see [`set_one_shot`]).
 static ONE_SHOT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Says this process answers one command and exits: the engines a query across repositories
-/// opened are then left for the system to unmap at exit, all at once, instead of being closed
-/// in turn (each index closed unmaps its files, and every unmapping while other threads run
-/// interrupts every core to flush its address translations: 12% of a 24-repository query's
-/// time). A long-running process (the MCP server) never says it.
+/// put aside (see [`each`]) are then left for the system to unmap at exit, all at once. A
+/// long-running process (the MCP server) never says it.
 pub fn set_one_shot() {
     ONE_SHOT.store(true, std::sync::atomic::Ordering::Relaxed);
 }
-/// Reciprocal rank fusion's constant.
-const RRF_K: f64 = 60.0;
+
+/// The bytes of an engine's full-text index files: what its mapped pages can reach.
+fn index_bytes(engine: &Engine) -> u64 {
+    let dir = crate::index::dir_of(engine.workspace().store_dir());
+    std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(Result::ok).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum())
+        .unwrap_or(u64::MAX)
+}
 
 /// How answers of several repositories become one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +120,12 @@ pub fn targets_of(registry: &Registry, chosen: Vec<RepoEntry>, refs: &[String]) 
 }
 
 /// Runs `ask` on each target's engine, at most [`POOL`] at once; answers in target order.
+///
+/// Closing an engine unmaps its index files, and an unmapping while the pool's other threads
+/// run interrupts every core to flush its address translations (12% of a query across 24
+/// repositories). Engines are put aside instead, while their index files total at most
+/// [`DEFERRED_BYTES`], and closed once the pool is done, or left to the exit of a one-shot
+/// process; the others are closed at once, as before.
 pub fn each<T: Send>(
     targets: &[Target],
     ask: impl Fn(&Engine, &Target) -> Result<T, Error> + Sync,
@@ -114,7 +133,7 @@ pub fn each<T: Send>(
     let next = std::sync::atomic::AtomicUsize::new(0);
     let slots: Vec<std::sync::Mutex<Option<Result<T, Error>>>> =
         targets.iter().map(|_| std::sync::Mutex::new(None)).collect();
-    let opened: std::sync::Mutex<Vec<Engine>> = std::sync::Mutex::new(Vec::new());
+    let aside: std::sync::Mutex<(Vec<Engine>, u64)> = std::sync::Mutex::new((Vec::new(), 0));
     std::thread::scope(|scope| {
         for _ in 0..targets.len().min(POOL) {
             scope.spawn(|| {
@@ -125,7 +144,12 @@ pub fn each<T: Send>(
                         Some(engine) => ask(engine, target),
                         None => target.entry.open().and_then(|engine| {
                             let answer = ask(&engine, target);
-                            opened.lock().unwrap_or_else(|p| p.into_inner()).push(engine);
+                            let bytes = index_bytes(&engine).saturating_add(ENGINE_HEAP);
+                            let mut aside = aside.lock().unwrap_or_else(|p| p.into_inner());
+                            if aside.1.saturating_add(bytes) <= DEFERRED_BYTES {
+                                aside.1 += bytes;
+                                aside.0.push(engine);
+                            }
                             answer
                         }),
                     };
@@ -134,12 +158,11 @@ pub fn each<T: Send>(
             });
         }
     });
-    // Closed once the pool's threads are gone, or left to the exit of a one-shot process.
-    let opened = opened.into_inner().unwrap_or_else(|p| p.into_inner());
+    let (aside, _) = aside.into_inner().unwrap_or_else(|p| p.into_inner());
     if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {
-        std::mem::forget(opened);
+        std::mem::forget(aside);
     } else {
-        drop(opened);
+        drop(aside);
     }
     slots
         .into_iter()
