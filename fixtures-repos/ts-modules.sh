@@ -127,3 +127,34 @@ write package.json <<'JSON'
 {"name": "tsmod", "version": "1.0.0"}
 JSON
 commit "A helper, a global type, and two tests with a server each"
+
+# A queue whose `push` and `headers` share their names with builtin members: a value of
+# unknown type (`const items = []`, `this.request`) using them is as likely the builtin's
+# and is not listed; a value whose type says `Queue` is.
+write src/queue.ts <<'TS'
+export class Queue {
+  headers: string[] = [];
+
+  push(item: string): void {
+    this.headers.push(item);
+  }
+}
+
+export function fill(queue: Queue, words: string[]): string[] {
+  const items = [];
+  for (const word of words) {
+    queue.push(word);
+    items.push(word);
+  }
+  return items;
+}
+
+export class Sender {
+  request = new Request("http://localhost");
+
+  send(): number {
+    return this.request.headers.get("x") ? 1 : 0;
+  }
+}
+TS
+commit "A queue with builtin member names"

@@ -487,7 +487,22 @@ impl<'s> ViewGraph<'s> {
             }
             _ => None,
         };
-        if let Some(members) = typed.filter(|m| !m.is_empty()) {
+        let typed = typed.filter(|m| !m.is_empty());
+        // A value of unknown type (`items`, `this.request`) using what builtin types have too
+        // (`items.push()`, `error.message`, `this.request.headers`): as likely the builtin's,
+        // and listing every such use as maybe this one helps nobody.
+        if family_of_use == "js"
+            && typed.is_none()
+            && !self_like
+            && last_segment(qualifier).is_some_and(|last| {
+                receivers::is_identifier(last) && last.starts_with(|c: char| c.is_ascii_lowercase())
+            })
+            && ts_types::BUILTIN_MEMBERS.contains(&u.occurrence.name.as_str())
+            && !names_an_imported_module(qualifier, &self.imports_of(&u.file)?)
+        {
+            return Ok(Resolution { confidence: Confidence::Ambiguous, targets: Vec::new() });
+        }
+        if let Some(members) = typed {
             pool = members;
         } else if self_like {
             if let Some(caller) = self.caller_of(u)? {

@@ -295,4 +295,9 @@ fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
     assert_eq!(lines("Client.fetch"), ["test/client.ts:3 import"]);
     assert!(lines("Server.fetch").is_empty(), "{:?}", lines("Server.fetch"));
     assert_eq!(lines("NormalizedOptions.context"), ["src/options.ts:17 resolved", "src/options.ts:20 resolved"]);
+    // Members named like builtin ones: a typed receiver's use is listed, a value of unknown
+    // type's (`items.push`, `this.request.headers`) is not, nor is a use of the builtin's own
+    // member on the field (`this.headers.push`).
+    assert_eq!(lines("Queue.push"), ["src/queue.ts:12 resolved"]);
+    assert_eq!(lines("Queue.headers"), ["src/queue.ts:5 resolved"]);
 }
