@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use gix::bstr::ByteSlice;
 use roaring::RoaringBitmap;
 use serde::Serialize;
 
@@ -244,7 +245,7 @@ impl ContentReader<'_> {
 
     /// The working tree's regular file at `path`, if it has `size` bytes.
     fn read_live(&self, path: &[u8], size: u64) -> Option<Vec<u8>> {
-        let full = self.root.join(live_path(path));
+        let full = self.root.join(path.to_path().ok()?);
         let meta = std::fs::symlink_metadata(&full).ok()?;
         if !meta.is_file() || meta.len() != size {
             return None;
@@ -264,21 +265,8 @@ impl ContentReader<'_> {
         if let Some(data) = crate::store::blobs::get(self.store_dir, blob_id) {
             return Some(data);
         }
-        let data = std::fs::read(self.root.join(live_path(path))).ok()?;
+        let data = std::fs::read(self.root.join(path.to_path().ok()?)).ok()?;
         (ObjectId::for_blob(&data) == blob_id).then_some(data)
-    }
-}
-
-/// A repository path as a path of this system (bytes as they are on Unix).
-fn live_path(path: &[u8]) -> std::path::PathBuf {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        std::path::PathBuf::from(std::ffi::OsStr::from_bytes(path))
-    }
-    #[cfg(not(unix))]
-    {
-        std::path::PathBuf::from(String::from_utf8_lossy(path).into_owned())
     }
 }
 
