@@ -74,9 +74,8 @@ impl ViewGraph<'_> {
             return Ok(false);
         }
         let head = module.split('.').next().unwrap_or(module);
-        let imports = self.imports_of(&u.file)?;
-        let imported = imports.iter().any(|(spec, _)| !spec.starts_with('.') && spec.split('.').next() == Some(head));
-        Ok(imported && !self.bound_locally(u, head)? && self.definitions(function)?.is_empty())
+        let imported = !self.bound_locally(u, head)? && self.module_named(&u.file, module)?.is_some_and(|m| m.certain);
+        Ok(imported && self.definitions(function)?.is_empty())
     }
 
     /// The lineage of the value a name or member chain (`app`, `self.app.json`) holds at `at`.

@@ -314,7 +314,7 @@ impl ViewGraph<'_> {
 
     /// The module a qualifier names in `file`, when its first segment is bound by an import:
     /// `os.path` after `import os`, `views` after `from . import views`.
-    fn module_named(&self, file: &File, qualifier: &str) -> Result<Option<Module>, StoreError> {
+    pub(super) fn module_named(&self, file: &File, qualifier: &str) -> Result<Option<Module>, StoreError> {
         if qualifier.contains(['(', '[', ' ']) {
             return Ok(None);
         }
@@ -343,9 +343,9 @@ impl ViewGraph<'_> {
 }
 
 /// A module named by a qualifier.
-struct Module {
+pub(super) struct Module {
     /// The module as an import would write it (`flask.json`, `.views`).
     spec: String,
     /// Whether the qualifier is surely a module (`import m`), not maybe a class.
-    certain: bool,
+    pub(super) certain: bool,
 }
