@@ -142,10 +142,10 @@ struct Compiled {
 
 /// `(#kind-is? @capture kind...)`: the captured node is of one of the kinds;
 /// `(#parent-is? ...)`, `(#grandparent-is? ...)`: its parent, its parent's parent is. They
-/// stand for alternations that
-/// tree-sitter analyses one by one when it compiles a query, at a cost that grows with the
-/// grammar: a copy of a pattern per parent kind (C++'s namespace-scope declarations under seven
-/// parents took 0.5 s of a 0.8 s compile), a list of thirty operator tokens (Swift: 0.3 s).
+/// stand for alternations that tree-sitter analyses one by one when it compiles a query, at a
+/// cost that grows with the grammar: a copy of a pattern per parent kind (C++'s
+/// namespace-scope declarations under seven parents took 0.5 s of a 0.8 s compile), a list of
+/// thirty operator tokens (Swift: 0.3 s).
 struct KindCondition {
     capture: u32,
     /// 0: the node, 1: its parent, 2: its parent's parent.

@@ -84,26 +84,25 @@ impl LocalRepo {
         // staged, and the half comparing `HEAD` with the index (which reads every tree of
         // `HEAD`) is skipped.
         let head_tree = self.repo.head_tree_id_or_empty().map_err(other("reading HEAD's tree"))?;
+        let mut note = |item: gix::status::Item| {
+            // Stat-only updates and ignored directory entries carry no content change.
+            if let gix::status::Item::IndexWorktree(ref inner) = item
+                && inner.summary().is_none()
+            {
+                return;
+            }
+            touched.insert(item.location().to_owned());
+        };
         let outcome = if nothing_staged(&real, head_tree.detach()) {
             let mut iter = platform.into_index_worktree_iter(patterns).map_err(other("computing status"))?;
             for item in iter.by_ref() {
-                let item = item.map_err(other("computing status"))?;
-                // Stat-only updates and ignored directory entries carry no content change.
-                if item.summary().is_some() {
-                    touched.insert(item.rela_path().to_owned());
-                }
+                note(gix::status::Item::IndexWorktree(item.map_err(other("computing status"))?));
             }
             iter.into_outcome()
         } else {
             let mut iter = platform.into_iter(patterns).map_err(other("computing status"))?;
             for item in iter.by_ref() {
-                let item = item.map_err(other("computing status"))?;
-                if let gix::status::Item::IndexWorktree(ref inner) = item
-                    && inner.summary().is_none()
-                {
-                    continue;
-                }
-                touched.insert(item.location().to_owned());
+                note(item.map_err(other("computing status"))?);
             }
             iter.into_outcome()
         };

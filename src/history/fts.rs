@@ -81,8 +81,8 @@ pub enum Scan {
     Always = 1,
     /// A side of a change is binary: the document holds its printable runs (see
     /// `pickaxe::push_printable_runs`), which hold every occurrence of a string of six
-    /// printable characters or more; the commit is a candidate of any other string's search. (Stores written
-    /// before this value have `Always` for such commits.)
+    /// printable characters or more; the commit is a candidate of any other string's search.
+    /// (Stores written before this value have `Always` for such commits.)
     Binary = 2,
 }
 
