@@ -1,4 +1,4 @@
-//! Project tasks: `cargo xtask bench <what> --repo PATH`.
+//! Project tasks: `cargo xtask bench <what> --repo PATH`, `cargo xtask codegen`.
 //!
 //! Benchmarks run CodeCompass side by side with the tools a user would pick instead, in the
 //! same run, and report medians and ratios: the machines this runs on are shared and noisy.
@@ -11,6 +11,7 @@ mod bench_load;
 mod bench_nl;
 mod bench_repos;
 mod bench_xray;
+mod codegen;
 mod measure;
 
 use std::path::PathBuf;
@@ -24,6 +25,7 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray|
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
        cargo xtask bench xray --repo PATH [--lang python|typescript|rust|c] [--runs N] [--json FILE]
        cargo xtask bench queries
+       cargo xtask codegen [--check]
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
                 unchanged, index a ref 10 files away, and time `locate`
@@ -57,6 +59,8 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray|
                 index), then log -S / log -G for 20 strings beside git log -S / -G (identical
                 commits, ratio) and history NAME for 20 functions beside git log -L :NAME:FILE
   bench queries how long each language's query takes to compile
+  codegen       write src/grammars/src/kind_texts.tsv (the texts every node of a kind
+                contains, from the grammars' grammar.json); --check only says if it is stale
 
   CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
                 (a debug build while working on a benchmark; its figures are not comparable)
@@ -89,6 +93,7 @@ pub struct BenchArgs {
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("codegen") => codegen::codegen(&args[1..]),
         Some("bench") => {
             let what = args.get(1).map(String::as_str).unwrap_or("");
             if what == "queries" {

@@ -82,6 +82,12 @@ pub fn language(name: &str) -> Option<Language> {
     Some(language)
 }
 
+/// The texts every node of a kind contains, per grammar: lines of
+/// `grammar<TAB>kind<TAB>text<TAB>text...` (after `#` comment lines), for the named kinds that
+/// have texts of three bytes or more. Generated from the grammars' `grammar.json` by
+/// `cargo xtask codegen`, which a test keeps in step with the versions linked here.
+pub const KIND_TEXTS: &str = include_str!("kind_texts.tsv");
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +98,17 @@ mod tests {
             let language = language(name).unwrap_or_else(|| panic!("no grammar for {name}"));
             let mut parser = tree_sitter::Parser::new();
             parser.set_language(&language).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn every_kind_with_texts_is_a_named_kind_of_its_grammar() {
+        for line in KIND_TEXTS.lines().filter(|l| !l.starts_with('#')) {
+            let mut fields = line.split('\t');
+            let (grammar, kind) = (fields.next().unwrap(), fields.next().unwrap());
+            let language = language(grammar).unwrap_or_else(|| panic!("{line}: no grammar {grammar}"));
+            assert_ne!(language.id_for_node_kind(kind, true), 0, "{line}: {grammar} has no named kind {kind}");
+            assert!(fields.next().is_some(), "{line}: no texts");
         }
     }
 }
