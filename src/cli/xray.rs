@@ -22,7 +22,9 @@ pub(super) struct XrayArgs {
     #[command(subcommand)]
     command: Option<XrayCommand>,
     /// Text every match contains: a regex (Rust syntax), or a literal with -F. The index reads
-    /// only the files that contain it; without it, every file of the view is parsed.
+    /// only the files that contain it; without it, the texts the query demands (its
+    /// predicates' literals, its node kinds' keywords) do, else every file of the view is
+    /// parsed.
     #[arg(value_name = "DRIVER")]
     driver: Option<String>,
     /// A tree-sitter query run on each candidate's syntax tree; each match is reported at its

@@ -24,7 +24,8 @@ const DEFAULT_TIMEOUT_SECONDS: f64 = 60.0;
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct XraySearchParams {
     /// Text every match contains: a regex (Rust syntax), or plain text with `literal`. Only
-    /// the files that contain it are parsed; without it every file of the view is.
+    /// the files that contain it are parsed; without it, only those holding the texts the
+    /// query demands (its predicates' literals, its node kinds' keywords), else every file.
     pub driver: Option<String>,
     /// The driver is plain text.
     pub literal: Option<bool>,

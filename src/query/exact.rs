@@ -68,21 +68,31 @@ pub fn candidates(
     allowed: &Arc<RoaringBitmap>,
 ) -> Result<(Vec<FileInfo>, bool), QueryError> {
     let prefilter = prefilter.filter(|p| !p.is_any());
-    let mut candidates = match prefilter {
-        Some(p) => {
-            let query = p.query(ctx.fulltext.fields().trigrams);
-            let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
-            found | (&ctx.view.scan_bitmap & &**allowed)
-        }
+    let candidates = match prefilter {
+        Some(p) => candidate_ids(ctx, p, allowed)?,
         None => (**allowed).clone(),
     };
-    // Binaries have file documents without trigrams and are not in the scan set; with no
-    // prefilter they are still candidates here and are dropped when read.
-    candidates &= &**allowed;
     let mut infos = ctx.store.file_infos_in(&candidates)?;
     infos.retain(|f| f.mode != 2);
     infos.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((infos, prefilter.is_some()))
+}
+
+/// The ids of the file versions of `allowed` that can hold a match of `prefilter`: those the
+/// trigram index finds it in, and those without trigram documents. Binaries have file
+/// documents without trigrams and are not in the scan set; with no prefilter they are still
+/// candidates and are dropped when read.
+pub fn candidate_ids(
+    ctx: &SearchContext<'_>,
+    prefilter: &Prefilter,
+    allowed: &Arc<RoaringBitmap>,
+) -> Result<RoaringBitmap, QueryError> {
+    if prefilter.is_any() {
+        return Ok((**allowed).clone());
+    }
+    let query = prefilter.query(ctx.fulltext.fields().trigrams);
+    let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
+    Ok((found | (&ctx.view.scan_bitmap & &**allowed)) & &**allowed)
 }
 
 /// Runs `matcher` over the files of `allowed` (the view, after filters).

@@ -19,7 +19,7 @@ mod rank;
 mod recall;
 mod words;
 
-pub use exact::candidates as candidate_files;
+pub use exact::{candidate_ids, candidates as candidate_files};
 
 use std::collections::HashMap;
 use std::sync::Arc;

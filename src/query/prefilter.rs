@@ -26,7 +26,8 @@ pub enum Prefilter {
 }
 
 impl Prefilter {
-    fn and(parts: Vec<Prefilter>) -> Prefilter {
+    /// All of `parts` (`Any` when there are none).
+    pub fn and(parts: Vec<Prefilter>) -> Prefilter {
         let mut flat = Vec::new();
         for p in parts {
             match p {
@@ -43,7 +44,8 @@ impl Prefilter {
         }
     }
 
-    fn or(parts: Vec<Prefilter>) -> Prefilter {
+    /// Any of `parts` (`Any` when there are none, or when one is `Any`).
+    pub fn or(parts: Vec<Prefilter>) -> Prefilter {
         if parts.contains(&Prefilter::Any) || parts.is_empty() {
             return Prefilter::Any;
         }
@@ -55,6 +57,11 @@ impl Prefilter {
             }
         }
         if flat.len() == 1 { flat.pop().expect("one element") } else { Prefilter::Or(flat) }
+    }
+
+    /// The trigrams of `text`, folded as the index folds them.
+    pub fn of_literal(text: &str) -> Prefilter {
+        Prefilter::literal(&text.chars().map(fold).collect::<String>())
     }
 
     fn literal(text: &str) -> Prefilter {

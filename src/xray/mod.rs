@@ -9,6 +9,7 @@
 //! costs the same as the working tree and no answer can come from another view.
 
 mod batch;
+mod demand;
 mod explore;
 mod pattern;
 mod script;
@@ -136,10 +137,12 @@ pub struct EvaluationError {
 pub struct XrayOutput {
     /// `query` or `script`.
     pub evaluator: &'static str,
-    /// The driver, as given, or the one read off the query's predicates.
+    /// The driver, as given, or the texts read off a query given none (`a & b`: both, `a|b`:
+    /// either, in the file).
     pub driver: Option<String>,
-    /// Whether the driver was read off the query (`#eq?`, `#any-of?` texts every match has):
-    /// it chose the files; matches need not overlap it.
+    /// Whether the driver was read off the query (the `#eq?` and `#any-of?` texts of captures
+    /// every match has, the keywords every node of its kinds holds): it chose the files;
+    /// matches need not overlap it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub driver_derived: bool,
     /// How candidates were chosen: `trigram`, or `none: ...` when every file of the view in
@@ -268,35 +271,48 @@ pub fn run(
     if let Evaluator::Script(source) = &request.evaluator {
         check_script(source)?;
     }
-    // A query given no driver brings its own when its predicates demand texts: the files
-    // without them cannot match and are never parsed. It chooses files only; matches are not
-    // held to overlap it.
-    let derived = match (&request.driver, &request.evaluator) {
-        (Some(d), _) if !d.is_empty() => None,
-        (_, Evaluator::Query(text)) => pattern::derived_driver(text),
-        _ => None,
-    };
-    let driver = match (&request.driver, &derived) {
-        (Some(d), _) if !d.is_empty() => {
-            Some(Matcher::new(d, request.literal, request.ignore_case).map_err(QueryError::from)?)
-        }
-        (_, Some(regex)) => Some(Matcher::new(regex, false, false).map_err(QueryError::from)?),
-        _ => None,
-    };
     // The filters are checked on the candidates only: on a large view, far fewer files than
     // the view holds.
     let filter = FileFilter::new(filters)?;
     let view = Arc::new(ctx.view.bitmap.clone());
-    let (mut infos, prefiltered) = crate::query::candidate_files(ctx, driver.as_ref().map(|m| m.prefilter()), &view)?;
+    let given = request.driver.as_deref().filter(|d| !d.is_empty());
+    let driver =
+        given.map(|d| Matcher::new(d, request.literal, request.ignore_case)).transpose().map_err(QueryError::from)?;
+    let (mut infos, mut prefiltered) =
+        crate::query::candidate_files(ctx, driver.as_ref().map(|m| m.prefilter()), &view)?;
     infos.retain(|f| language_of(f).is_some() && filter.passes(f));
+    // Compile the evaluator for the candidates' languages.
+    let languages: BTreeSet<&'static str> = infos.iter().filter_map(language_of).map(|l| l.name).collect();
+    let (compiled, skipped_languages) = match &request.evaluator {
+        Evaluator::Query(text) => {
+            let (queries, skipped) = pattern::compile_for(text, &languages)?;
+            infos.retain(|f| language_of(f).is_some_and(|l| queries.contains_key(l.name)));
+            (Compiled::Query(queries), skipped)
+        }
+        Evaluator::Script(text) => (Compiled::Script(text.clone()), BTreeMap::new()),
+    };
+    // A query given no driver brings its own when it demands texts of every file it can
+    // match in (its predicates' literals, its node kinds' keywords): the files without them
+    // are never read. It chooses files only; matches are not held to overlap it.
+    let demand = match (&driver, &request.evaluator, &compiled) {
+        (None, Evaluator::Query(text), Compiled::Query(queries)) => demand::Demand::of(text, queries),
+        _ => None,
+    };
+    if let Some(demand) = &demand {
+        let allowed = Arc::new(infos.iter().map(|f| f.id).collect::<roaring::RoaringBitmap>());
+        let ids = crate::query::candidate_ids(ctx, &demand.prefilter(), &allowed)?;
+        infos.retain(|f| ids.contains(f.id));
+        prefiltered = true;
+    }
 
     let mut output = XrayOutput {
         evaluator: match request.evaluator {
             Evaluator::Query(_) => "query",
             Evaluator::Script(_) => "script",
         },
-        driver: request.driver.clone().filter(|d| !d.is_empty()).or_else(|| derived.clone()),
-        driver_derived: derived.is_some(),
+        driver: given.map(str::to_owned).or_else(|| demand.as_ref().map(demand::Demand::describe)),
+        driver_derived: demand.is_some(),
+        skipped_languages,
         ..XrayOutput::default()
     };
     output.prefilter = match (&driver, prefiltered) {
@@ -304,29 +320,17 @@ pub fn run(
         (Some(_), false) => "none: the driver has no literal text to look up, every file was read".to_owned(),
         (None, false) => "none: no driver, every file of the view in the evaluator's languages was parsed".to_owned(),
     };
-
-    // Compile the evaluator for the candidates' languages.
-    let languages: BTreeSet<&'static str> = infos.iter().filter_map(language_of).map(|l| l.name).collect();
-    let compiled = match &request.evaluator {
-        Evaluator::Query(text) => {
-            let (queries, skipped) = pattern::compile_for(text, &languages)?;
-            output.skipped_languages = skipped;
-            Compiled::Query(queries)
-        }
-        Evaluator::Script(text) => Compiled::Script(text.clone()),
-    };
-    if let Compiled::Query(queries) = &compiled {
-        infos.retain(|f| language_of(f).is_some_and(|l| queries.contains_key(l.name)));
-    }
     output.languages =
         infos.iter().filter_map(language_of).map(|l| l.name.to_owned()).collect::<BTreeSet<_>>().into_iter().collect();
     output.candidates = infos.len() as u64;
-    if let Some(regex) = &derived {
+    if let Some(demand) = &demand {
         output.notes.push(format!(
-            "no driver given: the texts the query's predicates demand (`{regex}`) chose the files to parse"
+            "no driver given: the texts every match needs in its file (`{}`: the query's predicates \
+             and the keywords of its node kinds) chose the files to parse",
+            demand.describe()
         ));
     }
-    if driver.is_none() {
+    if driver.is_none() && demand.is_none() {
         output.notes.push(format!(
             "no driver: all {} file(s) of the view in {} were parsed; a driver (text every match contains) \
              reads only the files that contain it",
@@ -345,7 +349,6 @@ pub fn run(
     let deadline = request.timeout.map(|t| started + t);
     let content = ctx.content;
     let stop = AtomicBool::new(false);
-    let overlap = derived.is_none();
     let mut kept = 0usize;
     for chunk in infos.chunks(CHUNK) {
         if deadline.is_some_and(|d| Instant::now() > d) {
@@ -361,7 +364,7 @@ pub fn run(
                     if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() > d) {
                         return (i, Evaluated::Skipped);
                     }
-                    (i, evaluate(content, local.as_ref(), sandbox, &compiled, driver.as_ref(), overlap, info))
+                    (i, evaluate(content, local.as_ref(), sandbox, &compiled, driver.as_ref(), demand.as_ref(), info))
                 },
             )
             .collect();
@@ -448,7 +451,7 @@ fn evaluate(
     sandbox: &mut script::Sandbox,
     compiled: &Compiled,
     driver: Option<&Matcher>,
-    overlap: bool,
+    demand: Option<&demand::Demand>,
     info: &FileInfo,
 ) -> Evaluated {
     let Some(language) = language_of(info) else {
@@ -460,15 +463,21 @@ fn evaluate(
     if crate::indexer::is_binary(&data) {
         return Evaluated::Skipped;
     }
-    let spans = match driver {
-        Some(m) => {
+    // Where matches can be: around the driver's matches, or the places of the texts the
+    // query demands (a match need not overlap those).
+    let spans = match (driver, demand) {
+        (Some(m), _) => {
             let spans = m.spans(&data, MAX_DRIVER_SPANS);
             if spans.is_empty() {
                 return Evaluated::NoDriverMatch;
             }
             Some(spans)
         }
-        None => None,
+        (None, Some(d)) => match d.places(language.name, &data, MAX_DRIVER_SPANS) {
+            Some(places) => Some(places),
+            None => return Evaluated::NoDriverMatch,
+        },
+        (None, None) => None,
     };
     let tree = match crate::extract::parse_whole(language, &data) {
         Ok(tree) => tree,
@@ -476,7 +485,7 @@ fn evaluate(
     };
     let found = match compiled {
         Compiled::Query(queries) => match queries.get(language.name) {
-            Some(q) => Ok(q.matches(&tree, &data, spans.as_deref().filter(|_| overlap))),
+            Some(q) => Ok(q.matches(&tree, &data, spans.as_deref())),
             None => return Evaluated::Skipped,
         },
         Compiled::Script(source) => {
@@ -486,7 +495,7 @@ fn evaluate(
     match found {
         Ok(mut found) => {
             // Every match contains the driver: it overlaps one of its matches.
-            if let Some(spans) = spans.as_ref().filter(|_| overlap) {
+            if let Some(spans) = spans.as_ref().filter(|_| driver.is_some()) {
                 found.retain(|f| overlaps(spans, f.start_byte, f.end_byte));
             }
             found.sort_by_key(|f| (f.start_byte, std::cmp::Reverse(f.end_byte)));

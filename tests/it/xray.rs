@@ -95,6 +95,33 @@ fn a_query_reads_only_the_files_holding_its_driver_and_answers_per_ref() {
 }
 
 #[test]
+fn a_query_given_no_driver_reads_only_the_files_holding_its_kinds_keywords() {
+    let (_tmp, repo) = fixture("xray");
+    // Every `with` statement holds the keyword `with`: the files without it are not read.
+    let query = "(with_statement) @w";
+    let run = cc(&repo, &["xray", "--query", query, "--lang", "python", "--ref", "main"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["driver"], "with");
+    assert_eq!(run.json["driver_derived"], true);
+    assert_eq!(run.json["prefilter"], "trigram");
+    let holding: BTreeSet<String> =
+        grep_files(&repo, "with", "main").into_iter().filter(|p| p.ends_with(".py")).collect();
+    let python = git(&repo, &["ls-tree", "-r", "--name-only", "main"]).lines().filter(|p| p.ends_with(".py")).count();
+    assert!(holding.len() < python, "the fixture has Python files without `with`: {holding:?}");
+    assert_eq!(run.json["candidates"].as_u64(), Some(holding.len() as u64), "{holding:?}");
+    // The same matches as reading every file (a driver any line holds, with no text to look up).
+    let every = cc(&repo, &["xray", ".", "--query", query, "--lang", "python", "--ref", "main"]);
+    assert_eq!(every.json["prefilter"].as_str().map(|p| p.starts_with("none")), Some(true), "{}", every.stdout);
+    assert_eq!(every.json["candidates"].as_u64(), Some(python as u64));
+    assert_eq!(places(&run.json), places(&every.json));
+    assert_eq!(places(&run.json), vec!["app/io.py:2", "app/io.py:11"]);
+    // A kind whose nodes share no keyword demands nothing: every file is parsed, and said so.
+    let calls = cc(&repo, &["xray", "--query", "(call) @c", "--lang", "python", "--ref", "main"]);
+    assert!(calls.json["driver"].is_null(), "{}", calls.stdout);
+    assert!(calls.json["prefilter"].as_str().unwrap().starts_with("none"), "{}", calls.json["prefilter"]);
+}
+
+#[test]
 fn the_working_tree_is_searched_as_it_is_on_disk() {
     let (_tmp, repo) = fixture("xray");
     std::fs::write(repo.join("app/util.py"), "def log(name):\n    return open(name, \"a\")\n").unwrap();
