@@ -425,7 +425,7 @@ pub(crate) fn ranked_files(
     ranked.sort_by(|a, b| b.1.score.total_cmp(&a.1.score).then_with(|| a.2.cmp(&b.2)));
     let total = ranked.len();
     let mut results = Vec::new();
-    let mut contents = super::rank::Contents::default();
+    let mut contents = super::contents::Contents::default();
     for (fv, e, path) in ranked.into_iter().take(request.limit) {
         let Some(info) = details.info(fv)?.cloned() else { continue };
         let symbols = details.all_symbols(fv)?;
@@ -465,7 +465,7 @@ fn shape_file(
     symbols: &[crate::store::SymbolRow],
     evidence: &FileEvidence,
     bm25: Option<&f64>,
-    contents: &mut super::rank::Contents,
+    contents: &mut super::contents::Contents,
     path: String,
 ) -> SearchResult {
     // A term's worth: rare and strong terms more (weights already hold the source).
@@ -519,7 +519,7 @@ fn shape_file(
         .collect();
     // Best lines: message lines first, then the lines richest in query terms.
     if let Some(content) = contents.get(ctx, info) {
-        let text = String::from_utf8_lossy(&content);
+        let text = String::from_utf8_lossy(content.bytes());
         let mut scored: Vec<ScoredLine> = Vec::new();
         for (index, line) in text.lines().enumerate() {
             if line.len() > 1000 {

@@ -135,14 +135,14 @@ pub(crate) fn templates(
     ]);
     let hits = ctx.searcher.search(&query, &TopInView { bitmap: allowed.clone(), limit: TEMPLATE_CANDIDATES })?;
     let mut details = Details::new(ctx.store, ctx.max_file_size);
-    let mut contents = super::rank::Contents::default();
+    let mut contents = super::contents::Contents::default();
     let mut out = Vec::new();
     for hit in hits {
         let Some(info) = details.info(hit.fv)?.cloned() else { continue };
         let Some(content) = contents.get(ctx, &info) else { continue };
         let from = hit.line_start.saturating_sub(1) as usize;
         let count = (hit.line_end as usize + 1).saturating_sub(hit.line_start as usize);
-        for (offset, raw) in content.split(|&b| b == b'\n').skip(from).take(count).enumerate() {
+        for (offset, raw) in content.lines(from, count).enumerate() {
             if !raw.iter().any(|&b| matches!(b, b'"' | b'\'' | b'`')) || raw.len() > 2000 {
                 continue;
             }

@@ -8,6 +8,7 @@
 
 mod budget;
 pub mod clues;
+mod contents;
 mod exact;
 mod files;
 pub mod grep;

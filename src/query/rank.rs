@@ -12,6 +12,7 @@ use std::sync::Arc;
 use roaring::RoaringBitmap;
 use tantivy::Term;
 
+use super::contents::Contents;
 use super::recall::{STOPWORDS, group_recall, parse_terms, phrase_holds, recall_query};
 use super::words::TermGroup;
 use super::{
@@ -439,9 +440,10 @@ pub(crate) fn ranked(
                 DocKind::File => info.path_str(),
                 _ => match contents.get(ctx, &info) {
                     Some(content) => content
-                        .split(|&b| b == b'\n')
-                        .skip(unit.line_start.saturating_sub(1) as usize)
-                        .take((unit.line_end + 1).saturating_sub(unit.line_start) as usize)
+                        .lines(
+                            unit.line_start.saturating_sub(1) as usize,
+                            (unit.line_end + 1).saturating_sub(unit.line_start) as usize,
+                        )
                         .map(|l| String::from_utf8_lossy(l).into_owned())
                         .collect::<Vec<_>>()
                         .join("\n"),
@@ -618,29 +620,6 @@ pub(crate) fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// File contents read once per search, by blob.
-#[derive(Default)]
-pub(crate) struct Contents {
-    local: Option<Option<crate::git::LocalRepo>>,
-    by_blob: HashMap<crate::git::ObjectId, Option<std::rc::Rc<Vec<u8>>>>,
-}
-
-impl Contents {
-    pub(crate) fn get(
-        &mut self,
-        ctx: &SearchContext<'_>,
-        info: &crate::store::FileInfo,
-    ) -> Option<std::rc::Rc<Vec<u8>>> {
-        if let Some(found) = self.by_blob.get(&info.blob_id) {
-            return found.clone();
-        }
-        let local = self.local.get_or_insert_with(|| ctx.content.local());
-        let data = ctx.content.read(local.as_ref(), info).map(std::rc::Rc::new);
-        self.by_blob.insert(info.blob_id, data.clone());
-        data
-    }
-}
-
 fn ordered(x: f64) -> u64 {
     (x * 1e12) as u64
 }
@@ -719,9 +698,7 @@ fn shape(
             let from = unit.line_start.saturating_sub(1) as usize;
             let wanted = (unit.line_end as usize).saturating_sub(from).max(1);
             let lines: Vec<String> = content
-                .split(|&b| b == b'\n')
-                .skip(from)
-                .take(wanted)
+                .lines(from, wanted)
                 .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
                 .collect();
             for (offset, line) in lines.iter().enumerate() {
