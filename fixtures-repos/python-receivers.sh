@@ -159,3 +159,24 @@ def test_loads():
     cfg.safe_load(data)
 PY
 commit "A test of a plugin that may be missing"
+
+# A subclass that declares an attribute its base declares too: its methods' `self.name` is
+# its own declaration, as a type checker reads it, not the base's. Its method `set` is no
+# bare name: `set(values)` in another method is the builtin.
+write store/cached.py <<'PY'
+from .disk import DiskStore
+
+
+class CachedDiskStore(DiskStore):
+    name: bytes
+
+    def label(self):
+        return self.name
+
+    def set(self, value):
+        self.name = value
+
+    def unique(self, values):
+        return set(values)
+PY
+commit "A cached store that declares its name again"

@@ -297,13 +297,18 @@ impl ViewGraph<'_> {
         Ok(())
     }
 
-    /// The member `name` of the nearest class of `lineage` defining it; an attribute declared
-    /// in a base (`name: str` in the class body) is the base's even where a subclass assigns it.
+    /// The member `name` of the nearest class of `lineage` defining it. An attribute is the
+    /// one the nearest class body declares (`name: str`, `name = ...`), as a type checker reads
+    /// it, even where a subclass assigns it (`self.name = ...`); with no class body declaring
+    /// it, the furthest base assigning it (the one that set it up).
     pub(super) fn member(&self, lineage: &[Def], name: &str) -> Result<Option<Def>, StoreError> {
         let found = self.members_in(lineage, name)?;
         let Some(nearest) = found.first() else { return Ok(None) };
         if nearest.1.symbol.kind == "field" {
-            return Ok(found.into_iter().filter(|(_, d)| d.symbol.kind == "field").last().map(|(_, d)| d));
+            let fields: Vec<Def> =
+                found.into_iter().filter(|(_, d)| d.symbol.kind == "field").map(|(_, d)| d).collect();
+            let declared = fields.iter().find(|d| !d.symbol.signature.trim_start().starts_with("self."));
+            return Ok(declared.or(fields.last()).cloned());
         }
         Ok(Some(nearest.1.clone()))
     }

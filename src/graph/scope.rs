@@ -160,8 +160,15 @@ impl ViewGraph<'_> {
             return Ok(pick(targets, Confidence::Import));
         }
         if qualifier.is_empty() {
-            // A bare name: the same file's, or one the file imports by that name.
-            let same_file: Vec<usize> = pool.iter().copied().filter(|&i| candidates[i].file.fv == u.file.fv).collect();
+            // A bare name: the same file's, or one the file imports by that name. A class's
+            // members are names in its own body only (`@x.setter`), not in its methods.
+            let mut same_file = Vec::new();
+            for &i in pool.iter() {
+                let d = &candidates[i];
+                if d.file.fv == u.file.fv && (u.occurrence.caller == d.symbol.parent || !self.is_member(d)?) {
+                    same_file.push(i);
+                }
+            }
             if !same_file.is_empty() {
                 return Ok(pick(same_file, Confidence::Resolved));
             }

@@ -260,6 +260,13 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     assert!(lines("App.flush").is_empty(), "{:?}", lines("App.flush"));
     // A later assignment to an instance attribute is a use of it.
     assert_eq!(both(&lines("Store.items")), ["store/base.py:8 resolved", "store/base.py:11 resolved"]);
+    // An attribute is the nearest class body's declaration: a subclass declaring it again
+    // has its own, not its base's.
+    assert_eq!(both(&lines("CachedDiskStore.name")), ["store/cached.py:8 resolved", "store/cached.py:11 resolved"]);
+    assert!(lines("store.base.Store.name").is_empty(), "{:?}", lines("store.base.Store.name"));
+    // A class's members are names in its body only: a bare `set(...)` in a method is not its
+    // method `set`.
+    assert!(lines("CachedDiskStore.set").is_empty(), "{:?}", lines("CachedDiskStore.set"));
     // What a function of another project returned has that project's members, not the view's;
     // a value of unknown origin may still be the view's only `safe_load`.
     assert_eq!(both(&lines("Config.safe_load")), ["tests/test_plugins.py:8 unique_name"]);

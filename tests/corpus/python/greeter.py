@@ -38,3 +38,21 @@ def _helper():  # @def function _helper
     return None
 from os.path import join as join_path  # @ref import os.path @ref import_name join
 from os import *  # @ref import os @ref import_name *
+
+try:
+    import tomllib  # @ref import tomllib
+    HAVE_TOML = True  # @def constant HAVE_TOML
+except ImportError:
+    HAVE_TOML = False  # @def constant HAVE_TOML
+    tomllib = None  # @def variable tomllib
+
+if HAVE_TOML:
+    parser_name = "tomllib"  # @def variable parser_name
+elif MAX_GREETINGS:
+    parser_name = None  # @def variable parser_name
+else:
+    Fallback = dict  # @def variable Fallback
+
+    def fallback_parse(text):  # @def function fallback_parse
+        local = text.strip()
+        return Fallback(local=local)  # @ref call Fallback in fallback_parse
