@@ -124,6 +124,15 @@ pub(super) struct FoundBinding<'t> {
     pub value: Option<Node<'t>>,
 }
 
+/// Whether `node` names a JSX element that is an HTML element (`<main>`, `<my-widget>`): a
+/// lower-case name is no name of the code, as JSX reads it.
+fn html_element(node: Node<'_>, name: &str) -> bool {
+    node.parent().is_some_and(|p| {
+        matches!(p.kind(), "jsx_opening_element" | "jsx_closing_element" | "jsx_self_closing_element")
+            && p.child_by_field_name("name").is_some_and(|n| n.id() == node.id())
+    }) && (name.starts_with(|c: char| c.is_ascii_lowercase()) || name.contains('-'))
+}
+
 /// Longest qualifier kept: a receiver chain longer than this is cut from the left.
 const MAX_QUALIFIER: usize = 80;
 
@@ -145,18 +154,35 @@ pub(super) fn collect(
     found.dedup_by(|later, earlier| later.name_node.id() == earlier.name_node.id());
 
     let callers = innermost(symbols, found.iter().map(|f| f.name_node.start_byte()));
-    let locals: HashSet<(Option<u32>, &str)> = {
+    // Locals by the symbol that binds them; a type parameter is seen in the whole of what
+    // declares it (`interface Family<Param> { remove(param: Param): void }`).
+    let mut locals: HashSet<(Option<u32>, &str)> = HashSet::new();
+    let mut type_parameters: HashSet<(u32, &str)> = HashSet::new();
+    {
         let starts: Vec<usize> = local_definitions.iter().map(|n| n.start_byte()).collect();
         let mut order: Vec<usize> = (0..starts.len()).collect();
         order.sort_by_key(|&i| starts[i]);
         let sorted: Vec<usize> = order.iter().map(|&i| starts[i]).collect();
         let owners = innermost(symbols, sorted.iter().copied());
-        order
-            .iter()
-            .zip(owners)
-            .filter(|(_, owner)| owner.is_some())
-            .map(|(&i, owner)| (owner, node_text(local_definitions[i], source)))
-            .collect()
+        for (&i, owner) in order.iter().zip(owners) {
+            let Some(owner) = owner else { continue };
+            let node = local_definitions[i];
+            let name = node_text(node, source);
+            locals.insert((Some(owner), name));
+            if node.parent().is_some_and(|p| matches!(p.kind(), "type_parameter" | "type_parameter_declaration")) {
+                type_parameters.insert((owner, name));
+            }
+        }
+    }
+    let type_parameter_in_scope = |caller: Option<u32>, name: &str| {
+        let mut at = caller;
+        while let Some(symbol) = at {
+            if type_parameters.contains(&(symbol, name)) {
+                return true;
+            }
+            at = symbols.get(symbol as usize).and_then(|s| s.parent);
+        }
+        false
     };
     let local_nodes: HashSet<usize> = local_definitions.iter().map(|n| n.id()).collect();
 
@@ -167,7 +193,7 @@ pub(super) fn collect(
         }
         let raw = node_text(f.name_node, source);
         let name = if f.kind == RefKind::Import { import_text(raw) } else { clean_name(raw) };
-        if name.is_empty() {
+        if name.is_empty() || html_element(f.name_node, &name) {
             continue;
         }
         let qualifier = match f.kind {
@@ -177,7 +203,10 @@ pub(super) fn collect(
         };
         // A local is named bare: `options.storage` is a member even where the function binds
         // a `storage` of its own.
-        if f.kind != RefKind::Import && qualifier.is_empty() && locals.contains(&(caller, name.as_str())) {
+        if f.kind != RefKind::Import
+            && qualifier.is_empty()
+            && (locals.contains(&(caller, name.as_str())) || type_parameter_in_scope(caller, &name))
+        {
             continue;
         }
         let position = f.name_node.start_position();

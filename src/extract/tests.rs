@@ -179,6 +179,31 @@ fn an_indexed_access_type_names_a_member_of_its_type() {
 }
 
 #[test]
+fn type_parameters_and_html_elements_are_no_uses_of_the_views_names() {
+    let tsx = lang::by_name("tsx").expect("tsx is in the language table");
+    let source = b"interface Family<Param> {\n  remove(param: Param): void\n}\n\
+type First<T> = T extends [infer A, ...infer Rest] ? A : never\n\
+type Keys<T> = { [K in keyof T]: T[K] }\n\
+const Page = () => <main><Header /><my-widget /></main>\n\
+const Other = (x: Param) => x\n";
+    let extraction = extract(tsx, source);
+    let names: Vec<String> = extraction
+        .occurrences
+        .iter()
+        .filter(|o| o.kind != RefKind::Binding)
+        .map(|o| format!("{}:{}", o.line, o.name))
+        .collect();
+    // A type parameter is seen in the whole declaration (the method's `Param`), `infer A` and
+    // a mapped type's `K` in their type; an HTML element is none of the code's names.
+    for local in ["2:Param", "4:A", "4:Rest", "5:K", "6:main", "6:my-widget"] {
+        assert!(!names.contains(&local.to_owned()), "{local} in {names:?}");
+    }
+    // A component is; a `Param` outside the interface is some other `Param`.
+    assert!(names.contains(&"6:Header".to_owned()), "{names:?}");
+    assert!(names.contains(&"7:Param".to_owned()), "{names:?}");
+}
+
+#[test]
 fn definitions_alone_are_the_full_extraction_without_occurrences_and_docs() {
     for (language, source) in [
         (

@@ -126,6 +126,8 @@
 ; (`StoreApi<S>['setState']`).
 (lookup_type (_) (literal_type (string (string_fragment) @name))) @reference.type
 (type_parameter name: (type_identifier) @local.definition)
+(infer_type (type_identifier) @local.definition)
+(mapped_type_clause name: (type_identifier) @local.definition)
 (variable_declarator name: (identifier) @local.definition)
 (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @local.definition))
 (variable_declarator name: (array_pattern (identifier) @local.definition))
