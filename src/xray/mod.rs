@@ -283,10 +283,9 @@ pub fn run(
     infos.retain(|f| language_of(f).is_some() && filter.passes(f));
     // Compile the evaluator for the candidates' languages.
     let languages: BTreeSet<&'static str> = infos.iter().filter_map(language_of).map(|l| l.name).collect();
-    let (compiled, skipped_languages) = match &request.evaluator {
+    let (compiled, mut skipped_languages) = match &request.evaluator {
         Evaluator::Query(text) => {
             let (queries, skipped) = pattern::compile_for(text, &languages)?;
-            infos.retain(|f| language_of(f).is_some_and(|l| queries.contains_key(l.name)));
             (Compiled::Query(queries), skipped)
         }
         Evaluator::Script(text) => (Compiled::Script(text.clone()), BTreeMap::new()),
@@ -303,6 +302,13 @@ pub fn run(
         let ids = crate::query::candidate_ids(ctx, &demand.prefilter(), &allowed)?;
         infos.retain(|f| ids.contains(f.id));
         prefiltered = true;
+    }
+    // Only the languages the query compiles for are evaluated; the others of the candidates
+    // are said to be skipped.
+    if let Compiled::Query(queries) = &compiled {
+        let remaining: BTreeSet<&str> = infos.iter().filter_map(language_of).map(|l| l.name).collect();
+        skipped_languages.retain(|l, _| remaining.contains(l.as_str()));
+        infos.retain(|f| language_of(f).is_some_and(|l| queries.contains_key(l.name)));
     }
 
     let mut output = XrayOutput {

@@ -115,6 +115,11 @@ fn a_query_given_no_driver_reads_only_the_files_holding_its_kinds_keywords() {
     assert_eq!(every.json["candidates"].as_u64(), Some(python as u64));
     assert_eq!(places(&run.json), places(&every.json));
     assert_eq!(places(&run.json), vec!["app/io.py:2", "app/io.py:11"]);
+    // In every language: the Rust file does not hold `with`, so it is no candidate the query
+    // skips (Rust has no `with` statement).
+    let anywhere = cc(&repo, &["xray", "--query", query, "--ref", "main"]);
+    assert_eq!(places(&anywhere.json), vec!["app/io.py:2", "app/io.py:11"], "{}", anywhere.stdout);
+    assert!(anywhere.json.get("skipped_languages").is_none(), "{}", anywhere.stdout);
     // A kind whose nodes share no keyword demands nothing: every file is parsed, and said so.
     let calls = cc(&repo, &["xray", "--query", "(call) @c", "--lang", "python", "--ref", "main"]);
     assert!(calls.json["driver"].is_null(), "{}", calls.stdout);
