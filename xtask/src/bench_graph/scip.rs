@@ -449,6 +449,11 @@ pub(super) fn scip_cases(
             continue;
         }
         uses.entry(symbol).or_default().insert(o.site.clone());
+        // `new X()` is a use of the class `X`: scip-typescript gives it the symbol of `X`'s
+        // constructor when the class declares one.
+        if let Some(at) = symbol.find("#`<constructor>`") {
+            uses.entry(&symbol[..=at]).or_default().insert(o.site.clone());
+        }
     }
     let mut candidates: Vec<(u64, Case)> = Vec::new();
     for (symbol, sites) in &definitions {
