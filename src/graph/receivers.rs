@@ -207,7 +207,8 @@ impl ViewGraph<'_> {
         let function = match callee.rsplit_once('.') {
             Some((receiver, method)) => match self.lineage_of(at, receiver, depth + 1)? {
                 Some(lineage) => self.member(&lineage, method)?,
-                None => None,
+                // `requests.post(...)`: a function of an imported module.
+                None => self.module_function(&at.file, receiver, method)?,
             },
             None => self.top_level_named(&at.file, callee, "function")?,
         };

@@ -321,6 +321,26 @@ impl ViewGraph<'_> {
 
     /// The module a qualifier names in `file`, when its first segment is bound by an import:
     /// `os.path` after `import os`, `views` after `from . import views`.
+    /// `module.f` in `file`, where `module` is imported as a module (`import requests`): the
+    /// module's own top-level function `f`, or the one it re-exports
+    /// (`from .api import post` in a package's `__init__.py`), when there is one.
+    pub(super) fn module_function(&self, file: &File, module: &str, name: &str) -> Result<Option<Def>, StoreError> {
+        let Some(module) = self.module_named(file, module)? else { return Ok(None) };
+        let mut found = None;
+        for d in self.definitions(name)?.iter() {
+            if d.symbol.parent.is_none()
+                && d.symbol.kind == "function"
+                && self.imported_from(file, &module.spec, name, d)?
+            {
+                if found.is_some() {
+                    return Ok(None);
+                }
+                found = Some(d.clone());
+            }
+        }
+        Ok(found)
+    }
+
     pub(super) fn module_named(&self, file: &File, qualifier: &str) -> Result<Option<Module>, StoreError> {
         if qualifier.contains(['(', '[', ' ']) {
             return Ok(None);

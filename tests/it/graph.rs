@@ -247,8 +247,9 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     );
     // An inherited method through `self`; the other class's method of that name is not it.
     assert_eq!(both(&lines("Store.close")), ["store/disk.py:10 import"]);
-    // `with opened() as other`: an unannotated function returning a `MemoryStore()`.
-    assert_eq!(both(&lines("MemoryStore.close")), ["tests/test_app.py:17 import"]);
+    // `with opened() as other`: an unannotated function returning a `MemoryStore()`; a
+    // module's function called through the module (`store.factory.make()`).
+    assert_eq!(both(&lines("MemoryStore.close")), ["tests/test_app.py:17 import", "tests/test_factory.py:6 import"]);
     // `super().__init__()` is the base's constructor only.
     assert_eq!(both(&lines("Store.__init__")), ["store/disk.py:6 import"]);
     assert!(lines("MemoryStore.__init__").is_empty());
