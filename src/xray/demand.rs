@@ -273,7 +273,13 @@ fn tokens(pattern: &str) -> Vec<Token<'_>> {
             }
             _ if c.is_ascii_whitespace() => {}
             _ => {
-                let end = word_end(i).max(i + 1);
+                let end = word_end(i);
+                if end == i {
+                    // A character that ends words and is none of the query's (`:` alone,
+                    // whitespace beyond ASCII): passed over whole.
+                    i += pattern[i..].chars().next().map_or(1, char::len_utf8);
+                    continue;
+                }
                 if bytes.get(end) == Some(&b':') {
                     out.push(Token::Other);
                     i = end + 1;
@@ -482,5 +488,25 @@ mod tests {
         assert_eq!(os.places("python", b"os.getenv('A')", 100), Some(vec![(3, 9)]));
         assert_eq!(os.places("python", b"env.getenv('A')", 100), None);
         assert_eq!(os.describe(), "getenv & os");
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 500, ..Default::default() })]
+
+        /// Whatever text a query holds (it is read before tree-sitter has the last word on
+        /// some of it), reading its kinds never panics.
+        #[test]
+        fn reading_any_pattern_text_never_panics(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    "[a-z_]{1,8}",
+                    "[()\\[\\]\"@!:.;?*+#_ \n]{1,3}",
+                    "[\u{3000}\u{a0}ä😀\\\\]{1,2}",
+                ],
+                0..30,
+            )
+        ) {
+            let _ = required_kinds(&parts.concat());
+        }
     }
 }
