@@ -109,6 +109,11 @@ impl Demand {
         Some(spans)
     }
 
+    /// Whether `data`, a file of `language`, meets the demand of one pattern.
+    pub fn holds(&self, language: &str, data: &[u8]) -> bool {
+        self.places(language, data, 0).is_some()
+    }
+
     /// The demand for a reader: `a & b` both, `a|b` either, patterns (and languages that
     /// demand other texts) joined by ` | `.
     pub fn describe(&self) -> String {

@@ -290,11 +290,13 @@ pub fn run(
         }
         Evaluator::Script(text) => (Compiled::Script(text.clone()), BTreeMap::new()),
     };
-    // A query given no driver brings its own when it demands texts of every file it can
-    // match in (its predicates' literals, its node kinds' keywords): the files without them
-    // are never read. It chooses files only; matches are not held to overlap it.
-    let demand = match (&driver, &request.evaluator, &compiled) {
-        (None, Evaluator::Query(text), Compiled::Query(queries)) => demand::Demand::of(text, queries),
+    // A query given no driver, or one with no literal text to look up (`[a-z]+\(`), brings
+    // its own when it demands texts of every file it can match in (its predicates' literals,
+    // its node kinds' keywords): the files without them are never read. It chooses files
+    // only; matches are held to overlap the driver given, not it.
+    let unindexed = driver.as_ref().is_none_or(|m| m.prefilter().is_any());
+    let demand = match (&request.evaluator, &compiled) {
+        (Evaluator::Query(text), Compiled::Query(queries)) if unindexed => demand::Demand::of(text, queries),
         _ => None,
     };
     if let Some(demand) = &demand {
@@ -317,7 +319,7 @@ pub fn run(
             Evaluator::Script(_) => "script",
         },
         driver: given.map(str::to_owned).or_else(|| demand.as_ref().map(demand::Demand::describe)),
-        driver_derived: demand.is_some(),
+        driver_derived: given.is_none() && demand.is_some(),
         skipped_languages,
         ..XrayOutput::default()
     };
@@ -331,8 +333,9 @@ pub fn run(
     output.candidates = infos.len() as u64;
     if let Some(demand) = &demand {
         output.notes.push(format!(
-            "no driver given: the texts every match needs in its file (`{}`: the query's predicates \
-             and the keywords of its node kinds) chose the files to parse",
+            "{}: the texts every match needs in its file (`{}`: the query's predicates and the keywords \
+             of its node kinds) chose the files to parse",
+            if given.is_some() { "the driver has no literal text to look up" } else { "no driver given" },
             demand.describe()
         ));
     }
@@ -473,6 +476,9 @@ fn evaluate(
     // query demands (a match need not overlap those).
     let spans = match (driver, demand) {
         (Some(m), _) => {
+            if demand.is_some_and(|d| !d.holds(language.name, &data)) {
+                return Evaluated::NoDriverMatch;
+            }
             let spans = m.spans(&data, MAX_DRIVER_SPANS);
             if spans.is_empty() {
                 return Evaluated::NoDriverMatch;

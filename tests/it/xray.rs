@@ -109,8 +109,10 @@ fn a_query_given_no_driver_reads_only_the_files_holding_its_kinds_keywords() {
     let python = git(&repo, &["ls-tree", "-r", "--name-only", "main"]).lines().filter(|p| p.ends_with(".py")).count();
     assert!(holding.len() < python, "the fixture has Python files without `with`: {holding:?}");
     assert_eq!(run.json["candidates"].as_u64(), Some(holding.len() as u64), "{holding:?}");
-    // The same matches as reading every file (a driver any line holds, with no text to look up).
-    let every = cc(&repo, &["xray", ".", "--query", query, "--lang", "python", "--ref", "main"]);
+    // The same matches as reading every file (a second pattern that demands no text and
+    // matches nothing).
+    let undemanding = format!(r#"{query} ((identifier) @i (#match? @i "^never_here$"))"#);
+    let every = cc(&repo, &["xray", "--query", &undemanding, "--lang", "python", "--ref", "main"]);
     assert_eq!(every.json["prefilter"].as_str().map(|p| p.starts_with("none")), Some(true), "{}", every.stdout);
     assert_eq!(every.json["candidates"].as_u64(), Some(python as u64));
     assert_eq!(places(&run.json), places(&every.json));
@@ -120,6 +122,14 @@ fn a_query_given_no_driver_reads_only_the_files_holding_its_kinds_keywords() {
     let anywhere = cc(&repo, &["xray", "--query", query, "--ref", "main"]);
     assert_eq!(places(&anywhere.json), vec!["app/io.py:2", "app/io.py:11"], "{}", anywhere.stdout);
     assert!(anywhere.json.get("skipped_languages").is_none(), "{}", anywhere.stdout);
+    // A driver with no literal text to look up: the query's demand chooses the files, the
+    // driver still places the matches.
+    let unindexed = cc(&repo, &["xray", "[a-z]+", "--query", query, "--lang", "python", "--ref", "main"]);
+    assert_eq!(unindexed.json["prefilter"], "trigram", "{}", unindexed.stdout);
+    assert_eq!(unindexed.json["candidates"].as_u64(), Some(holding.len() as u64));
+    assert_eq!(unindexed.json["driver"], "[a-z]+");
+    assert!(unindexed.json.get("driver_derived").is_none(), "{}", unindexed.stdout);
+    assert_eq!(places(&unindexed.json), places(&run.json));
     // A kind whose nodes share no keyword demands nothing: every file is parsed, and said so.
     let calls = cc(&repo, &["xray", "--query", "(call) @c", "--lang", "python", "--ref", "main"]);
     assert!(calls.json["driver"].is_null(), "{}", calls.stdout);
