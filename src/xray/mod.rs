@@ -290,20 +290,24 @@ pub fn run(
         }
         Evaluator::Script(text) => (Compiled::Script(text.clone()), BTreeMap::new()),
     };
-    // A query given no driver, or one with no literal text to look up (`[a-z]+\(`), brings
-    // its own when it demands texts of every file it can match in (its predicates' literals,
-    // its node kinds' keywords): the files without them are never read. It chooses files
-    // only; matches are held to overlap the driver given, not it.
+    // A query brings its own driver when it demands texts of every file it can match in (its
+    // predicates' literals, its node kinds' keywords): the files without them are never read,
+    // given no driver, a driver with no literal text to look up (`[a-z]+\(`), or one whose
+    // files the query narrows further (`unwrap` in a function whose type names `Result`). It
+    // chooses files only; matches are held to overlap the driver given, not it.
     let unindexed = driver.as_ref().is_none_or(|m| m.prefilter().is_any());
     let demand = match (&request.evaluator, &compiled) {
-        (Evaluator::Query(text), Compiled::Query(queries)) if unindexed => demand::Demand::of(text, queries),
+        (Evaluator::Query(text), Compiled::Query(queries)) => demand::Demand::of(text, queries),
         _ => None,
     };
     if let Some(demand) = &demand {
-        let allowed = Arc::new(infos.iter().map(|f| f.id).collect::<roaring::RoaringBitmap>());
-        let ids = crate::query::candidate_ids(ctx, &demand.prefilter(), &allowed)?;
-        infos.retain(|f| ids.contains(f.id));
-        prefiltered = true;
+        let condition = demand.prefilter();
+        if driver.as_ref().is_none_or(|m| *m.prefilter() != condition) {
+            let allowed = Arc::new(infos.iter().map(|f| f.id).collect::<roaring::RoaringBitmap>());
+            let ids = crate::query::candidate_ids(ctx, &condition, &allowed)?;
+            infos.retain(|f| ids.contains(f.id));
+            prefiltered = true;
+        }
     }
     // Only the languages the query compiles for are evaluated; the others of the candidates
     // are said to be skipped.
@@ -331,7 +335,7 @@ pub fn run(
     output.languages =
         infos.iter().filter_map(language_of).map(|l| l.name.to_owned()).collect::<BTreeSet<_>>().into_iter().collect();
     output.candidates = infos.len() as u64;
-    if let Some(demand) = &demand {
+    if let Some(demand) = demand.as_ref().filter(|_| unindexed) {
         output.notes.push(format!(
             "{}: the texts every match needs in its file (`{}`: the query's predicates and the keywords \
              of its node kinds) chose the files to parse",

@@ -130,6 +130,14 @@ fn a_query_given_no_driver_reads_only_the_files_holding_its_kinds_keywords() {
     assert_eq!(unindexed.json["driver"], "[a-z]+");
     assert!(unindexed.json.get("driver_derived").is_none(), "{}", unindexed.stdout);
     assert_eq!(places(&unindexed.json), places(&run.json));
+    // A driver the query narrows: files holding `open` and, for the query, `with`.
+    let both = cc(&repo, &["xray", "open", "-F", "--query", query, "--lang", "python", "--ref", "main"]);
+    let with_open: BTreeSet<String> =
+        grep_files(&repo, "open", "main").into_iter().filter(|p| p.ends_with(".py") && holding.contains(p)).collect();
+    assert!(with_open.len() < grep_files(&repo, "open", "main").len(), "{with_open:?}");
+    assert_eq!(both.json["candidates"].as_u64(), Some(with_open.len() as u64), "{}", both.stdout);
+    assert_eq!(both.json["driver"], "open");
+    assert_eq!(places(&both.json), vec!["app/io.py:2", "app/io.py:11"]);
     // A kind whose nodes share no keyword demands nothing: every file is parsed, and said so.
     let calls = cc(&repo, &["xray", "--query", "(call) @c", "--lang", "python", "--ref", "main"]);
     assert!(calls.json["driver"].is_null(), "{}", calls.stdout);
