@@ -49,11 +49,17 @@ impl Prefilter {
         if parts.contains(&Prefilter::Any) || parts.is_empty() {
             return Prefilter::Any;
         }
-        let mut flat = Vec::new();
+        let mut flat: Vec<Prefilter> = Vec::new();
         for p in parts {
-            match p {
-                Prefilter::Or(inner) => flat.extend(inner),
-                other => flat.push(other),
+            let alternatives = match p {
+                Prefilter::Or(inner) => inner,
+                other => vec![other],
+            };
+            for a in alternatives {
+                // The same condition twice (two languages demanding one text) is one.
+                if !flat.contains(&a) {
+                    flat.push(a);
+                }
             }
         }
         if flat.len() == 1 { flat.pop().expect("one element") } else { Prefilter::Or(flat) }
@@ -205,6 +211,12 @@ mod tests {
     #[test]
     fn alternations_and_case() {
         assert_eq!(prefilter("foo|bar"), Prefilter::Or(vec![t("foo"), t("bar")]));
+        // One condition once (two languages demanding one text).
+        assert_eq!(Prefilter::or(vec![t("foo"), t("foo")]), t("foo"));
+        assert_eq!(
+            Prefilter::or(vec![Prefilter::Or(vec![t("foo"), t("bar")]), t("bar")]),
+            Prefilter::Or(vec![t("foo"), t("bar")])
+        );
         assert_eq!(prefilter("foo|b"), Prefilter::Any);
         assert_eq!(prefilter("(?i)FOO"), t("foo"));
         assert_eq!(prefilter("x(abc)+"), t("abc"));
