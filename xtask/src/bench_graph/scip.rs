@@ -450,9 +450,9 @@ pub(super) fn scip_cases(
         }
         uses.entry(symbol).or_default().insert(o.site.clone());
         // `new X()` is a use of the class `X`: scip-typescript gives it the symbol of `X`'s
-        // constructor when the class declares one.
-        if let Some(at) = symbol.find("#`<constructor>`") {
-            uses.entry(&symbol[..=at]).or_default().insert(o.site.clone());
+        // constructor when the class declares one (not that of a parameter or a local of it).
+        if let Some(class) = class_of_constructor(symbol) {
+            uses.entry(class).or_default().insert(o.site.clone());
         }
     }
     let mut candidates: Vec<(u64, Case)> = Vec::new();
@@ -552,6 +552,17 @@ pub(super) fn scip_cases(
     Ok(cases)
 }
 
+/// The class symbol of a constructor's symbol (`...A#\`<constructor>\`().` or with a
+/// disambiguator, `(+1).`), and `None` for any other symbol, a constructor's parameters and
+/// locals included (`...A#\`<constructor>\`().(input)`).
+fn class_of_constructor(symbol: &str) -> Option<&str> {
+    const CONSTRUCTOR: &str = "#`<constructor>`";
+    let at = symbol.find(CONSTRUCTOR)?;
+    let rest = &symbol[at + CONSTRUCTOR.len()..];
+    let disambiguator = rest.strip_prefix('(')?.strip_suffix(").")?;
+    (!disambiguator.contains(['(', ')', '.'])).then_some(&symbol[..=at])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,6 +574,16 @@ mod tests {
         assert_eq!(names, [("src.flask.app", Suffix::Namespace), ("Flask", Suffix::Type), ("run", Suffix::Method)]);
         let d = descriptors("scip-typescript npm my  pkg 1.0 `src/a.ts`/f().(x)").unwrap();
         assert_eq!(d.last().unwrap().1, Suffix::Parameter);
+        assert_eq!(
+            class_of_constructor("scip-typescript npm pkg 1.0 `src/a.ts`/A#`<constructor>`()."),
+            Some("scip-typescript npm pkg 1.0 `src/a.ts`/A#")
+        );
+        assert_eq!(
+            class_of_constructor("scip-typescript npm pkg 1.0 `src/a.ts`/A#`<constructor>`(+1)."),
+            Some("scip-typescript npm pkg 1.0 `src/a.ts`/A#")
+        );
+        assert_eq!(class_of_constructor("scip-typescript npm pkg 1.0 `src/a.ts`/A#`<constructor>`().(input)"), None);
+        assert_eq!(class_of_constructor("scip-typescript npm pkg 1.0 `src/a.ts`/A#run()."), None);
         let d = descriptors("scip-typescript npm pkg 1.0 `src/a.ts`/A#`<constructor>`(+1).").unwrap();
         assert_eq!((d[2].0.as_str(), d[2].1, d[2].2.as_str()), ("<constructor>", Suffix::Method, "+1"));
         assert!(descriptors("scip-python python flask").is_none());
