@@ -13,6 +13,7 @@ mod demand;
 mod explore;
 mod pattern;
 mod script;
+mod syntax;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use tree_sitter::{Language, Node, Query, QueryCursor, QueryErrorKind, StreamingIterator, Tree};
 
+use super::syntax::{Token, tokens};
 use super::{Capture, Found, XrayError, clip};
 
 /// In-progress matches a cursor keeps (tree-sitter drops the oldest past this).
@@ -303,31 +304,11 @@ fn root_kinds(query: &Query, text: &str, grammar: &Language) -> Option<Vec<Strin
 /// run of sibling nodes, which no single subtree holds.
 fn quantified_at_top(pattern: &str) -> bool {
     let mut depth = 0usize;
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                // A string, with its escapes.
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            chars.next();
-                        }
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth = depth.saturating_sub(1),
-            '+' | '*' | '?' if depth == 0 => return true,
+    for token in tokens(pattern) {
+        match token {
+            Token::Open | Token::OpenAlternation => depth += 1,
+            Token::Close | Token::CloseAlternation => depth = depth.saturating_sub(1),
+            Token::Quantifier(_) if depth == 0 => return true,
             _ => {}
         }
     }
@@ -337,23 +318,20 @@ fn quantified_at_top(pattern: &str) -> bool {
 /// The kind of the first node of a pattern's text: `(call ...)`, or in a group with
 /// predicates, `((call ...) (#eq? ...))`. `None` for anything else.
 fn first_node_kind(pattern: &str) -> Option<&str> {
-    let mut rest = pattern;
-    loop {
-        rest = rest.trim_start();
-        if let Some(comment) = rest.strip_prefix(';') {
-            rest = comment.split_once('\n').map_or("", |(_, after)| after);
-            continue;
+    let mut opened = false;
+    for token in tokens(pattern) {
+        match token {
+            Token::Open => opened = true,
+            Token::Word(word) if opened => {
+                let len =
+                    word.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(word.len());
+                let kind = &word[..len];
+                return (!kind.is_empty() && kind != "_").then_some(kind);
+            }
+            _ => return None,
         }
-        rest = rest.strip_prefix('(')?;
-        let inner = rest.trim_start();
-        if inner.starts_with('(') || inner.starts_with(';') {
-            rest = inner;
-            continue;
-        }
-        let len = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.')).unwrap_or(inner.len());
-        let kind = &inner[..len];
-        return (!kind.is_empty() && kind != "_").then_some(kind);
     }
+    None
 }
 
 /// The outermost nodes of `tree` whose kind is one of `kinds`, in document order.
