@@ -125,12 +125,19 @@ pub(super) struct FoundBinding<'t> {
 }
 
 /// Whether `node` names a JSX element that is an HTML element (`<main>`, `<my-widget>`): a
-/// lower-case name is no name of the code, as JSX reads it.
-fn html_element(node: Node<'_>, name: &str) -> bool {
+/// lower-case name is no name of the code, as JSX reads it. The parent is asked for only
+/// after a `<` or `</` (asking walks down from the root).
+fn html_element(node: Node<'_>, name: &str, source: &[u8]) -> bool {
+    let before = source.get(..node.start_byte()).unwrap_or_default().trim_ascii_end();
+    if !matches!(before.last(), Some(b'<' | b'/'))
+        || !(name.starts_with(|c: char| c.is_ascii_lowercase()) || name.contains('-'))
+    {
+        return false;
+    }
     node.parent().is_some_and(|p| {
         matches!(p.kind(), "jsx_opening_element" | "jsx_closing_element" | "jsx_self_closing_element")
             && p.child_by_field_name("name").is_some_and(|n| n.id() == node.id())
-    }) && (name.starts_with(|c: char| c.is_ascii_lowercase()) || name.contains('-'))
+    })
 }
 
 /// Longest qualifier kept: a receiver chain longer than this is cut from the left.
@@ -193,7 +200,7 @@ pub(super) fn collect(
         }
         let raw = node_text(f.name_node, source);
         let name = if f.kind == RefKind::Import { import_text(raw) } else { clean_name(raw) };
-        if name.is_empty() || html_element(f.name_node, &name) {
+        if name.is_empty() || html_element(f.name_node, &name, source) {
             continue;
         }
         let qualifier = match f.kind {
