@@ -415,6 +415,20 @@ mod tests {
         assert!(!texts.contains_key("unused"), "a rule no parse reaches makes no node");
     }
 
+    /// Every grammar a language of the table parses with is read (a grammar added to the
+    /// language table and not here would have no texts).
+    #[test]
+    fn every_grammar_of_the_language_table_is_read() {
+        for language in codecompass::lang::LANGUAGES {
+            assert!(
+                GRAMMARS.iter().any(|(name, _, _)| *name == language.grammar),
+                "{}: add its grammar {} to GRAMMARS",
+                language.name,
+                language.grammar
+            );
+        }
+    }
+
     /// The committed table is what the grammars `Cargo.lock` pins give.
     #[test]
     fn the_committed_table_is_fresh() {
