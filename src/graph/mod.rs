@@ -10,6 +10,7 @@
 pub mod imports;
 mod receivers;
 mod scope;
+mod signatures;
 mod ts_types;
 
 use ts_types::TypedMembers;
@@ -471,7 +472,7 @@ impl<'s> ViewGraph<'s> {
         }
         // A receiver whose type a parameter declares (`options: Options`): that type's members.
         let typed = match family_of_use {
-            "js" if !self_like && receivers::is_identifier(qualifier) => {
+            "js" if !self_like && signatures::is_identifier(qualifier) => {
                 match self.js_receiver_type(u, qualifier)? {
                     Some(ty) => match self.members_of_type(&ty, candidates, &pool)? {
                         TypedMembers::Found(members) => Some(members),
@@ -495,7 +496,7 @@ impl<'s> ViewGraph<'s> {
             && typed.is_none()
             && !self_like
             && last_segment(qualifier).is_some_and(|last| {
-                receivers::is_identifier(last) && last.starts_with(|c: char| c.is_ascii_lowercase())
+                signatures::is_identifier(last) && last.starts_with(|c: char| c.is_ascii_lowercase())
             })
             && ts_types::BUILTIN_MEMBERS.contains(&u.occurrence.name.as_str())
             && !names_an_imported_module(qualifier, &self.imports_of(&u.file)?)

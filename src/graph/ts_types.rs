@@ -14,7 +14,8 @@
 //! No inference beyond that: a local binding, a return value, a generic's argument or an
 //! intersection has no known type here, and the generic rules apply.
 
-use super::receivers::{ancestors, parenthesised, split_top_with};
+use super::receivers::ancestors;
+use super::signatures::{parenthesised, split_top_with};
 use super::{Confidence, Def, Resolution, Use, ViewGraph, enclosing_type, last_segment};
 use crate::extract::{Occurrence, RefKind};
 use crate::store::StoreError;
@@ -141,7 +142,7 @@ impl ViewGraph<'_> {
         }
         let Some((callee, _)) = value.split_once('(') else { return Ok(None) };
         let callee = callee.rsplit('.').next().unwrap_or(callee).trim();
-        if !super::receivers::is_identifier(callee) {
+        if !super::signatures::is_identifier(callee) {
             return Ok(None);
         }
         let at = Use {

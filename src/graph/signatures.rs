@@ -1,0 +1,182 @@
+//! What the text of a signature says, for the resolvers: splitting at top-level separators,
+//! the parameters, return type and bases of a Python signature, and the class an annotation
+//! names.
+
+pub(super) fn is_identifier(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_') && !s.starts_with(char::is_numeric)
+}
+
+/// Splits `s` at `separator` where no bracket or string is open.
+pub(super) fn split_top(s: &str, separator: char) -> Vec<&str> {
+    split_top_with(s, separator, false)
+}
+
+/// Splits `s` at `separator` where no bracket or string is open; with `angles`, `<...>` counts
+/// as a bracket (TypeScript's type arguments; `=>` closes none), and the `=` of `=>` is no
+/// separator.
+pub(super) fn split_top_with(s: &str, separator: char, angles: bool) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    let mut previous = ' ';
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, '<') if angles => depth += 1,
+            (None, '>') if angles && previous != '=' => depth -= 1,
+            (None, '=') if angles && separator == '=' && s[i + 1..].starts_with('>') => {}
+            (None, c) if c == separator && depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The text between the first `(` of `s` and its closing `)`, and what follows it.
+pub(super) fn parenthesised(s: &str) -> Option<(&str, &str)> {
+    let open = s.find('(')?;
+    let mut depth = 0i32;
+    for (i, c) in s[open..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((&s[open + 1..open + i], &s[open + i + 1..]));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The class an annotation names: `Flask`, `sansio.App`, `"Flask"`, `App | None`,
+/// `t.Optional[App]`, `type[App]`; `None` for anything else (a union, a generic container).
+pub(super) fn annotation_class(annotation: &str) -> Option<String> {
+    let a = annotation.trim().trim_matches(['"', '\'']).trim();
+    let parts: Vec<&str> = split_top(a, '|').into_iter().map(str::trim).filter(|p| *p != "None").collect();
+    let [one] = parts.as_slice() else { return None };
+    if let Some((inner, after)) = one.split_once('[').map(|(head, rest)| (rest.strip_suffix(']'), head)) {
+        let wrapper = after.rsplit('.').next().unwrap_or(after);
+        return match (wrapper, inner) {
+            ("Optional" | "type" | "Type" | "ClassVar" | "Final", Some(inner)) => annotation_class(inner),
+            _ => None,
+        };
+    }
+    let dotted = one.split('.').all(is_identifier);
+    (dotted && one.rsplit('.').next().is_some_and(|n| n.starts_with(char::is_uppercase))).then(|| one.to_string())
+}
+
+/// Parameter `name` of a function's signature, when it has one, with the class its annotation
+/// names.
+pub(super) fn parameter(signature: &str, name: &str) -> Option<Option<String>> {
+    let (params, _) = parenthesised(signature)?;
+    for param in split_top(params, ',') {
+        let param = param.trim().trim_start_matches('*');
+        let declared = split_top(param, '=')[0];
+        let (n, annotation) = declared.split_once(':').unwrap_or((declared, ""));
+        if n.trim() == name {
+            return Some(annotation_class(annotation));
+        }
+    }
+    None
+}
+
+/// The class the annotation of parameter `name` names.
+pub(super) fn parameter_annotation(signature: &str, name: &str) -> Option<String> {
+    parameter(signature, name).flatten()
+}
+
+/// The class after `->` in a function's signature.
+pub(super) fn return_annotation(signature: &str) -> Option<String> {
+    let (_, after) = parenthesised(signature)?;
+    let annotation = after.trim().strip_prefix("->")?.trim().trim_end_matches(':');
+    annotation_class(annotation)
+}
+
+/// The annotation of an attribute or variable: `name: App = ...`, `self.name: App`.
+pub(super) fn field_annotation(signature: &str, name: &str) -> Option<String> {
+    let s = signature.trim().strip_prefix("self.").unwrap_or(signature.trim());
+    let rest = s.strip_prefix(name)?.trim_start().strip_prefix(':')?;
+    annotation_class(split_top(rest, '=')[0])
+}
+
+/// The class called on the right of an assignment: `Flask` of `app = Flask(__name__)`.
+pub(super) fn constructed(signature: &str) -> Option<String> {
+    let right = split_top(signature, '=').get(1)?.trim();
+    let (callee, _) = right.split_once('(')?;
+    annotation_class(callee)
+}
+
+/// The plain name assigned to an attribute: `app` of `self.app = app`.
+pub(super) fn assigned_name(signature: &str, name: &str) -> Option<String> {
+    let s = signature.trim().strip_prefix("self.").unwrap_or(signature.trim());
+    let right = s.strip_prefix(name)?.trim_start().strip_prefix('=')?.trim();
+    is_identifier(right).then(|| right.to_owned())
+}
+
+/// The bases a class's signature names: `A`, `m.B` of `class C(A, m.B, metaclass=M)`.
+pub(super) fn base_names(signature: &str) -> Vec<String> {
+    let Some((bases, _)) = parenthesised(signature) else { return Vec::new() };
+    split_top(bases, ',')
+        .into_iter()
+        .map(str::trim)
+        .filter(|b| !b.contains('=') && !b.starts_with('*'))
+        .map(|b| b.split('[').next().unwrap_or(b).trim())
+        .filter(|b| !b.is_empty() && b.split('.').all(is_identifier))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_name_one_class_or_none() {
+        assert_eq!(annotation_class("Flask").as_deref(), Some("Flask"));
+        assert_eq!(annotation_class(" App | None ").as_deref(), Some("App"));
+        assert_eq!(annotation_class("\"Flask\"").as_deref(), Some("Flask"));
+        assert_eq!(annotation_class("t.Optional[sansio.App]").as_deref(), Some("sansio.App"));
+        assert_eq!(annotation_class("type[Config]").as_deref(), Some("Config"));
+        assert_eq!(annotation_class("dict[str, App]"), None);
+        assert_eq!(annotation_class("App | Blueprint"), None);
+        assert_eq!(annotation_class("str"), None);
+    }
+
+    #[test]
+    fn signatures_give_parameters_returns_fields_and_bases() {
+        let sig =
+            "def register(self, app: App, options: dict[str, t.Any], *, ctx: \"AppContext\" = None) -> Response | None";
+        assert_eq!(parameter_annotation(sig, "app").as_deref(), Some("App"));
+        assert_eq!(parameter_annotation(sig, "options"), None);
+        assert_eq!(parameter_annotation(sig, "ctx").as_deref(), Some("AppContext"));
+        assert_eq!(parameter(sig, "self"), Some(None));
+        assert_eq!(parameter(sig, "request"), None);
+        assert_eq!(return_annotation(sig).as_deref(), Some("Response"));
+        assert_eq!(return_annotation("def json(self) -> JSONProvider:").as_deref(), Some("JSONProvider"));
+        assert_eq!(
+            field_annotation("self.json: JSONProvider = self.json_provider_class(self)", "json").as_deref(),
+            Some("JSONProvider")
+        );
+        assert_eq!(field_annotation("name: str", "name"), None);
+        assert_eq!(constructed("self.config = Config(root_path)").as_deref(), Some("Config"));
+        assert_eq!(constructed("app = flask.Flask(__name__)").as_deref(), Some("flask.Flask"));
+        assert_eq!(constructed("x = make()"), None);
+        assert_eq!(assigned_name("self.app = app", "app").as_deref(), Some("app"));
+        assert_eq!(assigned_name("self.app = app or None", "app"), None);
+        assert_eq!(base_names("class Blueprint(Scaffold, t.Generic[T], metaclass=Meta)"), ["Scaffold", "t.Generic"]);
+        assert!(base_names("class Plain").is_empty());
+    }
+}
