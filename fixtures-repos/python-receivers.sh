@@ -199,3 +199,57 @@ def test_make():
     made.close()
 PY
 commit "A factory module and its test"
+
+# Chains and loops. A call's result has the class its function's annotation names
+# (`open_jar().flush()` is `Jar.flush`), also through a module (`store.jar.open_jar()`) and a
+# class called through one (`store.jar.Jar().labels()`). A loop's variable is an element of
+# what it loops over: `self.stores()` says `list[MemoryStore]`, so `store.close()` is
+# `MemoryStore.close`; `iter(self)` of a `Jar` is what `Jar.__iter__` says it yields, a
+# `Cookie` of the standard library, whose `label` is not the view's only `label` (`Tag`'s).
+# A parameter annotated with a class the view does not define (`jar: CookieJar`) has none of
+# the view's members; one annotated `Jar` has `Jar`'s.
+write store/jar.py <<'PY'
+from http.cookiejar import Cookie, CookieJar
+from typing import Iterator
+
+from .memory import MemoryStore
+
+
+class Jar(CookieJar):
+    def __iter__(self) -> Iterator[Cookie]:
+        return super().__iter__()
+
+    def stores(self) -> list[MemoryStore]:
+        return [MemoryStore()]
+
+    def labels(self):
+        return [cookie.label for cookie in iter(self)]
+
+    def flush(self):
+        for store in self.stores():
+            store.close()
+
+
+class Tag:
+    def __init__(self):
+        self.label = ""
+
+
+def open_jar() -> Jar:
+    return Jar()
+
+
+def read(jar: CookieJar, other: Jar):
+    jar.labels()
+    other.labels()
+    open_jar().flush()
+PY
+write tests/test_jar.py <<'PY'
+import store.jar
+
+
+def test_chains():
+    labels = store.jar.Jar().labels()
+    store.jar.open_jar().flush()
+PY
+commit "A jar of cookies of the standard library"

@@ -22,7 +22,7 @@ use tree_sitter::{Node, Parser, Query, QueryCursor, QueryPredicateArg, Streaming
 
 use crate::lang::{self, KINDS, Language, VisibilityRule};
 
-pub use occurrences::{Occurrence, RefKind};
+pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 
 /// The version of the extraction logic. Part of every record key, beside a hash of the
 /// language's query file, so changing either re-extracts exactly what it affects.
@@ -39,7 +39,9 @@ pub use occurrences::{Occurrence, RefKind};
 ///   function type with its type parameters one per line), up to twelve lines.
 /// - 5: a type alias holds the members of its object type (TypeScript's `type A = {x: 1}`:
 ///   `A.x`), except C's and C++'s typedefs.
-pub const EXTRACTOR_VERSION: u32 = 5;
+/// - 6: Python's bound values keep call chains (`requests.Request().prepare()`) and a loop's
+///   variable an element of what it loops over (`jar[]`).
+pub const EXTRACTOR_VERSION: u32 = 6;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -141,7 +141,7 @@ fn html_element(node: Node<'_>, name: &str, source: &[u8]) -> bool {
 }
 
 /// Longest qualifier kept: a receiver chain longer than this is cut from the left.
-const MAX_QUALIFIER: usize = 80;
+pub const MAX_QUALIFIER: usize = 80;
 
 /// Turns the query's reference matches into occurrences: one per name node (the strongest kind
 /// wins), none on a definition's own name, none on a bare name bound locally in the same
@@ -227,26 +227,33 @@ pub(super) fn collect(
         });
     }
     if !bindings.is_empty() {
-        let mut found: Vec<(Node<'_>, String, String)> = bindings
+        let mut found: Vec<(Node<'_>, String, String, tree_sitter::Point)> = bindings
             .iter()
             .filter_map(|b| {
                 // A name bound to a value of no known shape is kept with an empty value: it is
                 // still the function's own name, whatever the module has of that name.
-                let value = b.value.and_then(|v| binding_value(v, source));
+                let looped = b.value.and_then(looped_over);
+                let value = b.value.and_then(|v| binding_value(v, looped.is_some(), source));
                 let at = b.name_node.or(b.value)?;
                 let name = match b.name_node {
                     Some(n) => node_text(n, source).to_owned(),
                     None if value.is_some() => "return".to_owned(),
                     None => return None,
                 };
-                Some((at, name, value.unwrap_or_default()))
+                // A loop's variable is bound where its body starts: after what a `for` loops
+                // over, at the start of a comprehension (its element comes first).
+                let position = match looped {
+                    Some(l) if l.kind() == "for_in_clause" => l.parent().unwrap_or(l).start_position(),
+                    Some(_) => b.value.map_or(at.start_position(), |v| v.end_position()),
+                    None => at.start_position(),
+                };
+                Some((at, name, value.unwrap_or_default(), position))
             })
             .collect();
-        found.sort_by_key(|(at, _, _)| at.start_byte());
-        found.dedup_by_key(|(at, _, _)| at.start_byte());
-        let callers = innermost(symbols, found.iter().map(|(at, _, _)| at.start_byte()));
-        for ((at, name, value), caller) in found.into_iter().zip(callers) {
-            let position = at.start_position();
+        found.sort_by_key(|(at, ..)| at.start_byte());
+        found.dedup_by_key(|(at, ..)| at.start_byte());
+        let callers = innermost(symbols, found.iter().map(|(at, ..)| at.start_byte()));
+        for ((_, name, value, position), caller) in found.into_iter().zip(callers) {
             out.push(Occurrence {
                 kind: RefKind::Binding,
                 name,
@@ -261,22 +268,59 @@ pub(super) fn collect(
     out
 }
 
-/// A bound value as a binding keeps it: a name or a member chain (`app`, `self.app`), or a
-/// call of one with its arguments left out (`Flask()`, `app.test_client()`); `await x` and
-/// `(x)` as `x`. `None` for any other value, and for one longer than a qualifier.
-fn binding_value(node: Node<'_>, source: &[u8]) -> Option<String> {
-    let chain = |n: Node<'_>| -> Option<String> {
-        let text: String = node_text(n, source).split_whitespace().collect();
-        let plain = !text.is_empty()
-            && text.split('.').all(|s| {
+/// A bound value as a binding keeps it: a name or a member chain (`app`, `self.app`), a call
+/// of one with its arguments left out (`Flask()`, `app.test_client()`), and chains of those
+/// (`requests.Request().prepare()`); `await x` and `(x)` as `x`. A loop's iterable is kept as
+/// an element of it, `[]` after the chain (`for c in jar` binds `c` to `jar[]`, `iter(jar)`
+/// and `sorted(jar)` as `jar[]` too). `None` for any other value, and for one longer than a
+/// qualifier.
+fn binding_value(node: Node<'_>, looped: bool, source: &[u8]) -> Option<String> {
+    let text = if looped { element_chain(node, source)? } else { value_chain(node, source)? };
+    (text.len() <= MAX_QUALIFIER).then_some(text)
+}
+
+/// The loop (`for_statement`, `for_in_clause`) whose iterable `node` is.
+fn looped_over(node: Node<'_>) -> Option<Node<'_>> {
+    node.parent().filter(|p| {
+        matches!(p.kind(), "for_statement" | "for_in_clause")
+            && p.child_by_field_name("right").is_some_and(|r| r.id() == node.id())
+    })
+}
+
+/// What a loop over `node` binds its variable to: an element of the chain, `jar[]`.
+fn element_chain(node: Node<'_>, source: &[u8]) -> Option<String> {
+    // `iter(x)`, `reversed(x)`, `sorted(x)`, `list(x)`... hold the elements of `x`.
+    if node.kind() == "call"
+        && let Some(function) = node.child_by_field_name("function")
+        && matches!(node_text(function, source), "iter" | "reversed" | "sorted" | "list" | "tuple" | "set")
+        && let Some(arguments) = node.child_by_field_name("arguments")
+        && arguments.named_child_count() == 1
+        && let Some(argument) = arguments.named_child(0)
+        && argument.kind() != "keyword_argument"
+    {
+        return element_chain(argument, source);
+    }
+    value_chain(node, source).map(|chain| format!("{chain}[]"))
+}
+
+/// A name, member or call chain with the calls' arguments left out (`a.b().c`), or `None`.
+fn value_chain(node: Node<'_>, source: &[u8]) -> Option<String> {
+    match node.kind() {
+        "identifier" => Some(node_text(node, source).to_owned()),
+        "dotted_name" => {
+            let text: String = node_text(node, source).split_whitespace().collect();
+            let plain = text.split('.').all(|s| {
                 !s.is_empty() && s.chars().all(|c| c.is_alphanumeric() || c == '_') && !s.starts_with(char::is_numeric)
             });
-        (plain && text.len() <= MAX_QUALIFIER).then_some(text)
-    };
-    match node.kind() {
-        "identifier" | "attribute" | "dotted_name" => chain(node),
-        "call" => chain(node.child_by_field_name("function")?).map(|f| format!("{f}()")),
-        "await" | "parenthesized_expression" => binding_value(node.named_child(0)?, source),
+            plain.then_some(text)
+        }
+        "attribute" => {
+            let object = value_chain(node.child_by_field_name("object")?, source)?;
+            let attribute = node.child_by_field_name("attribute").filter(|a| a.kind() == "identifier")?;
+            Some(format!("{object}.{}", node_text(attribute, source)))
+        }
+        "call" => value_chain(node.child_by_field_name("function")?, source).map(|f| format!("{f}()")),
+        "await" | "parenthesized_expression" => value_chain(node.named_child(0)?, source),
         _ => None,
     }
 }

@@ -131,7 +131,7 @@ fn python_instance_attributes_are_fields_of_their_class_once_and_later_assignmen
 
 #[test]
 fn python_bindings_keep_the_values_that_type_receivers_and_are_no_uses() {
-    let source = b"from .app import App as Base\n\napp = flask.Flask(__name__)\n\ndef client(app):\n    c = app.test_client()\n    with app.app_context() as ctx:\n        yield ctx\n    total = 1 + 2\n    return (await c)\n    for item in c:\n        pass\n";
+    let source = b"from .app import App as Base\n\napp = flask.Flask(__name__)\n\ndef client(app):\n    c = app.test_client()\n    with app.app_context() as ctx:\n        yield ctx\n    total = 1 + 2\n    return (await c)\n    for item in c:\n        pass\n    r = requests.Request(m, url=u).prepare().body\n    keys = [k for k in iter(self.jar)]\n    for x in f(a)[0]:\n        pass\n";
     let extraction = extract(python(), source);
     let bindings: Vec<String> = extraction
         .occurrences
@@ -152,9 +152,13 @@ fn python_bindings_keep_the_values_that_type_receivers_and_are_no_uses() {
             "8:15 return = ctx in client",
             "9:5 total =  in client",
             "10:12 return = c in client",
-            "11:9 item =  in client",
+            "11:18 item = c[] in client",
+            "13:5 r = requests.Request().prepare().body in client",
+            "14:5 keys =  in client",
+            "14:12 k = self.jar[] in client",
+            "15:21 x =  in client",
         ],
-        "a value that is no name, member chain or call (`1 + 2`, a loop's element) is kept empty"
+        "a value that is no name, member or call chain (`1 + 2`, a list, an index) is kept empty; a loop's variable is bound where its body starts"
     );
     // No binding is a use: neither `references` nor the name index sees them.
     assert!(

@@ -17,11 +17,11 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::signatures::{
-    assigned_name, base_names, constructed, field_annotation, is_identifier, parameter, parameter_annotation,
-    return_annotation,
+    assigned_name, base_names, constructed, element_annotation, field_annotation, field_written, is_identifier,
+    parameter, parameter_annotation, parameter_written, receiver_chain, return_annotation, return_written,
 };
 use super::{Def, File, Use, ViewGraph};
-use crate::extract::RefKind;
+use crate::extract::{MAX_QUALIFIER, RefKind};
 use crate::store::{StoreError, SymbolRow};
 
 /// Classes followed up a hierarchy, at most.
@@ -32,34 +32,57 @@ const MAX_CHAIN: usize = 4;
 /// ends a cycle such as `a = b` / `b = a`).
 const MAX_DEPTH: usize = 8;
 
-/// The classes a member is looked up in, nearest first.
+/// Annotations that name no class an instance has members of.
+const NOT_A_CLASS: &[&str] = &["Any", "Self", "Never", "NoReturn", "LiteralString", "Callable", "Type", "TypeVar"];
+
+/// What a call calls.
+enum Callee {
+    /// A class: the call makes an instance (no class when the view does not define it).
+    Class(Lineage),
+    /// A function or method of the view: the call gives what it returns.
+    Function(Def),
+}
+
+/// The classes a member is looked up in, nearest first (none for a class the view does not
+/// define: none of its members are the view's).
 pub(super) type Lineage = Rc<Vec<Def>>;
 
-/// A record's bound values by the symbol they sit in and the name bound: `(line, value)` in
-/// line order.
-pub(super) type Bindings = std::collections::HashMap<(Option<u32>, String), Vec<(u32, String)>>;
+/// A record's bound values by the symbol they sit in and the name bound: `(line, column,
+/// value)` in the order of the text.
+pub(super) type Bindings = std::collections::HashMap<(Option<u32>, String), Vec<(u32, u32, String)>>;
 
 /// A cache key for a receiver: the file version, the symbol the use sits in, its line, the
 /// receiver.
 pub(super) type ReceiverKey = (u32, Option<u32>, u32, String);
 
-/// Where a value is read: the file, the symbol the code sits in, and the line.
+/// Where a value is read: the file, the symbol the code sits in, the line and the column
+/// (0: before anything on the line).
 struct At {
     file: Rc<File>,
     caller: Option<u32>,
     line: u32,
+    column: u32,
 }
 
 impl ViewGraph<'_> {
     /// The classes `qualifier` (the receiver of a member use `u`) is an instance of, with its
-    /// bases, nearest first; `None` when the code does not say.
+    /// bases, nearest first; `None` when the code does not say, and no class when it says a
+    /// class the view does not define (see [`Self::lineage_named_or_outside`]).
     pub(super) fn receiver_lineage(&self, u: &Use, qualifier: &str) -> Result<Option<Lineage>, StoreError> {
         let key = (u.file.fv, u.occurrence.caller, u.occurrence.line, qualifier.to_owned());
         if let Some(l) = self.receivers.borrow().get(&key) {
             return Ok(l.clone());
         }
-        let at = At { file: u.file.clone(), caller: u.occurrence.caller, line: u.occurrence.line };
-        let lineage = self.lineage_of(&at, qualifier, 0)?;
+        let at = At {
+            file: u.file.clone(),
+            caller: u.occurrence.caller,
+            line: u.occurrence.line,
+            column: u.occurrence.column,
+        };
+        let lineage = match receiver_chain(qualifier, MAX_QUALIFIER) {
+            Some(chain) => self.lineage_of_value(&at, &chain, 0)?,
+            None => None,
+        };
         self.receivers.borrow_mut().insert(key, lineage.clone());
         Ok(lineage)
     }
@@ -68,7 +91,9 @@ impl ViewGraph<'_> {
     /// returned that the view does not define (`tomllib = pytest.importorskip("tomllib")`): a
     /// value of another project's making, whose members are not the view's.
     pub(super) fn made_outside(&self, u: &Use, name: &str) -> Result<bool, StoreError> {
-        let Some((_, value)) = self.bound_value(&u.file, u.occurrence.caller, name, Some(u.occurrence.line))? else {
+        let Some((_, value)) =
+            self.bound_value(&u.file, u.occurrence.caller, name, Some((u.occurrence.line, u.occurrence.column)))?
+        else {
             return Ok(false);
         };
         let Some((module, function)) = value.strip_suffix("()").and_then(|callee| callee.rsplit_once('.')) else {
@@ -130,7 +155,9 @@ impl ViewGraph<'_> {
             .filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor"))
         {
             if parameter(&function.signature, name).is_some()
-                || self.bound_value(&u.file, Some(function.ord), name, Some(u.occurrence.line))?.is_some()
+                || self
+                    .bound_value(&u.file, Some(function.ord), name, Some((u.occurrence.line, u.occurrence.column)))?
+                    .is_some()
             {
                 return Ok(true);
             }
@@ -149,13 +176,15 @@ impl ViewGraph<'_> {
         depth: usize,
     ) -> Result<Option<Lineage>, StoreError> {
         for function in enclosing.iter().filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor")) {
-            if let Some((line, value)) = self.bound_value(&at.file, Some(function.ord), name, Some(at.line))? {
-                let scope = At { file: at.file.clone(), caller: Some(function.ord), line };
+            if let Some((line, value)) =
+                self.bound_value(&at.file, Some(function.ord), name, Some((at.line, at.column)))?
+            {
+                let scope = At { file: at.file.clone(), caller: Some(function.ord), line, column: 0 };
                 return self.lineage_of_value(&scope, &value, depth + 1);
             }
             if let Some(annotation) = parameter(&function.signature, name) {
                 return match annotation {
-                    Some(annotation) => self.lineage_named(&at.file, &annotation),
+                    Some(annotation) => self.lineage_named_or_outside(&at.file, &annotation),
                     None => self.fixture_lineage(&at.file, name, depth + 1),
                 };
             }
@@ -171,55 +200,159 @@ impl ViewGraph<'_> {
         }
         let mut out = Bindings::new();
         for o in self.occurrences(record)?.iter().filter(|o| o.kind == RefKind::Binding) {
-            out.entry((o.caller, o.name.clone())).or_default().push((o.line, o.qualifier.clone()));
+            out.entry((o.caller, o.name.clone())).or_default().push((o.line, o.column, o.qualifier.clone()));
         }
         let out = Rc::new(out);
         self.bindings.borrow_mut().insert(record, out.clone());
         Ok(out)
     }
 
-    /// The value last bound to `name` in the symbol `caller` of `file` above line `before`
-    /// (anywhere in it when `None`), with its line.
+    /// The value last bound to `name` in the symbol `caller` of `file` above the line of
+    /// `before` (anywhere in it when `None`), with its line. A loop's variable is bound from
+    /// where its loop's body starts (the comprehension's start for one), so it counts from
+    /// there on its own line too (`[c.name for c in jar]`).
     fn bound_value(
         &self,
         file: &File,
         caller: Option<u32>,
         name: &str,
-        before: Option<u32>,
+        before: Option<(u32, u32)>,
     ) -> Result<Option<(u32, String)>, StoreError> {
         let bindings = self.bindings(file.record)?;
         let Some(values) = bindings.get(&(caller, name.to_owned())) else { return Ok(None) };
-        Ok(values.iter().rev().find(|(line, _)| before.is_none_or(|b| *line < b)).cloned())
+        let above = |line: u32, column: u32, value: &str| {
+            before.is_none_or(|(l, c)| line < l || (line == l && column < c && value.ends_with("[]")))
+        };
+        Ok(values
+            .iter()
+            .rev()
+            .find(|(line, column, value)| above(*line, *column, value))
+            .map(|(l, _, v)| (*l, v.clone())))
     }
 
     /// The lineage of a bound value (see [`RefKind::Binding`]): a class called is its
     /// instance, a method or function called gives what it returns, a name or member chain
-    /// what it holds.
+    /// what it holds, `x[]` an element of `x`; a chain of those (`a.b().c`) step by step.
     fn lineage_of_value(&self, at: &At, value: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
         if depth > MAX_DEPTH {
             return Ok(None);
         }
-        let Some(callee) = value.strip_suffix("()") else {
+        if let Some(container) = value.strip_suffix("[]") {
+            return self.element_lineage(at, container, depth + 1);
+        }
+        // The last call of the chain, and the members read from what it returns: `a.b().c.d`.
+        let Some(call) = value.rfind("()") else {
             return self.lineage_of(at, value, depth + 1);
         };
+        let (callee, after) = (&value[..call], &value[call + 2..]);
+        let attributes: Vec<&str> = match after.strip_prefix('.') {
+            Some(after) => after.split('.').collect(),
+            None if after.is_empty() => Vec::new(),
+            None => return Ok(None),
+        };
+        if attributes.len() > MAX_CHAIN || !attributes.iter().all(|a| is_identifier(a)) {
+            return Ok(None);
+        }
+        let mut lineage = match self.callee(at, callee, depth + 1)? {
+            Some(Callee::Class(lineage)) => lineage,
+            Some(Callee::Function(function)) => match self.returned(&function, depth + 1)? {
+                Some(lineage) => lineage,
+                None => return Ok(None),
+            },
+            None => return Ok(None),
+        };
+        for attribute in attributes {
+            let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
+            let Some(class) = self.class_of_member(&member, depth + 1)? else { return Ok(None) };
+            lineage = class;
+        }
+        Ok(Some(lineage))
+    }
+
+    /// What `callee` (a chain without its last call's `()`) calls: a class, or a function or
+    /// method of the view. A class the view does not define (an uppercase name defined nowhere
+    /// in it) is a class of no lineage.
+    fn callee(&self, at: &At, callee: &str, depth: usize) -> Result<Option<Callee>, StoreError> {
+        if callee == "super" {
+            return Ok(self.lineage_of(at, "super()", depth + 1)?.map(Callee::Class));
+        }
+        let plain = !callee.contains('(');
         let last = callee.rsplit('.').next().unwrap_or(callee);
-        if last.starts_with(char::is_uppercase)
+        if plain
+            && last.starts_with(char::is_uppercase)
             && let Some(class) = self.class_named(&at.file, callee)?
         {
-            return Ok(Some(self.lineage(&class)?));
+            return Ok(Some(Callee::Class(self.lineage(&class)?)));
         }
         let function = match callee.rsplit_once('.') {
-            Some((receiver, method)) => match self.lineage_of(at, receiver, depth + 1)? {
+            Some((receiver, method)) => match self.lineage_of_value(at, receiver, depth + 1)? {
                 Some(lineage) => self.member(&lineage, method)?,
                 // `requests.post(...)`: a function of an imported module.
-                None => self.module_function(&at.file, receiver, method)?,
+                None if plain => self.module_function(&at.file, receiver, method)?,
+                None => None,
             },
             None => self.top_level_named(&at.file, callee, "function")?,
         };
-        match function {
-            Some(f) => self.returned(&f, depth + 1),
+        if let Some(function) = function {
+            return Ok(Some(Callee::Function(function)));
+        }
+        if plain && last.starts_with(char::is_uppercase) && self.defined_nowhere(last)? {
+            return Ok(Some(Callee::Class(Rc::new(Vec::new()))));
+        }
+        Ok(None)
+    }
+
+    /// The lineage of an element of `container` (a value chain): the class the container's
+    /// annotation says it holds (`apps: list[App]`, `-> Iterator[Cookie]`), else the class its
+    /// class's `__iter__` says it yields. An element of a container of a class the view does
+    /// not define is of no known class: such a container may well hold the view's objects.
+    fn element_lineage(&self, at: &At, container: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        if let Some((file, annotation)) = self.written_annotation(at, container, depth + 1)?
+            && let Some(element) = element_annotation(&annotation)
+        {
+            return self.lineage_named_or_outside(&file, &element);
+        }
+        let Some(lineage) = self.lineage_of_value(at, container, depth + 1)? else { return Ok(None) };
+        let Some(iter) = self.member(&lineage, "__iter__")? else { return Ok(None) };
+        match return_written(&iter.symbol.signature).and_then(element_annotation) {
+            Some(element) => self.lineage_named_or_outside(&iter.file, &element),
             None => Ok(None),
         }
+    }
+
+    /// The annotation a value chain has as written where it is declared, with the file it is
+    /// written in: a parameter's (`apps: list[App]`), an attribute's (`self.apps: list[App]`)
+    /// or what the function called returns (`def apps(self) -> list[App]`).
+    fn written_annotation(&self, at: &At, chain: &str, depth: usize) -> Result<Option<(Rc<File>, String)>, StoreError> {
+        if let Some(callee) = chain.strip_suffix("()") {
+            return Ok(match self.callee(at, callee, depth + 1)? {
+                Some(Callee::Function(f)) => {
+                    return_written(&f.symbol.signature).map(|a| (f.file.clone(), a.to_owned()))
+                }
+                _ => None,
+            });
+        }
+        if is_identifier(chain) {
+            let symbols = self.symbols(at.file.record)?;
+            for function in ancestors(&symbols, at.caller)
+                .filter(|s| matches!(s.kind.as_str(), "function" | "method" | "constructor"))
+            {
+                if self.bound_value(&at.file, Some(function.ord), chain, Some((at.line, at.column)))?.is_some() {
+                    return Ok(None);
+                }
+                if let Some(written) = parameter_written(&function.signature, chain) {
+                    return Ok(Some((at.file.clone(), written.to_owned())));
+                }
+            }
+            return Ok(None);
+        }
+        let Some((receiver, attribute)) = chain.rsplit_once('.') else { return Ok(None) };
+        let Some(lineage) = self.lineage_of_value(at, receiver, depth + 1)? else { return Ok(None) };
+        let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
+        Ok(field_written(&member.symbol.signature, attribute).map(|a| (member.file.clone(), a.to_owned())))
     }
 
     /// The lineage of what a function or method returns: its return annotation's class, else
@@ -229,12 +362,12 @@ impl ViewGraph<'_> {
             return Ok(None);
         }
         if let Some(annotation) = return_annotation(&function.symbol.signature) {
-            return self.lineage_named(&function.file, &annotation);
+            return self.lineage_named_or_outside(&function.file, &annotation);
         }
         let bindings = self.bindings(function.file.record)?;
         let values = bindings.get(&(Some(function.symbol.ord), "return".to_owned())).cloned().unwrap_or_default();
-        for (line, value) in values {
-            let at = At { file: function.file.clone(), caller: Some(function.symbol.ord), line: line + 1 };
+        for (line, _, value) in values {
+            let at = At { file: function.file.clone(), caller: Some(function.symbol.ord), line: line + 1, column: 0 };
             if let Some(l) = self.lineage_of_value(&at, &value, depth + 1)? {
                 return Ok(Some(l));
             }
@@ -350,10 +483,11 @@ impl ViewGraph<'_> {
         match member.symbol.kind.as_str() {
             "method" | "function" => return self.returned(member, depth + 1),
             "field" => {
-                if let Some(annotation) =
-                    field_annotation(signature, &member.symbol.name).or_else(|| constructed(signature))
-                {
-                    return self.lineage_named(&member.file, &annotation);
+                if let Some(annotation) = field_annotation(signature, &member.symbol.name) {
+                    return self.lineage_named_or_outside(&member.file, &annotation);
+                }
+                if let Some(class) = constructed(signature) {
+                    return self.lineage_named(&member.file, &class);
                 }
             }
             _ => return Ok(None),
@@ -368,7 +502,7 @@ impl ViewGraph<'_> {
             .filter(|s| s.line_start <= line && line <= s.line_end)
             .max_by_key(|s| s.line_start);
         match method.and_then(|m| parameter_annotation(&m.signature, &source)) {
-            Some(annotation) => self.lineage_named(&member.file, &annotation),
+            Some(annotation) => self.lineage_named_or_outside(&member.file, &annotation),
             None => Ok(None),
         }
     }
@@ -381,6 +515,25 @@ impl ViewGraph<'_> {
         }
     }
 
+    /// The lineage of an instance of the class an annotation names; a class the view does not
+    /// define anywhere (`cookiejar: CookieJar` of the standard library) has no lineage: its
+    /// members are not the view's. `Any`, `Self`, `object` and their like say nothing.
+    fn lineage_named_or_outside(&self, file: &Rc<File>, written: &str) -> Result<Option<Lineage>, StoreError> {
+        if let Some(lineage) = self.lineage_named(file, written)? {
+            return Ok(Some(lineage));
+        }
+        let name = written.rsplit('.').next().unwrap_or(written);
+        if NOT_A_CLASS.contains(&name) || !self.defined_nowhere(name)? {
+            return Ok(None);
+        }
+        Ok(Some(Rc::new(Vec::new())))
+    }
+
+    /// Whether the view defines nothing (of any kind, in any Python file) named `name`.
+    fn defined_nowhere(&self, name: &str) -> Result<bool, StoreError> {
+        Ok(!self.definitions(name)?.iter().any(|d| d.file.lang == "python"))
+    }
+
     /// The lineage of a module-level name of `file`: a variable (`app = Flask(__name__)`,
     /// `app: Flask = ...`, `app = create_app()`), or a class name itself (`Flask`).
     fn class_of_module_name(&self, file: &Rc<File>, name: &str, depth: usize) -> Result<Option<Lineage>, StoreError> {
@@ -390,11 +543,11 @@ impl ViewGraph<'_> {
             .find(|s| s.parent.is_none() && s.name == name && matches!(s.kind.as_str(), "variable" | "constant"))
         {
             if let Some(annotation) = field_annotation(&v.signature, name) {
-                return self.lineage_named(file, &annotation);
+                return self.lineage_named_or_outside(file, &annotation);
             }
             return match self.bound_value(file, Some(v.ord), name, None)? {
                 Some((line, value)) => {
-                    let at = At { file: file.clone(), caller: None, line: line + 1 };
+                    let at = At { file: file.clone(), caller: None, line: line + 1, column: 0 };
                     self.lineage_of_value(&at, &value, depth + 1)
                 }
                 None => Ok(None),

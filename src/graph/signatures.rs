@@ -81,13 +81,19 @@ pub(super) fn annotation_class(annotation: &str) -> Option<String> {
 /// Parameter `name` of a function's signature, when it has one, with the class its annotation
 /// names.
 pub(super) fn parameter(signature: &str, name: &str) -> Option<Option<String>> {
+    parameter_written(signature, name).map(annotation_class)
+}
+
+/// Parameter `name` of a function's signature, when it has one, with its annotation as
+/// written (empty without one).
+pub(super) fn parameter_written<'s>(signature: &'s str, name: &str) -> Option<&'s str> {
     let (params, _) = parenthesised(signature)?;
     for param in split_top(params, ',') {
         let param = param.trim().trim_start_matches('*');
         let declared = split_top(param, '=')[0];
         let (n, annotation) = declared.split_once(':').unwrap_or((declared, ""));
         if n.trim() == name {
-            return Some(annotation_class(annotation));
+            return Some(annotation.trim());
         }
     }
     None
@@ -100,16 +106,116 @@ pub(super) fn parameter_annotation(signature: &str, name: &str) -> Option<String
 
 /// The class after `->` in a function's signature.
 pub(super) fn return_annotation(signature: &str) -> Option<String> {
+    return_written(signature).and_then(annotation_class)
+}
+
+/// The annotation after `->` in a function's signature, as written.
+pub(super) fn return_written(signature: &str) -> Option<&str> {
     let (_, after) = parenthesised(signature)?;
-    let annotation = after.trim().strip_prefix("->")?.trim().trim_end_matches(':');
-    annotation_class(annotation)
+    Some(after.trim().strip_prefix("->")?.trim().trim_end_matches(':').trim_end())
 }
 
 /// The annotation of an attribute or variable: `name: App = ...`, `self.name: App`.
 pub(super) fn field_annotation(signature: &str, name: &str) -> Option<String> {
+    field_written(signature, name).and_then(annotation_class)
+}
+
+/// The annotation of an attribute or variable as written: `list[App]` of `apps: list[App] = []`.
+pub(super) fn field_written<'s>(signature: &'s str, name: &str) -> Option<&'s str> {
     let s = signature.trim().strip_prefix("self.").unwrap_or(signature.trim());
     let rest = s.strip_prefix(name)?.trim_start().strip_prefix(':')?;
-    annotation_class(split_top(rest, '=')[0])
+    Some(split_top(rest, '=')[0].trim())
+}
+
+/// The class of the elements an annotation's iteration gives: `App` of `list[App]`,
+/// `Iterator[App]`, `t.Sequence["App"]`, `tuple[App, ...]`, `Generator[App, None, None]`;
+/// `None` for anything else (a mapping iterates its keys, a plain class its `__iter__`).
+pub(super) fn element_annotation(annotation: &str) -> Option<String> {
+    const ITERABLES: &[&str] = &[
+        "list",
+        "List",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "tuple",
+        "Tuple",
+        "Iterable",
+        "Iterator",
+        "Sequence",
+        "MutableSequence",
+        "Collection",
+        "AbstractSet",
+        "MutableSet",
+        "Generator",
+        "deque",
+        "Deque",
+        "AsyncIterator",
+        "AsyncIterable",
+        "AsyncGenerator",
+        "Reversible",
+    ];
+    let a = annotation.trim().trim_matches(['"', '\'']).trim();
+    let parts: Vec<&str> = split_top(a, '|').into_iter().map(str::trim).filter(|p| *p != "None").collect();
+    let [one] = parts.as_slice() else { return None };
+    let (wrapper, rest) = one.split_once('[')?;
+    let inner = rest.strip_suffix(']')?;
+    let wrapper = wrapper.trim().rsplit('.').next().unwrap_or(wrapper);
+    if wrapper == "Optional" {
+        return element_annotation(inner);
+    }
+    if !ITERABLES.contains(&wrapper) {
+        return None;
+    }
+    let arguments = split_top(inner, ',');
+    // `tuple[A, B]` holds elements of two classes; `tuple[A, ...]` of one.
+    if matches!(wrapper, "tuple" | "Tuple") && !(arguments.len() == 2 && arguments[1].trim() == "...") {
+        return None;
+    }
+    annotation_class(arguments[0])
+}
+
+/// A member use's receiver as a value chain (see `extract::occurrences`): `requests.post()` of
+/// `requests.post(url, data=x)`, calls' arguments left out; `None` for a receiver that is no
+/// chain of names and calls (an index, a literal, an operator), and for one long enough to
+/// have been cut from the left when it was stored (`limit`).
+pub(super) fn receiver_chain(qualifier: &str, limit: usize) -> Option<String> {
+    if qualifier.contains('(') && qualifier.len() >= limit {
+        return None;
+    }
+    let mut out = String::with_capacity(qualifier.len());
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in qualifier.chars() {
+        if depth == 0 {
+            match c {
+                '(' => depth = 1,
+                '.' => out.push(c),
+                c if c.is_alphanumeric() || c == '_' => out.push(c),
+                _ => return None,
+            }
+            continue;
+        }
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push_str("()");
+                }
+            }
+            _ => {}
+        }
+    }
+    let well_formed =
+        depth == 0 && out.split('.').all(|segment| is_identifier(segment.strip_suffix("()").unwrap_or(segment)));
+    well_formed.then_some(out)
 }
 
 /// The class called on the right of an assignment: `Flask` of `app = Flask(__name__)`.
@@ -178,5 +284,39 @@ mod tests {
         assert_eq!(assigned_name("self.app = app or None", "app"), None);
         assert_eq!(base_names("class Blueprint(Scaffold, t.Generic[T], metaclass=Meta)"), ["Scaffold", "t.Generic"]);
         assert!(base_names("class Plain").is_empty());
+        assert_eq!(parameter_written(sig, "options"), Some("dict[str, t.Any]"));
+        assert_eq!(parameter_written(sig, "self"), Some(""));
+        assert_eq!(return_written("def items(self) -> Iterator[Cookie]:"), Some("Iterator[Cookie]"));
+        assert_eq!(field_written("self.apps: list[App] = []", "apps"), Some("list[App]"));
+    }
+
+    #[test]
+    fn iterables_name_the_class_of_their_elements() {
+        assert_eq!(element_annotation("list[App]").as_deref(), Some("App"));
+        assert_eq!(element_annotation("t.Iterator[\"Cookie\"]").as_deref(), Some("Cookie"));
+        assert_eq!(element_annotation("Generator[App, None, None]").as_deref(), Some("App"));
+        assert_eq!(element_annotation("tuple[App, ...]").as_deref(), Some("App"));
+        assert_eq!(element_annotation("Optional[Sequence[m.App]]").as_deref(), Some("m.App"));
+        assert_eq!(element_annotation("list[App] | None").as_deref(), Some("App"));
+        assert_eq!(element_annotation("tuple[App, Blueprint]"), None);
+        assert_eq!(element_annotation("dict[str, App]"), None);
+        assert_eq!(element_annotation("list[str]"), None);
+        assert_eq!(element_annotation("App"), None);
+    }
+
+    #[test]
+    fn receivers_read_as_chains_of_names_and_calls() {
+        assert_eq!(receiver_chain("self.app", 80).as_deref(), Some("self.app"));
+        assert_eq!(receiver_chain("requests.post(url,data=f(x))", 80).as_deref(), Some("requests.post()"));
+        assert_eq!(
+            receiver_chain("requests.Request(m,\")(\").prepare()", 80).as_deref(),
+            Some("requests.Request().prepare()")
+        );
+        assert_eq!(receiver_chain("super()", 80).as_deref(), Some("super()"));
+        assert_eq!(receiver_chain("s.adapters[\"x\"].f()", 80), None);
+        assert_eq!(receiver_chain("a(b", 80), None);
+        assert_eq!(receiver_chain("b)", 80), None);
+        assert_eq!(receiver_chain("(a+b).c()", 80), None);
+        assert_eq!(receiver_chain("x.f(1)", 6), None, "as long as the stored limit: maybe cut");
     }
 }

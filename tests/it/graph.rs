@@ -249,7 +249,11 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     assert_eq!(both(&lines("Store.close")), ["store/disk.py:10 import"]);
     // `with opened() as other`: an unannotated function returning a `MemoryStore()`; a
     // module's function called through the module (`store.factory.make()`).
-    assert_eq!(both(&lines("MemoryStore.close")), ["tests/test_app.py:17 import", "tests/test_factory.py:6 import"]);
+    // A loop over what a method's annotation says is a `list[MemoryStore]`.
+    assert_eq!(
+        both(&lines("MemoryStore.close")),
+        ["store/jar.py:19 import", "tests/test_app.py:17 import", "tests/test_factory.py:6 import"]
+    );
     // `super().__init__()` is the base's constructor only.
     assert_eq!(both(&lines("Store.__init__")), ["store/disk.py:6 import"]);
     assert!(lines("MemoryStore.__init__").is_empty());
@@ -271,6 +275,16 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     // What a function of another project returned has that project's members, not the view's;
     // a value of unknown origin may still be the view's only `safe_load`.
     assert_eq!(both(&lines("Config.safe_load")), ["tests/test_plugins.py:8 unique_name"]);
+    // Chains of calls: what a function returns, through a module too, and a class called
+    // through one.
+    assert_eq!(both(&lines("Jar.flush")), ["store/jar.py:34 resolved", "tests/test_jar.py:6 import"]);
+    // A parameter of a class the view does not define (`jar: CookieJar`) has none of the
+    // view's members; `Jar().labels()` is `Jar`'s.
+    assert_eq!(both(&lines("Jar.labels")), ["store/jar.py:33 resolved", "tests/test_jar.py:5 import"]);
+    // `iter(self)` of a `Jar` yields what `Jar.__iter__` says, a `Cookie` of the standard
+    // library: its `label` is not `Tag`'s, though `Tag.label` is the view's only field of that
+    // name.
+    assert!(lines("Tag.label").is_empty(), "{:?}", lines("Tag.label"));
 }
 
 #[test]

@@ -79,11 +79,11 @@
 ; Values bound to names, kept to type receivers (never uses): `app = Flask(...)`,
 ; `client = app.test_client()`, `with app.app_context() as ctx`, and what a function returns
 ; or yields (`return app`); a name imported under another (`from .app import App as Base`);
-; a loop's variable, bound to an element of no known class.
+; a loop's variable, bound to an element of what it loops over.
 (assignment left: (identifier) @name right: (_) @value) @reference.binding
 (with_item value: (as_pattern (_) @value alias: (as_pattern_target (identifier) @name))) @reference.binding
 (import_from_statement name: (aliased_import name: (dotted_name) @value alias: (identifier) @name)) @reference.binding
-(for_statement left: (identifier) @name) @reference.binding
-(for_in_clause left: (identifier) @name) @reference.binding
+(for_statement left: (identifier) @name right: (_) @value) @reference.binding
+(for_in_clause left: (identifier) @name right: (_) @value) @reference.binding
 (return_statement (_) @value) @reference.binding
 (yield (_) @value) @reference.binding
