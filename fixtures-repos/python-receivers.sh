@@ -207,7 +207,9 @@ commit "A factory module and its test"
 # `MemoryStore.close`; `iter(self)` of a `Jar` is what `Jar.__iter__` says it yields, a
 # `Cookie` of the standard library, whose `label` is not the view's only `label` (`Tag`'s).
 # A parameter annotated with a class the view does not define (`jar: CookieJar`) has none of
-# the view's members; one annotated `Jar` has `Jar`'s.
+# the view's members; one annotated `Jar` has `Jar`'s, and so has the parameter of an
+# override that leaves it unannotated (`LoudReader.read`'s `jar`, as `Reader.read` says).
+# `next(it)` is an element of `it`.
 write store/jar.py <<'PY'
 from http.cookiejar import Cookie, CookieJar
 from typing import Iterator
@@ -216,7 +218,7 @@ from .memory import MemoryStore
 
 
 class Jar(CookieJar):
-    def __iter__(self) -> Iterator[Cookie]:
+    def __iter__(self) -> Iterator[Cookie]:  # type: ignore[override]
         return super().__iter__()
 
     def stores(self) -> list[MemoryStore]:
@@ -243,6 +245,21 @@ def read(jar: CookieJar, other: Jar):
     jar.labels()
     other.labels()
     open_jar().flush()
+
+
+def first_store(jar: Jar):
+    store = next(iter(jar.stores()))
+    store.close()
+
+
+class Reader:
+    def read(self, jar: Jar):
+        return jar
+
+
+class LoudReader(Reader):
+    def read(self, jar):
+        jar.flush()
 PY
 write tests/test_jar.py <<'PY'
 import store.jar

@@ -40,7 +40,8 @@ pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 /// - 5: a type alias holds the members of its object type (TypeScript's `type A = {x: 1}`:
 ///   `A.x`), except C's and C++'s typedefs.
 /// - 6: Python's bound values keep call chains (`requests.Request().prepare()`) and a loop's
-///   variable an element of what it loops over (`jar[]`).
+///   variable an element of what it loops over (`jar[]`, also `next(jar)`), bound where the
+///   loop's body starts; a signature cut at its length limit keeps its end (`… -> Response`).
 pub const EXTRACTOR_VERSION: u32 = 6;
 
 /// A parse taking longer than this is cut off and reported as partial.

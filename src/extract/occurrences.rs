@@ -270,7 +270,8 @@ pub(super) fn collect(
 
 /// A bound value as a binding keeps it: a name or a member chain (`app`, `self.app`), a call
 /// of one with its arguments left out (`Flask()`, `app.test_client()`), and chains of those
-/// (`requests.Request().prepare()`); `await x` and `(x)` as `x`. A loop's iterable is kept as
+/// (`requests.Request().prepare()`); `await x` and `(x)` as `x`, `next(x)` as an element of
+/// `x`. A loop's iterable is kept as
 /// an element of it, `[]` after the chain (`for c in jar` binds `c` to `jar[]`, `iter(jar)`
 /// and `sorted(jar)` as `jar[]` too). `None` for any other value, and for one longer than a
 /// qualifier.
@@ -319,7 +320,17 @@ fn value_chain(node: Node<'_>, source: &[u8]) -> Option<String> {
             let attribute = node.child_by_field_name("attribute").filter(|a| a.kind() == "identifier")?;
             Some(format!("{object}.{}", node_text(attribute, source)))
         }
-        "call" => value_chain(node.child_by_field_name("function")?, source).map(|f| format!("{f}()")),
+        "call" => {
+            let function = node.child_by_field_name("function")?;
+            // `next(it)`, `next(it, None)`: an element of `it`.
+            if node_text(function, source) == "next"
+                && let Some(iterator) = node.child_by_field_name("arguments").and_then(|a| a.named_child(0))
+                && iterator.kind() != "keyword_argument"
+            {
+                return element_chain(iterator, source);
+            }
+            value_chain(function, source).map(|f| format!("{f}()"))
+        }
         "await" | "parenthesized_expression" => value_chain(node.named_child(0)?, source),
         _ => None,
     }

@@ -129,11 +129,17 @@ fn skip_annotations(mut text: &str) -> &str {
     text
 }
 
+/// `text` in at most `max_chars` characters (and an ellipsis): its start and, for a quarter of
+/// them, its end, where a signature says what it returns (`def f(a, … z) -> Response`).
 fn truncate(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
+    let count = text.chars().count();
+    if count <= max_chars {
+        return text.to_owned();
     }
+    let tail = max_chars / 4;
+    let head: String = text.chars().take(max_chars - tail).collect();
+    let end: String = text.chars().skip(count - tail).collect();
+    format!("{head}…{end}")
 }
 
 #[cfg(test)]
@@ -146,6 +152,7 @@ mod tests {
         assert_eq!(skip_annotations("@GetMapping(\"/x\") @Deprecated int f()"), "int f()");
         assert_eq!(skip_annotations("@"), "@");
         assert_eq!(truncate("abcdef", 3), "abc…");
+        assert_eq!(truncate("def f(a, b, c) -> R", 16), "def f(a, b, …-> R");
         assert_eq!(truncate("añb", 5), "añb");
         assert_eq!(collapse("fn  f(\n    a: u8,\n) "), "fn f( a: u8, )");
     }

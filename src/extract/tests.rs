@@ -131,7 +131,7 @@ fn python_instance_attributes_are_fields_of_their_class_once_and_later_assignmen
 
 #[test]
 fn python_bindings_keep_the_values_that_type_receivers_and_are_no_uses() {
-    let source = b"from .app import App as Base\n\napp = flask.Flask(__name__)\n\ndef client(app):\n    c = app.test_client()\n    with app.app_context() as ctx:\n        yield ctx\n    total = 1 + 2\n    return (await c)\n    for item in c:\n        pass\n    r = requests.Request(m, url=u).prepare().body\n    keys = [k for k in iter(self.jar)]\n    for x in f(a)[0]:\n        pass\n";
+    let source = b"from .app import App as Base\n\napp = flask.Flask(__name__)\n\ndef client(app):\n    c = app.test_client()\n    with app.app_context() as ctx:\n        yield ctx\n    total = 1 + 2\n    return (await c)\n    for item in c:\n        pass\n    r = requests.Request(m, url=u).prepare().body\n    keys = [k for k in iter(self.jar)]\n    for x in f(a)[0]:\n        pass\n    n = next(iter(self.jar()), None)\n";
     let extraction = extract(python(), source);
     let bindings: Vec<String> = extraction
         .occurrences
@@ -157,6 +157,7 @@ fn python_bindings_keep_the_values_that_type_receivers_and_are_no_uses() {
             "14:5 keys =  in client",
             "14:12 k = self.jar[] in client",
             "15:21 x =  in client",
+            "17:5 n = self.jar()[] in client",
         ],
         "a value that is no name, member or call chain (`1 + 2`, a list, an index) is kept empty; a loop's variable is bound where its body starts"
     );

@@ -17,8 +17,9 @@ use std::collections::HashSet;
 use std::rc::Rc;
 
 use super::signatures::{
-    assigned_name, base_names, constructed, element_annotation, field_annotation, field_written, is_identifier,
-    parameter, parameter_annotation, parameter_written, receiver_chain, return_annotation, return_written,
+    annotation_class, assigned_name, base_names, constructed, element_annotation, field_annotation, field_written,
+    is_identifier, parameter, parameter_annotation, parameter_written, receiver_chain, return_annotation,
+    return_written,
 };
 use super::{Def, File, Use, ViewGraph};
 use crate::extract::{MAX_QUALIFIER, RefKind};
@@ -182,14 +183,48 @@ impl ViewGraph<'_> {
                 let scope = At { file: at.file.clone(), caller: Some(function.ord), line, column: 0 };
                 return self.lineage_of_value(&scope, &value, depth + 1);
             }
-            if let Some(annotation) = parameter(&function.signature, name) {
-                return match annotation {
-                    Some(annotation) => self.lineage_named_or_outside(&at.file, &annotation),
+            if let Some(written) = parameter_written(&function.signature, name) {
+                if let Some(annotation) = annotation_class(written) {
+                    return self.lineage_named_or_outside(&at.file, &annotation);
+                }
+                if !written.is_empty() {
+                    return Ok(None);
+                }
+                return match self.inherited_parameter(&at.file, function, name)? {
+                    Some((file, written)) => match annotation_class(&written) {
+                        Some(annotation) => self.lineage_named_or_outside(&file, &annotation),
+                        None => Ok(None),
+                    },
                     None => self.fixture_lineage(&at.file, name, depth + 1),
                 };
             }
         }
         self.class_of_module_name(&at.file, name, depth)
+    }
+
+    /// The annotation, as written, that the method overridden by `method` (of a class in
+    /// `file`) gives its parameter `name`, with the file it is written in: a type checker reads
+    /// an override's parameter without an annotation as its base's.
+    fn inherited_parameter(
+        &self,
+        file: &Rc<File>,
+        method: &SymbolRow,
+        name: &str,
+    ) -> Result<Option<(Rc<File>, String)>, StoreError> {
+        if method.kind != "method" {
+            return Ok(None);
+        }
+        let symbols = self.symbols(file.record)?;
+        let Some(class) = method.parent.and_then(|p| symbols.get(p as usize)).filter(|c| c.kind == "class") else {
+            return Ok(None);
+        };
+        let lineage = self.lineage(&Def { file: file.clone(), symbol: class.clone() })?;
+        let Some(overridden) = self.member(lineage.get(1..).unwrap_or_default(), &method.name)? else {
+            return Ok(None);
+        };
+        Ok(parameter_written(&overridden.symbol.signature, name)
+            .filter(|w| !w.is_empty())
+            .map(|w| (overridden.file.clone(), w.to_owned())))
     }
 
     /// The values a record binds (see [`RefKind::Binding`]), by the symbol they sit in and the
@@ -344,6 +379,9 @@ impl ViewGraph<'_> {
                     return Ok(None);
                 }
                 if let Some(written) = parameter_written(&function.signature, chain) {
+                    if written.is_empty() {
+                        return self.inherited_parameter(&at.file, function, chain);
+                    }
                     return Ok(Some((at.file.clone(), written.to_owned())));
                 }
             }

@@ -111,8 +111,13 @@ pub(super) fn return_annotation(signature: &str) -> Option<String> {
 
 /// The annotation after `->` in a function's signature, as written.
 pub(super) fn return_written(signature: &str) -> Option<&str> {
-    let (_, after) = parenthesised(signature)?;
-    Some(after.trim().strip_prefix("->")?.trim().trim_end_matches(':').trim_end())
+    // The last `->` after a `)`: a long signature keeps its end, not all of its parameters
+    // (`def request(self, method, … proxies=None) -> Response`).
+    let arrow = signature.rmatch_indices("->").map(|(i, _)| i).find(|&i| signature[..i].trim_end().ends_with(')'))?;
+    let annotation = &signature[arrow + 2..];
+    // A signature may keep a comment after its colon (`-> Iterator[Cookie]: # type: ignore`).
+    let annotation = annotation.split('#').next().unwrap_or(annotation);
+    Some(annotation.trim().trim_end_matches(':').trim_end())
 }
 
 /// The annotation of an attribute or variable: `name: App = ...`, `self.name: App`.
@@ -287,6 +292,13 @@ mod tests {
         assert_eq!(parameter_written(sig, "options"), Some("dict[str, t.Any]"));
         assert_eq!(parameter_written(sig, "self"), Some(""));
         assert_eq!(return_written("def items(self) -> Iterator[Cookie]:"), Some("Iterator[Cookie]"));
+        assert_eq!(
+            return_written("def it(self) -> Iterator[Cookie]: # type: ignore[override]"),
+            Some("Iterator[Cookie]")
+        );
+        assert_eq!(return_written("def request( self, url: t.Di… proxies: P = None, ) -> Response"), Some("Response"));
+        assert_eq!(return_written("def f(x: Callable[[], int] = g()) -> \"App\":"), Some("\"App\""));
+        assert_eq!(return_written("def f(x)"), None);
         assert_eq!(field_written("self.apps: list[App] = []", "apps"), Some("list[App]"));
     }
 
