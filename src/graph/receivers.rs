@@ -41,7 +41,7 @@ enum Callee {
     /// A class: the call makes an instance (no class when the view does not define it).
     Class(Lineage),
     /// A function or method of the view: the call gives what it returns.
-    Function(Def),
+    Function(Box<Def>),
 }
 
 /// The classes a member is looked up in, nearest first (none for a class the view does not
@@ -140,12 +140,18 @@ impl ViewGraph<'_> {
             },
             _ => return Ok(None),
         };
-        for attribute in rest {
-            let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
-            let Some(class) = self.class_of_member(&member, depth + 1)? else { return Ok(None) };
-            lineage = class;
-        }
-        Ok(Some(lineage))
+        self.read_attributes(lineage, &rest, depth)
+    }
+
+    /// The lineage of what `attributes` read in turn from an instance of `lineage` hold.
+    fn read_attributes(
+        &self,
+        lineage: Lineage,
+        attributes: &[&str],
+        depth: usize,
+    ) -> Result<Option<Lineage>, StoreError> {
+        let mut lineage = lineage;
+        self.read_attributes(lineage, &attributes, depth)
     }
 
     /// Whether `name` is a parameter of a function enclosing `u` or bound in one above it: then
@@ -288,7 +294,7 @@ impl ViewGraph<'_> {
         if attributes.len() > MAX_CHAIN || !attributes.iter().all(|a| is_identifier(a)) {
             return Ok(None);
         }
-        let mut lineage = match self.callee(at, callee, depth + 1)? {
+        let lineage = match self.callee(at, callee, depth + 1)? {
             Some(Callee::Class(lineage)) => lineage,
             Some(Callee::Function(function)) => match self.returned(&function, depth + 1)? {
                 Some(lineage) => lineage,
@@ -296,12 +302,7 @@ impl ViewGraph<'_> {
             },
             None => return Ok(None),
         };
-        for attribute in attributes {
-            let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
-            let Some(class) = self.class_of_member(&member, depth + 1)? else { return Ok(None) };
-            lineage = class;
-        }
-        Ok(Some(lineage))
+        self.read_attributes(lineage, &attributes, depth)
     }
 
     /// What `callee` (a chain without its last call's `()`) calls: a class, or a function or
@@ -329,7 +330,7 @@ impl ViewGraph<'_> {
             None => self.top_level_named(&at.file, callee, "function")?,
         };
         if let Some(function) = function {
-            return Ok(Some(Callee::Function(function)));
+            return Ok(Some(Callee::Function(Box::new(function))));
         }
         if plain && last.starts_with(char::is_uppercase) && self.defined_nowhere(last)? {
             return Ok(Some(Callee::Class(Rc::new(Vec::new()))));
