@@ -122,7 +122,7 @@ impl ViewGraph<'_> {
         let symbols = self.symbols(at.file.record)?;
         let enclosing: Vec<&SymbolRow> = ancestors(&symbols, at.caller).collect();
         let class = enclosing.iter().find(|s| s.kind == "class");
-        let mut lineage = match head {
+        let lineage = match head {
             "self" | "cls" => match class {
                 Some(c) => self.lineage(&Def { file: at.file.clone(), symbol: (*c).clone() })?,
                 None => return Ok(None),
@@ -151,7 +151,12 @@ impl ViewGraph<'_> {
         depth: usize,
     ) -> Result<Option<Lineage>, StoreError> {
         let mut lineage = lineage;
-        self.read_attributes(lineage, &attributes, depth)
+        for attribute in attributes {
+            let Some(member) = self.member(&lineage, attribute)? else { return Ok(None) };
+            let Some(class) = self.class_of_member(&member, depth + 1)? else { return Ok(None) };
+            lineage = class;
+        }
+        Ok(Some(lineage))
     }
 
     /// Whether `name` is a parameter of a function enclosing `u` or bound in one above it: then
