@@ -270,3 +270,29 @@ def test_chains():
     store.jar.open_jar().flush()
 PY
 commit "A jar of cookies of the standard library"
+
+# A function whose signature is long (over 600 characters): cut to its start and end, it still
+# says what it returns, so `open_many().flush()` is `Jar.flush`.
+write store/many.py <<'PY'
+from .jar import Jar
+
+
+def open_many(
+    first_label_of_a_very_long_parameter_list: str = "first",
+    second_label_of_a_very_long_parameter_list: str = "second",
+    third_label_of_a_very_long_parameter_list: str = "third",
+    fourth_label_of_a_very_long_parameter_list: str = "fourth",
+    fifth_label_of_a_very_long_parameter_list: str = "fifth",
+    sixth_label_of_a_very_long_parameter_list: str = "sixth",
+    seventh_label_of_a_very_long_parameter_list: str = "seventh",
+    eighth_label_of_a_very_long_parameter_list: str = "eighth",
+    ninth_label_of_a_very_long_parameter_list: str = "ninth",
+    tenth_label_of_a_very_long_parameter_list: str = "tenth",
+) -> Jar:
+    return Jar()
+
+
+def flush_many():
+    open_many().flush()
+PY
+commit "A function with a long signature"

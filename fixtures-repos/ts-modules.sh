@@ -158,3 +158,26 @@ export class Sender {
 }
 TS
 commit "A queue with builtin member names"
+
+# A function whose signature is long (over 300 characters): the parameter whose type an
+# object literal's key is read by sits in the middle of it, and still counts
+# (`configureAll(..., {context: "h"}, ...)` is `InputOptions.context`).
+write src/long.ts <<'TS'
+import {InputOptions} from "./options";
+
+export function configureAll(
+  firstLabelOfAVeryLongParameterList: string,
+  secondLabelOfAVeryLongParameterList: string,
+  thirdLabelOfAVeryLongParameterList: string,
+  fourthLabelOfAVeryLongParameterList: string,
+  fifthLabelOfAVeryLongParameterList: string,
+  options: InputOptions,
+  sixthLabelOfAVeryLongParameterList: string,
+  seventhLabelOfAVeryLongParameterList: string,
+): string {
+  return firstLabelOfAVeryLongParameterList + options.context;
+}
+
+export const configuredAll = configureAll("a", "b", "c", "d", "e", {context: "h"}, "i", "j");
+TS
+commit "A function with a long signature"

@@ -41,13 +41,15 @@ pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 ///   `A.x`), except C's and C++'s typedefs.
 /// - 6: Python's bound values keep call chains (`requests.Request().prepare()`) and a loop's
 ///   variable an element of what it loops over (`jar[]`, also `next(jar)`), bound where the
-///   loop's body starts; a signature cut at its length limit keeps its end (`… -> Response`).
+///   loop's body starts; a signature is cut at 600 characters, not 300, and keeps its end
+///   (`… -> Response`).
 pub const EXTRACTOR_VERSION: u32 = 6;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);
-/// Signatures are cut to this many characters.
-const MAX_SIGNATURE_CHARS: usize = 300;
+/// Signatures are cut to this many characters, keeping their start and end (a long parameter
+/// list loses its middle; the resolvers read a parameter's type and the return type from it).
+const MAX_SIGNATURE_CHARS: usize = 600;
 
 /// Whether a symbol is the definition or only a declaration (a prototype, a forward declaration).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -283,10 +283,16 @@ fn python_members_are_looked_up_in_the_class_the_code_gives_the_receiver() {
     assert_eq!(both(&lines("Config.safe_load")), ["tests/test_plugins.py:8 unique_name"]);
     // Chains of calls: what a function returns, through a module too, and a class called
     // through one.
-    // An override's parameter without an annotation has its base's (`LoudReader.read`).
+    // An override's parameter without an annotation has its base's (`LoudReader.read`); a
+    // signature too long to keep whole still says what it returns (`open_many`).
     assert_eq!(
         both(&lines("Jar.flush")),
-        ["store/jar.py:34 resolved", "store/jar.py:49 resolved", "tests/test_jar.py:6 import"]
+        [
+            "store/jar.py:34 resolved",
+            "store/jar.py:49 resolved",
+            "store/many.py:20 import",
+            "tests/test_jar.py:6 import"
+        ]
     );
     // A parameter of a class the view does not define (`jar: CookieJar`) has none of the
     // view's members; `Jar().labels()` is `Jar`'s.
@@ -317,10 +323,18 @@ fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
     // A type a declaration file gives every file needs no import.
     assert_eq!(lines("Options"), ["test/base.ts:5 unique_name"]);
     // A member read on a parameter is of the type its annotation names, or the annotation of
-    // the same parameter in the function type a constant is declared with.
+    // the same parameter in the function type a constant is declared with; a signature too
+    // long to keep whole keeps the parameter an object literal's key is read by
+    // (`configureAll`'s `options`, in the middle of its 300-odd characters).
     assert_eq!(
         lines("InputOptions.context"),
-        ["src/options.ts:12 resolved", "src/options.ts:23 resolved", "src/options.ts:26 resolved"]
+        [
+            "src/options.ts:12 resolved",
+            "src/options.ts:23 resolved",
+            "src/options.ts:26 resolved",
+            "src/long.ts:13 import",
+            "src/long.ts:16 import"
+        ]
     );
     assert_eq!(lines("BaseOptions.retries"), ["src/options.ts:42 resolved"]);
     assert!(lines("OtherOptions.retries").is_empty(), "{:?}", lines("OtherOptions.retries"));
