@@ -181,3 +181,37 @@ export function configureAll(
 export const configuredAll = configureAll("a", "b", "c", "d", "e", {context: "h"}, "i", "j");
 TS
 commit "A function with a long signature"
+
+# Three modules declare a type `Getter`; only `src/getters.ts` exports it, and `src/index.ts`
+# re-exports it. `src/atom.ts` and `src/store.ts` keep theirs to themselves (`store.ts` lists
+# its own in an `export { ... }` of other names): a file importing `Getter` from the index
+# means the exported one, never a module's private one. `types/ambient.ts` is a script (no
+# import or export): its `Shared` is every file's.
+write src/getters.ts <<'TS'
+export type Getter = () => number;
+TS
+write src/atom.ts <<'TS'
+type Getter = () => string;
+
+export const read = (get: Getter): string => get();
+TS
+write src/store.ts <<'TS'
+type Getter = () => boolean;
+
+const check = (get: Getter): boolean => get();
+
+export { check };
+TS
+write src/index.ts <<'TS'
+export type { Getter } from "./getters";
+TS
+write types/ambient.ts <<'TS'
+type Shared = { id: number };
+TS
+write test/getter.ts <<'TS'
+import type { Getter } from "../src/index";
+
+export const one: Getter = () => 1;
+export const shared: Shared = { id: 1 };
+TS
+commit "Three modules with a type Getter each, one of them exported"

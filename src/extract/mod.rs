@@ -11,6 +11,7 @@
 mod doc;
 mod occurrences;
 mod signature;
+mod visibility;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -42,7 +43,7 @@ pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 /// - 6: Python's bound values keep call chains (`requests.Request().prepare()`) and a loop's
 ///   variable an element of what it loops over (`jar[]`, also `next(jar)`), bound where the
 ///   loop's body starts; a signature is cut at 600 characters, not 300, and keeps its end
-///   (`… -> Response`).
+///   (`… -> Response`); a TypeScript module's top-level declaration is `export` or `private`.
 pub const EXTRACTOR_VERSION: u32 = 6;
 
 /// A parse taking longer than this is cut off and reported as partial.
@@ -584,6 +585,10 @@ fn resolve(
 ) -> Vec<usize> {
     // Name nodes of field assignments that define nothing: uses of the field.
     let mut uses = Vec::new();
+    let exported = match found.first() {
+        Some(f) if language.visibility == VisibilityRule::EsModule => visibility::exported_names(f.node, source),
+        _ => HashSet::new(),
+    };
     // `found` is sorted by start, outermost first, so a stack of open ranges gives each entry
     // its innermost enclosing entry.
     let mut stack: Vec<(usize, usize)> = Vec::new(); // (found index, end byte)
@@ -663,7 +668,7 @@ fn resolve(
             _ => f.node,
         };
         let signature = signature::of(head, source, MAX_SIGNATURE_CHARS);
-        let visibility = visibility(language, f.node, &name, &signature, source);
+        let visibility = visibility::of(language, f.node, &name, &signature, &exported, source);
         let doc = if docs { doc::of(language, f.node, source) } else { None };
         let stable_id = stable_id(language.name, f.kind, &qualified_name, &signature);
         symbol_index.push(Some(out.symbols.len() as u32));
@@ -713,30 +718,6 @@ fn clean_name(text: &str) -> String {
         name.push_str(word);
     }
     name
-}
-
-fn visibility(language: &Language, node: Node<'_>, name: &str, signature: &str, source: &[u8]) -> Option<String> {
-    match language.visibility {
-        VisibilityRule::None => None,
-        VisibilityRule::Rust => {
-            let mut cursor = node.walk();
-            let modifier = node.children(&mut cursor).find(|c| c.kind() == "visibility_modifier");
-            Some(modifier.map_or_else(|| "private".to_owned(), |m| node_text(m, source).to_owned()))
-        }
-        VisibilityRule::GoCase => {
-            let first = name.chars().next()?;
-            Some(if first.is_uppercase() { "public" } else { "private" }.to_owned())
-        }
-        VisibilityRule::Underscore => {
-            let private = name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__"));
-            Some(if private { "private" } else { "public" }.to_owned())
-        }
-        VisibilityRule::Keywords => {
-            const WORDS: &[&str] = &["public", "private", "protected", "internal", "fileprivate", "open"];
-            let head = signature.split(name).next().unwrap_or(signature);
-            head.split(|c: char| !c.is_alphanumeric()).find(|w| WORDS.contains(w)).map(str::to_owned)
-        }
-    }
 }
 
 /// Splits a qualified name or a query for one (`a::b.c#d`, `Index.find`) into its segments.

@@ -228,3 +228,24 @@ fn definitions_alone_are_the_full_extraction_without_occurrences_and_docs() {
         assert_eq!(alone.symbols, without_docs);
     }
 }
+
+#[test]
+fn a_typescript_modules_declarations_are_exported_or_private_to_it() {
+    let ts = lang::by_name("typescript").expect("typescript is in the language table");
+    let source = b"export type A = 1\ntype B = 2\nconst c = 1\nexport const d = 2\nfunction e() {}\nexport { e }\n\
+class K {\n  private x = 1\n  y = 2\n}\nexport default class D {}\nnamespace N {\n  export const inner = 1\n}\n\
+export { A as Z } from './other'\n";
+    let extraction = extract(ts, source);
+    let got: Vec<String> = extraction
+        .symbols
+        .iter()
+        .map(|s| format!("{} {}", s.qualified_name, s.visibility.as_deref().unwrap_or("-")))
+        .collect();
+    for expected in
+        ["A export", "B private", "c private", "d export", "e export", "K private", "K.x private", "K.y -", "D export"]
+    {
+        assert!(got.contains(&expected.to_owned()), "{expected}: {got:?}");
+    }
+    // A namespace's declaration is no top-level one of the module's.
+    assert!(got.iter().any(|g| g.starts_with("N.inner ") && !g.ends_with(" private")), "{got:?}");
+}

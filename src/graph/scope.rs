@@ -112,12 +112,29 @@ impl ViewGraph<'_> {
                 receivers::ancestors(&symbols, d.symbol.parent).find(|p| FUNCTION_KINDS.contains(&p.kind.as_str()));
             let line = u.occurrence.line;
             let visible = function.is_none_or(|p| u.file.fv == d.file.fv && p.line_start <= line && line <= p.line_end);
-            if visible {
+            if visible && !self.private_to_its_module(u, d)? {
                 keep.push(i);
             }
         }
         *pool = keep;
         Ok(())
+    }
+
+    /// Whether `d` is a TypeScript module's top-level declaration that the module does not
+    /// export, seen from another file: no other file can name it. A script (a file without
+    /// imports or exports) shares its declarations with every file, and so does a declaration
+    /// file (`.d.ts`).
+    fn private_to_its_module(&self, u: &Use, d: &Def) -> Result<bool, StoreError> {
+        if d.file.fv == u.file.fv
+            || d.symbol.parent.is_some()
+            || d.symbol.visibility.as_deref() != Some("private")
+            || !matches!(d.file.lang, "typescript" | "tsx")
+            || [".d.ts", ".d.mts", ".d.cts"].iter().any(|e| d.file.path.ends_with(e))
+        {
+            return Ok(false);
+        }
+        let exports = self.symbols(d.file.record)?.iter().any(|s| s.visibility.as_deref() == Some("export"));
+        Ok(exports || !self.imports_of(&d.file)?.is_empty())
     }
 
     /// Whether `d` is defined inside something other than a function: a class, an interface,

@@ -73,8 +73,12 @@ pub enum VisibilityRule {
     GoCase,
     /// Python, Dart: a leading underscore means private by convention.
     Underscore,
-    /// Java, C#, Kotlin, TypeScript, PHP, Scala, Swift: modifier keywords before the name.
+    /// Java, C#, Kotlin, PHP, Scala, Swift: modifier keywords before the name.
     Keywords,
+    /// TypeScript: a module's top-level declaration is `export` (by an `export` before it or
+    /// in an `export { ... }` list) or `private` to its module; a class member has its
+    /// modifier keywords.
+    EsModule,
 }
 
 /// Where a language writes a symbol's documentation.
@@ -191,7 +195,7 @@ pub static LANGUAGES: &[Language] = &[
         interpreters: &["ts-node"],
         query: query!("typescript"),
         separator: ".",
-        visibility: VisibilityRule::Keywords,
+        visibility: VisibilityRule::EsModule,
         doc_style: DocStyle::Preceding,
     },
     Language {
@@ -202,7 +206,7 @@ pub static LANGUAGES: &[Language] = &[
         interpreters: &[],
         query: query!("typescript"),
         separator: ".",
-        visibility: VisibilityRule::Keywords,
+        visibility: VisibilityRule::EsModule,
         doc_style: DocStyle::Preceding,
     },
     Language {

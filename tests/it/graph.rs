@@ -346,4 +346,14 @@ fn an_es_module_sees_its_own_names_and_its_imports_not_a_siblings() {
     // member on the field (`this.headers.push`).
     assert_eq!(lines("Queue.push"), ["src/queue.ts:12 resolved"]);
     assert_eq!(lines("Queue.headers"), ["src/queue.ts:5 resolved"]);
+    // A module's declaration it does not export is no other file's: of three `Getter` types,
+    // the test means the one exported (through the index's re-export), never another
+    // module's own; a script's type is every file's.
+    assert_eq!(
+        lines("src.getters.Getter"),
+        ["src/index.ts:1 import", "test/getter.ts:1 unique_name", "test/getter.ts:3 unique_name"]
+    );
+    assert_eq!(lines("src.atom.Getter"), ["src/atom.ts:3 resolved"]);
+    assert_eq!(lines("src.store.Getter"), ["src/store.ts:3 resolved"]);
+    assert_eq!(lines("Shared"), ["test/getter.ts:4 unique_name"]);
 }
