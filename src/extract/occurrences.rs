@@ -271,10 +271,9 @@ pub(super) fn collect(
 /// A bound value as a binding keeps it: a name or a member chain (`app`, `self.app`), a call
 /// of one with its arguments left out (`Flask()`, `app.test_client()`), and chains of those
 /// (`requests.Request().prepare()`); `await x` and `(x)` as `x`, `next(x)` as an element of
-/// `x`. A loop's iterable is kept as
-/// an element of it, `[]` after the chain (`for c in jar` binds `c` to `jar[]`, `iter(jar)`
-/// and `sorted(jar)` as `jar[]` too). `None` for any other value, and for one longer than a
-/// qualifier.
+/// `x`. A loop's iterable is kept as an element of it, `[]` after the chain (`for c in jar`
+/// binds `c` to `jar[]`, `iter(jar)` and `sorted(jar)` as `jar[]` too). `None` for any other
+/// value, and for one longer than a qualifier.
 fn binding_value(node: Node<'_>, looped: bool, source: &[u8]) -> Option<String> {
     let text = if looped { element_chain(node, source)? } else { value_chain(node, source)? };
     (text.len() <= MAX_QUALIFIER).then_some(text)
