@@ -35,10 +35,25 @@ const ENGINE_HEAP: u64 = 1 << 20;
 static ONE_SHOT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Says this process answers one command and exits: the engines a query across repositories
-/// put aside (see [`each`]) are then left for the system to unmap at exit, all at once. A
-/// long-running process (the MCP server) never says it.
+/// put aside (see [`each`]) are then left for the system to unmap at exit, all at once, and
+/// so is any engine's full-text reader (see the `Drop` of [`Engine`] below). A long-running
+/// process (the MCP server) never says it.
 pub fn set_one_shot() {
     ONE_SHOT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// In a process that answers one command and exits, an engine's full-text reader (its index
+/// files mapped, a reader per segment) is left to the exit instead of taken apart: unmapping
+/// the kernel's index one segment at a time was 8% of a one-shot search there. It holds no
+/// writer and nothing to write; the store's connection and locks are dropped as ever.
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed)
+            && let Some(reader) = self.fulltext.take()
+        {
+            std::mem::forget(reader);
+        }
+    }
 }
 
 /// The bytes of an engine's full-text index files: what its mapped pages can reach.
