@@ -11,7 +11,7 @@ use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
-use super::DocKind;
+use super::{DocKind, Place};
 
 fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
     reader.fast_fields().u64(name)
@@ -121,7 +121,8 @@ pub struct TopInView {
 pub struct TopInViewSegment {
     bitmap: Arc<RoaringBitmap>,
     limit: usize,
-    columns: [Column<u64>; 5],
+    /// `place` and `span` (see [`Place`]).
+    columns: [Column<u64>; 2],
     heap: BinaryHeap<std::cmp::Reverse<Hit>>,
 }
 
@@ -133,13 +134,7 @@ impl Collector for TopInView {
         Ok(TopInViewSegment {
             bitmap: self.bitmap.clone(),
             limit: self.limit,
-            columns: [
-                column(reader, "kind")?,
-                column(reader, "fv")?,
-                column(reader, "ord")?,
-                column(reader, "line_start")?,
-                column(reader, "line_end")?,
-            ],
+            columns: [column(reader, "place")?, column(reader, "span")?],
             heap: BinaryHeap::new(),
         })
     }
@@ -168,22 +163,14 @@ impl SegmentCollector for TopInViewSegment {
         {
             return;
         }
-        let Some(fv) = self.columns[1].first(doc) else {
+        let Some(place) = self.columns[0].first(doc).map(Place::unpack) else {
             return;
         };
-        let fv = fv as u32;
-        if !self.bitmap.contains(fv) {
+        if !self.bitmap.contains(place.fv) {
             return;
         }
-        let get = |i: usize| self.columns[i].first(doc).unwrap_or(0);
-        let hit = Hit {
-            score,
-            kind: DocKind::from_u64(get(0)),
-            fv,
-            ord: get(2) as u32,
-            line_start: get(3) as u32,
-            line_end: get(4) as u32,
-        };
+        let (line_start, line_end) = Place::lines(self.columns[1].first(doc).unwrap_or(0));
+        let hit = Hit { score, kind: place.kind, fv: place.fv, ord: place.ord, line_start, line_end };
         self.heap.push(std::cmp::Reverse(hit));
         if self.heap.len() > self.limit {
             self.heap.pop();
