@@ -284,10 +284,8 @@ pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error>
                     .map(|documented| {
                         let mut present = roaring::RoaringBitmap::new();
                         for segment in searcher.segment_readers() {
-                            if let Ok(column) = segment.fast_fields().u64("fv") {
-                                for doc in segment.doc_ids_alive() {
-                                    present.extend(column.values_for_doc(doc).map(|v| v as u32));
-                                }
+                            if let Ok(column) = crate::index::FileVersions::of(segment) {
+                                present.extend(segment.doc_ids_alive().filter_map(|doc| column.get(doc)));
                             }
                         }
                         documented.len() - (&documented & &present).len()

@@ -17,6 +17,21 @@ fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
     reader.fast_fields().u64(name)
 }
 
+/// The file version of each document of a segment, read from its `place` column.
+pub struct FileVersions(Column<u64>);
+
+impl FileVersions {
+    /// The column of `reader`'s segment.
+    pub fn of(reader: &SegmentReader) -> tantivy::Result<FileVersions> {
+        Ok(FileVersions(column(reader, "place")?))
+    }
+
+    /// The file version of `doc`.
+    pub fn get(&self, doc: DocId) -> Option<u32> {
+        self.0.first(doc).map(|place| Place::unpack(place).fv)
+    }
+}
+
 /// Every file version in the view with a matching document (no scores).
 pub struct ViewFileVersions {
     /// The view.
@@ -26,7 +41,7 @@ pub struct ViewFileVersions {
 /// Per-segment part of [`ViewFileVersions`].
 pub struct ViewFileVersionsSegment {
     bitmap: Arc<RoaringBitmap>,
-    fv: Column<u64>,
+    fv: FileVersions,
     out: RoaringBitmap,
 }
 
@@ -37,7 +52,7 @@ impl Collector for ViewFileVersions {
     fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
         Ok(ViewFileVersionsSegment {
             bitmap: self.bitmap.clone(),
-            fv: column(reader, "fv")?,
+            fv: FileVersions::of(reader)?,
             out: RoaringBitmap::new(),
         })
     }
@@ -55,11 +70,10 @@ impl SegmentCollector for ViewFileVersionsSegment {
     type Fruit = RoaringBitmap;
 
     fn collect(&mut self, doc: DocId, _: Score) {
-        if let Some(fv) = self.fv.first(doc) {
-            let fv = fv as u32;
-            if self.bitmap.contains(fv) {
-                self.out.insert(fv);
-            }
+        if let Some(fv) = self.fv.get(doc)
+            && self.bitmap.contains(fv)
+        {
+            self.out.insert(fv);
         }
     }
 

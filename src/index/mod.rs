@@ -21,7 +21,7 @@ use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, Schema, TextField
 use tantivy::tokenizer::TextAnalyzer;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
-pub use collect::{Hit, TopInView, ViewFileVersions};
+pub use collect::{FileVersions, Hit, TopInView, ViewFileVersions};
 pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
 pub use verify::{STAMPS, Verify, commit_files};
 
@@ -35,7 +35,8 @@ pub use verify::{STAMPS, Verify, commit_files};
 /// - 2: what a hit needs is read from two columns, not five (`place`: file version, ordinal and
 ///   kind; `span`: first and last line): opening a column of the kernel's 6.9 million
 ///   documents decodes a header per 512 of them.
-pub const INDEX_FORMAT_VERSION: u32 = 2;
+/// - 3: `fv` is indexed only: its column was `place`'s file version written twice.
+pub const INDEX_FORMAT_VERSION: u32 = 3;
 
 /// What went wrong in the full-text index.
 #[derive(Debug, thiserror::Error)]
@@ -117,7 +118,8 @@ impl Place {
 pub struct Fields {
     /// Document kind.
     pub kind: Field,
-    /// File version id.
+    /// File version id (indexed, to find and delete a file version's documents; its column is
+    /// `place`'s, see [`FileVersions`]).
     pub fv: Field,
     /// Language index + 1 (0: none).
     pub lang: Field,
@@ -144,7 +146,6 @@ pub struct Fields {
 
 fn schema() -> (Schema, Fields) {
     let mut builder = Schema::builder();
-    let number = INDEXED | FAST;
     let text = |tokenizer: &str, positions: bool| {
         let option = if positions { IndexRecordOption::WithFreqsAndPositions } else { IndexRecordOption::WithFreqs };
         TextOptions::default()
@@ -152,7 +153,7 @@ fn schema() -> (Schema, Fields) {
     };
     let fields = Fields {
         kind: builder.add_u64_field("kind", INDEXED),
-        fv: builder.add_u64_field("fv", number.clone()),
+        fv: builder.add_u64_field("fv", INDEXED),
         lang: builder.add_u64_field("lang", FAST),
         place: builder.add_u64_field("place", FAST),
         span: builder.add_u64_field("span", FAST),

@@ -77,14 +77,14 @@ pub(crate) fn whole_file_bm25(
     let mut frequencies: HashMap<u32, Vec<(u16, f32, f32)>> = HashMap::new();
     let snippet_kind = Term::from_field_u64(f.kind, DocKind::Snippet as u64);
     for reader in ctx.searcher.segment_readers() {
-        let fvs = reader.fast_fields().u64("fv")?;
+        let fvs = crate::index::FileVersions::of(reader)?;
         let norms = reader.get_fieldnorms_reader(f.body)?;
         let alive = reader.alive_bitset();
         let fv_of = |doc: u32| -> Option<u32> {
             if alive.is_some_and(|a| !a.is_alive(doc)) {
                 return None;
             }
-            let fv = fvs.first(doc)? as u32;
+            let fv = fvs.get(doc)?;
             allowed.contains(fv).then_some(fv)
         };
         // Lengths: the sum of a file's snippet lengths is its length in tokens.
