@@ -336,8 +336,6 @@ impl ViewGraph<'_> {
         Ok(reached)
     }
 
-    /// The module a qualifier names in `file`, when its first segment is bound by an import:
-    /// `os.path` after `import os`, `views` after `from . import views`.
     /// `module.f` in `file`, where `module` is imported as a module (`import requests`): the
     /// module's own top-level function `f`, or the one it re-exports
     /// (`from .api import post` in a package's `__init__.py`), when there is one.
@@ -358,6 +356,8 @@ impl ViewGraph<'_> {
         Ok(found)
     }
 
+    /// The module a qualifier names in `file`, when its first segment is bound by an import:
+    /// `os.path` after `import os`, `views` after `from . import views`.
     pub(super) fn module_named(&self, file: &File, qualifier: &str) -> Result<Option<Module>, StoreError> {
         if qualifier.contains(['(', '[', ' ']) {
             return Ok(None);
