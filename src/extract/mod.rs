@@ -10,20 +10,25 @@
 
 mod doc;
 mod occurrences;
+mod outline;
+mod parse;
 mod signature;
 mod visibility;
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::ops::ControlFlow;
+use std::collections::HashSet;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use tree_sitter::{Node, Parser, Query, QueryCursor, QueryPredicateArg, StreamingIterator};
+use tree_sitter::{Node, Query, QueryCursor, QueryPredicateArg, StreamingIterator};
 
 use crate::lang::{self, KINDS, Language, VisibilityRule};
 
 pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
+pub use outline::{GRAMMARS as OUTLINE_GRAMMARS, Outline, regions};
+pub(crate) use parse::parse_in;
+use parse::parse_ranges;
+pub use parse::parse_whole;
 
 /// The version of the extraction logic. Part of every record key, beside a hash of the
 /// language's query file, so changing either re-extracts exactly what it affects.
@@ -44,7 +49,9 @@ pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 ///   variable an element of what it loops over (`jar[]`, also `next(jar)`), bound where the
 ///   loop's body starts; a signature is cut at 600 characters, not 300, and keeps its end
 ///   (`… -> Response`); a TypeScript module's top-level declaration is `export` or `private`.
-pub const EXTRACTOR_VERSION: u32 = 6;
+/// - 7: a record of a file that parses without errors keeps its outline (where a parse of the
+///   file may start and stop; see [`Outline`]), for X-Ray's parses of a few items.
+pub const EXTRACTOR_VERSION: u32 = 7;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -118,6 +125,8 @@ pub struct Extraction {
     /// True when the content says it is generated (`@generated`, `DO NOT EDIT`); set by the
     /// indexer, which reads the content's head.
     pub generated: bool,
+    /// Where a parse of the file may start and stop (see [`Outline`]); full extractions only.
+    pub outline: Option<Outline>,
 }
 
 /// The key that, with the blob id and language, identifies a record: the extractor version
@@ -271,7 +280,6 @@ pub fn check_query(language: &'static Language) -> Result<(), String> {
 }
 
 thread_local! {
-    static PARSERS: RefCell<HashMap<&'static str, Parser>> = RefCell::new(HashMap::new());
     static CURSOR: RefCell<QueryCursor> = RefCell::new(QueryCursor::new());
 }
 
@@ -313,6 +321,9 @@ fn extract_to(language: &'static Language, source: &[u8], full: bool) -> Extract
     if root.has_error() {
         out.partial = true;
         report_syntax_errors(root, &mut out.diagnostics);
+    }
+    if full {
+        out.outline = Outline::of(language, &tree, source.len());
     }
 
     // Items hidden in the token trees of item-position macros (`cfg_rt! { pub fn ... }`) are
@@ -472,26 +483,6 @@ fn macro_bodies(root: Node<'_>) -> Vec<tree_sitter::Range> {
     out
 }
 
-/// Parses only `ranges` of `source`; errors there are not the file's (a macro body need not
-/// be items), so nothing is reported.
-fn parse_ranges(
-    language: &'static Language,
-    source: &[u8],
-    ranges: &[tree_sitter::Range],
-) -> Option<tree_sitter::Tree> {
-    PARSERS.with_borrow_mut(|parsers| {
-        let parser = parsers.get_mut(language.grammar)?;
-        parser.set_included_ranges(ranges).ok()?;
-        let tree = parser.parse(source, None);
-        // Back to whole files for the next parse.
-        let _ = parser.set_included_ranges(&[]);
-        if tree.is_none() {
-            parser.reset();
-        }
-        tree
-    })
-}
-
 fn parse(language: &'static Language, source: &[u8], out: &mut Extraction) -> Option<tree_sitter::Tree> {
     match parse_whole(language, source) {
         Ok(tree) => Some(tree),
@@ -501,50 +492,6 @@ fn parse(language: &'static Language, source: &[u8], out: &mut Extraction) -> Op
             None
         }
     }
-}
-
-/// Parses a whole file with this thread's parser for its grammar, within the time extraction
-/// allows a file; the error says why there is no tree (the parser stopped or gave up).
-pub fn parse_whole(language: &'static Language, source: &[u8]) -> Result<tree_sitter::Tree, String> {
-    PARSERS.with_borrow_mut(|parsers| {
-        let parser = match parsers.entry(language.grammar) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => {
-                let grammar = codecompass_grammars::language(language.grammar)
-                    .ok_or_else(|| format!("no grammar for {}", language.name))?;
-                let mut parser = Parser::new();
-                parser.set_language(&grammar).map_err(|e| e.to_string())?;
-                e.insert(parser)
-            }
-        };
-        let started = Instant::now();
-        let mut timed_out = false;
-        let mut progress = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > PARSE_TIMEOUT {
-                timed_out = true;
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
-        let len = source.len();
-        let tree = parser.parse_with_options(
-            &mut |offset, _| {
-                if offset < len { &source[offset..] } else { &[][..] }
-            },
-            None,
-            Some(options),
-        );
-        tree.ok_or_else(|| {
-            parser.reset();
-            if timed_out {
-                format!("parsing took over {}s and was stopped", PARSE_TIMEOUT.as_secs())
-            } else {
-                "the parser gave up".to_owned()
-            }
-        })
-    })
 }
 
 fn report_syntax_errors(root: Node<'_>, diagnostics: &mut Vec<Diagnostic>) {

@@ -215,6 +215,7 @@ impl Indexer<'_> {
                 report.symbols_dropped +=
                     tx.execute("DELETE FROM symbols WHERE record = ?1", [id]).map_err(store::StoreError::from)? as u64;
                 store::occurrences::delete(&tx, id)?;
+                tx.execute("DELETE FROM outlines WHERE record = ?1", [id]).map_err(store::StoreError::from)?;
                 tx.execute("DELETE FROM records WHERE id = ?1", [id]).map_err(store::StoreError::from)?;
                 report.records_dropped += 1;
             }

@@ -284,6 +284,8 @@ fn trim(conn: &Connection, keep: Option<&BTreeSet<String>>) -> Result<Trimmed, S
                  WHERE NOT EXISTS (SELECT 1 FROM file_versions f WHERE f.blob = r.blob));
              DELETE FROM occurrence_names WHERE record IN (SELECT r.id FROM records r
                  WHERE NOT EXISTS (SELECT 1 FROM file_versions f WHERE f.blob = r.blob));
+             DELETE FROM outlines WHERE record IN (SELECT r.id FROM records r
+                 WHERE NOT EXISTS (SELECT 1 FROM file_versions f WHERE f.blob = r.blob));
              DELETE FROM records WHERE NOT EXISTS (SELECT 1 FROM file_versions f WHERE f.blob = records.blob);
              DELETE FROM blobs WHERE NOT EXISTS (SELECT 1 FROM file_versions f WHERE f.blob = blobs.id)
                  AND NOT EXISTS (SELECT 1 FROM records r WHERE r.blob = blobs.id);",

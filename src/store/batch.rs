@@ -164,6 +164,11 @@ impl Batch<'_> {
             ])?;
         }
         self.insert_occurrences(record_id, &record.extraction.occurrences)?;
+        if let Some(outline) = &record.extraction.outline {
+            self.tx
+                .prepare_cached("INSERT OR REPLACE INTO outlines (record, data) VALUES (?1, ?2)")?
+                .execute(params![record_id, outline.encode()])?;
+        }
         Ok(record.extraction.symbols.len())
     }
 

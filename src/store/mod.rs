@@ -31,7 +31,7 @@ pub use lock::WriteLock;
 pub use rows::*;
 pub use schema::STORE_SCHEMA_VERSION;
 
-use crate::extract;
+use crate::extract::{self, Outline};
 use crate::git::ObjectId;
 
 /// What went wrong in the store.
@@ -559,6 +559,20 @@ impl Store {
             .prepare_cached("SELECT status FROM records WHERE id = ?1")?
             .query_row([record_id], |r| r.get(0))
             .optional()?)
+    }
+
+    /// The outline of the record of `blob_id` read as `lang` by `extractor`, if it has one
+    /// (see [`crate::extract::Outline`]).
+    pub fn outline(&self, blob_id: ObjectId, lang: &str, extractor: &str) -> Result<Option<Outline>, StoreError> {
+        let data: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached(
+                "SELECT o.data FROM blobs b CROSS JOIN records r ON r.blob = b.id
+                 CROSS JOIN outlines o ON o.record = r.id WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3",
+            )?
+            .query_row(params![&blob_id.0[..], lang, extractor], |r| r.get(0))
+            .optional()?;
+        Ok(data.as_deref().and_then(Outline::decode))
     }
 
     /// The symbols of a record, in extraction order.

@@ -7,16 +7,23 @@
 /// - 1: blobs, records, symbols, file_versions, views, refs, jobs, meta; `occurrences`,
 ///   `occurrence_names` and `view_missing` were added later in place ([`ADDITIONS`]): a store
 ///   without them gains them when opened, and a build that does not know them ignores them;
-///   so were `commits` and `commit_files` (history).
+///   so were `commits` and `commit_files` (history), and `outlines` (X-Ray's partial parses).
 pub const STORE_SCHEMA_VERSION: u32 = 1;
 
 /// The tables [`ADDITIONS`] creates: a store that lacks any of them gains them when opened.
-pub const ADDITION_TABLES: [&str; 5] = ["occurrences", "view_missing", "occurrence_names", "commits", "commit_files"];
+pub const ADDITION_TABLES: [&str; 6] =
+    ["occurrences", "view_missing", "occurrence_names", "commits", "commit_files", "outlines"];
 
 /// Tables added to schema version 1 after it shipped: created when a store is opened.
 pub const ADDITIONS: &str = r#"
 -- The references of a record (calls, types, imports, names), packed: see store/occurrences.rs.
 CREATE TABLE IF NOT EXISTS occurrences (
+    record INTEGER PRIMARY KEY,
+    data   BLOB NOT NULL
+);
+-- Where a parse of a record's file may start and stop, packed: see extract/outline.rs. Only
+-- records of files that parse whole without errors, in grammars whose items parse alone.
+CREATE TABLE IF NOT EXISTS outlines (
     record INTEGER PRIMARY KEY,
     data   BLOB NOT NULL
 );

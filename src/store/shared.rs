@@ -15,8 +15,9 @@ use crate::git::ObjectId;
 /// `occurrences`, their references. The records are reached from the blobs through the
 /// source's indexes (CROSS JOIN fixes that order), so a few wanted blobs never scan a store.
 /// With `names`, the name index of the references is copied too (a scan of the source's: it
-/// is keyed by name); without, the caller rebuilds it from the references.
-fn copy_sql(from: &str, blobs: &str, occurrences: bool, names: bool) -> String {
+/// is keyed by name); without, the caller rebuilds it from the references. With `outlines`,
+/// the records' outlines (a source older than them has none).
+fn copy_sql(from: &str, blobs: &str, occurrences: bool, names: bool, outlines: bool) -> String {
     let records = format!("{blobs} CROSS JOIN {from}.records r ON r.blob = sb.id");
     let main_record = "CROSS JOIN main.blobs b ON b.oid = sb.oid
          CROSS JOIN main.records mr ON mr.blob = b.id AND mr.lang = r.lang AND mr.extractor = r.extractor";
@@ -40,7 +41,14 @@ fn copy_sql(from: &str, blobs: &str, occurrences: bool, names: bool) -> String {
     if occurrences {
         sql.push_str(&format!(
             "INSERT OR IGNORE INTO main.occurrences (record, data)
-                 SELECT mr.id, o.data {records} CROSS JOIN {from}.occurrences o ON o.record = r.id {main_record};"
+                 SELECT mr.id, o.data {records} CROSS JOIN {from}.occurrences o ON o.record = r.id {main_record};
+"
+        ));
+    }
+    if outlines {
+        sql.push_str(&format!(
+            "INSERT OR IGNORE INTO main.outlines (record, data)
+                 SELECT mr.id, o.data {records} CROSS JOIN {from}.outlines o ON o.record = r.id {main_record};"
         ));
     }
     if occurrences && names {
@@ -59,6 +67,15 @@ fn copy_sql(from: &str, blobs: &str, occurrences: bool, names: bool) -> String {
 /// The donor's blob rows of the wanted blobs.
 const WANTED: &str = "FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid";
 
+/// Whether the attached database `from` has the `outlines` table.
+fn has_outlines(conn: &Connection, from: &str) -> Result<bool, StoreError> {
+    Ok(conn.query_row(
+        &format!("SELECT count(*) = 1 FROM {from}.sqlite_master WHERE type = 'table' AND name = 'outlines'"),
+        [],
+        |r| r.get(0),
+    )?)
+}
+
 /// Copies every record of the attached database `from` into `main`, in one transaction.
 /// Snapshots older than references have no occurrences to copy.
 pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError> {
@@ -71,7 +88,8 @@ pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError>
         [],
         |r| r.get(0),
     )?;
-    tx.execute_batch(&copy_sql(from, &format!("FROM {from}.blobs sb"), occurrences, true))?;
+    let outlines = has_outlines(&tx, from)?;
+    tx.execute_batch(&copy_sql(from, &format!("FROM {from}.blobs sb"), occurrences, true, outlines))?;
     tx.commit()?;
     Ok(())
 }
@@ -130,7 +148,8 @@ impl Store {
                 |r| r.get(0),
             )?;
             if holds {
-                tx.execute_batch(&copy_sql("donor", WANTED, occurrences, false))?;
+                let outlines = has_outlines(&tx, "donor")?;
+                tx.execute_batch(&copy_sql("donor", WANTED, occurrences, false, outlines))?;
                 if occurrences {
                     super::occurrences::index_names_of_wanted(&tx)?;
                 }

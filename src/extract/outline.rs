@@ -1,0 +1,245 @@
+//! A record's outline: the places between top-level items where a parse of the file may
+//! start and stop, and a fingerprint of the syntax the whole file's parse has between them. A
+//! question about a few places of a large file (X-Ray's driver matches) needs the syntax of
+//! the items around them only: those items are parsed alone, as if the rest of the file were
+//! not there, and the trees they give are checked against the fingerprints; where one differs
+//! (error recovery may read less text otherwise), the whole file is parsed.
+//!
+//! Places are at items that start a line (Python's indentation starts afresh there), in a
+//! grammar whose file is a run of items each parsed from the state the file starts in; items
+//! are grouped into runs of at least [`MIN_CHUNK`] bytes, so a file has few places.
+
+use std::ops::Range;
+
+use tree_sitter::{Node, Tree, TreeCursor};
+
+use crate::lang::Language;
+
+/// The grammars whose top-level items parse alone as they do in the file (checked by the
+/// tests on every grammar listed). Not PHP (a file starts in HTML until `<?php`), not the
+/// markup and configuration grammars (one item, or nesting by indentation).
+pub const GRAMMARS: &[&str] = &["c", "cpp", "rust", "go", "python", "java", "javascript", "typescript", "tsx"];
+
+/// A run of items is cut after it reaches this many bytes.
+const MIN_CHUNK: u32 = 512;
+
+/// Byte offsets where a parse may start or stop (the first is 0, the last the file's length),
+/// and per run between them, the fingerprint of its syntax in the whole file's parse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outline {
+    bounds: Vec<u32>,
+    prints: Vec<u64>,
+}
+
+impl Outline {
+    /// The outline of a file whose whole parse is `tree`; `None` when the grammar is not one
+    /// whose items parse alone, or the file is one run of items.
+    pub fn of(language: &Language, tree: &Tree, len: usize) -> Option<Outline> {
+        let root = tree.root_node();
+        if !GRAMMARS.contains(&language.grammar) || len > u32::MAX as usize {
+            return None;
+        }
+        let mut bounds = vec![0u32];
+        let mut cursor = root.walk();
+        for item in root.named_children(&mut cursor) {
+            let start = item.start_byte() as u32;
+            if item.start_position().column == 0 && start >= bounds[bounds.len() - 1] + MIN_CHUNK {
+                bounds.push(start);
+            }
+        }
+        // A last run shorter than the others joins the one before.
+        if bounds.len() > 1 && (len as u32) < bounds[bounds.len() - 1] + MIN_CHUNK / 2 {
+            bounds.pop();
+        }
+        if bounds.len() < 2 {
+            return None;
+        }
+        bounds.push(len as u32);
+        let prints = bounds.windows(2).map(|pair| fingerprint(root, pair[0] as usize..pair[1] as usize)).collect();
+        Some(Outline { bounds, prints })
+    }
+
+    /// The file's length the outline was made for.
+    pub fn len(&self) -> usize {
+        self.bounds.last().map_or(0, |&b| b as usize)
+    }
+
+    /// Always false: an outline has at least two runs.
+    pub fn is_empty(&self) -> bool {
+        self.bounds.len() < 2
+    }
+
+    /// The runs of items, in order.
+    pub fn runs(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.bounds.windows(2).map(|pair| pair[0] as usize..pair[1] as usize)
+    }
+
+    /// Whether `tree`, a parse of some runs of this outline's file alone, has the syntax the
+    /// whole file's parse has in each run it covers (`region`: the byte range parsed).
+    pub fn agrees(&self, tree: &Tree, region: &Range<usize>) -> bool {
+        let root = tree.root_node();
+        self.runs()
+            .zip(&self.prints)
+            .filter(|(run, _)| run.start >= region.start && run.end <= region.end)
+            .all(|(run, &print)| fingerprint(root, run) == print)
+    }
+
+    /// The stored form: per run, its length as a LEB128 number and its fingerprint in 8 bytes.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.prints.len() * 11);
+        for (pair, print) in self.bounds.windows(2).zip(&self.prints) {
+            let mut value = pair[1] - pair[0];
+            loop {
+                let byte = (value & 0x7f) as u8;
+                value >>= 7;
+                if value == 0 {
+                    out.push(byte);
+                    break;
+                }
+                out.push(byte | 0x80);
+            }
+            out.extend_from_slice(&print.to_le_bytes());
+        }
+        out
+    }
+
+    /// From the stored form; `None` when it does not decode.
+    pub fn decode(mut data: &[u8]) -> Option<Outline> {
+        let mut bounds = vec![0u32];
+        let mut prints = Vec::new();
+        while !data.is_empty() {
+            let (mut gap, mut shift) = (0u32, 0u32);
+            loop {
+                let (&byte, rest) = data.split_first()?;
+                data = rest;
+                if shift > 28 {
+                    return None;
+                }
+                gap |= u32::from(byte & 0x7f) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+            let (print, rest) = data.split_first_chunk::<8>()?;
+            data = rest;
+            bounds.push(bounds[bounds.len() - 1].checked_add(gap).filter(|_| gap > 0)?);
+            prints.push(u64::from_le_bytes(*print));
+        }
+        (bounds.len() > 2).then_some(Outline { bounds, prints })
+    }
+}
+
+/// The fingerprint of the syntax of the top-level items of `root` that start in `run`: every
+/// node's kind, field, place and whether it is missing, in order.
+fn fingerprint(root: Node<'_>, run: Range<usize>) -> u64 {
+    let mut hash = Fingerprint(0x9e37_79b9_7f4a_7c15);
+    let mut cursor = root.walk();
+    if !cursor.goto_first_child() {
+        return hash.0;
+    }
+    loop {
+        let start = cursor.node().start_byte();
+        if start >= run.end {
+            break;
+        }
+        if start >= run.start {
+            hash_subtree(&mut cursor, &mut hash);
+        }
+        if !cursor.goto_next_sibling() {
+            break;
+        }
+    }
+    hash.0
+}
+
+/// Adds the node under `cursor` and everything below it; leaves the cursor on that node.
+fn hash_subtree(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
+    let mut depth = 0usize;
+    loop {
+        let node = cursor.node();
+        let field = cursor.field_id().map_or(0, |f| u64::from(f.get()));
+        hash.add(u64::from(node.kind_id()) | (field << 16) | (u64::from(node.is_missing()) << 32));
+        hash.add(((node.start_byte() as u64) << 32) | node.end_byte() as u64);
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            depth -= 1;
+        }
+    }
+}
+
+/// A 64-bit running hash of words (the multiply-rotate mix of FxHash): a check that two parses
+/// agree, not a defence against chosen input.
+struct Fingerprint(u64);
+
+impl Fingerprint {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+/// The byte ranges of the runs of `outline` that hold a byte of one of `spans` (in order; an
+/// empty span is the byte at its place), adjacent runs joined.
+pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Range<usize>> {
+    let bounds = &outline.bounds;
+    let mut out: Vec<Range<usize>> = Vec::new();
+    for &(start, end) in spans {
+        let end = end.max(start + 1).min(outline.len());
+        if start >= end {
+            continue;
+        }
+        // The runs from the one holding `start` to the one holding `end - 1`.
+        let first = bounds.partition_point(|&b| b as usize <= start) - 1;
+        let last = bounds.partition_point(|&b| (b as usize) < end) - 1;
+        let range = bounds[first] as usize..bounds[last + 1] as usize;
+        match out.last_mut() {
+            Some(previous) if range.start <= previous.end => previous.end = previous.end.max(range.end),
+            _ => out.push(range),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outline(bounds: &[u32]) -> Outline {
+        Outline { bounds: bounds.to_vec(), prints: (0..bounds.len() as u64 - 1).map(|i| i << 60 | i).collect() }
+    }
+
+    #[test]
+    fn an_outline_comes_back_from_its_stored_form() {
+        let o = outline(&[0, 512, 700, 100_000, 100_001]);
+        assert_eq!(Outline::decode(&o.encode()), Some(o.clone()));
+        // Cut short, a zero gap, or fewer than two runs do not decode.
+        let stored = o.encode();
+        assert_eq!(Outline::decode(&stored[..stored.len() - 1]), None);
+        assert_eq!(Outline::decode(&[0x80]), None);
+        assert_eq!(Outline::decode(&[[5].as_slice(), &[0; 8], &[0], &[0; 8]].concat()), None);
+        assert_eq!(Outline::decode(&[[5].as_slice(), &[0; 8]].concat()), None);
+        assert_eq!(Outline::decode(&[]), None);
+    }
+
+    #[test]
+    fn regions_are_the_runs_the_spans_touch_joined() {
+        let o = outline(&[0, 100, 200, 300, 400]);
+        assert_eq!(regions(&o, &[(150, 160)]), vec![100..200]);
+        // A span across a place takes both runs; an empty span its byte's run.
+        assert_eq!(regions(&o, &[(190, 210), (300, 300)]), vec![100..400]);
+        assert_eq!(regions(&o, &[(0, 1), (399, 400)]), [0..100, 300..400]);
+        assert_eq!(regions(&o, &[(100, 100), (250, 260)]), vec![100..300]);
+        // A span past the end touches nothing.
+        assert_eq!(regions(&o, &[(400, 410)]), Vec::<Range<usize>>::new());
+    }
+}
