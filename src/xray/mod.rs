@@ -11,6 +11,7 @@
 mod batch;
 mod demand;
 mod explore;
+mod parsed;
 mod pattern;
 mod script;
 mod syntax;
@@ -28,6 +29,7 @@ pub use explore::{ExploreCapture, ExploreNode, ExploreTree, explore};
 pub use pattern::CompiledQuery;
 pub use script::{ScriptLimits, check_script};
 
+use crate::extract::Outline;
 use crate::lang::Language;
 use crate::query::grep::Matcher;
 use crate::query::{ContentReader, FileFilter, Filters, QueryError, SearchContext};
@@ -155,6 +157,10 @@ pub struct XrayOutput {
     pub files_scanned: u64,
     /// Files parsed and evaluated (those where the driver matched).
     pub files_parsed: u64,
+    /// Bytes of those files parsed: a query each of whose matches lies inside one top-level
+    /// item parses only the items that hold driver matches, where the index has the file's
+    /// outline.
+    pub bytes_parsed: u64,
     /// Files with at least one match.
     pub matched: u64,
     /// Matches found (more than `results` holds when the limit cut them).
@@ -236,8 +242,8 @@ enum Evaluated {
     Skipped,
     /// Read, and the driver did not match.
     NoDriverMatch,
-    /// Evaluated.
-    Matches(Vec<Found>),
+    /// Evaluated, with the bytes parsed.
+    Matches(Vec<Found>, usize),
     /// The evaluator failed.
     Failed(&'static str, String),
 }
@@ -369,6 +375,7 @@ pub fn run(
             output.timed_out = true;
             break;
         }
+        let outlines: Vec<Option<Outline>> = chunk.iter().map(|info| outline_of(ctx, &compiled, info)).collect();
         let evaluated: Vec<(usize, Evaluated)> = chunk
             .par_iter()
             .enumerate()
@@ -378,7 +385,8 @@ pub fn run(
                     if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() > d) {
                         return (i, Evaluated::Skipped);
                     }
-                    (i, evaluate(content, local.as_ref(), sandbox, &compiled, driver.as_ref(), demand.as_ref(), info))
+                    let how = How { compiled: &compiled, driver: driver.as_ref(), demand: demand.as_ref() };
+                    (i, evaluate(content, local.as_ref(), sandbox, &how, outlines[i].as_ref(), info))
                 },
             )
             .collect();
@@ -397,9 +405,10 @@ pub fn run(
                         output.evaluation_errors.push(EvaluationError { path: info.path_str(), kind, message });
                     }
                 }
-                Evaluated::Matches(found) => {
+                Evaluated::Matches(found, bytes) => {
                     output.files_scanned += 1;
                     output.files_parsed += 1;
+                    output.bytes_parsed += bytes as u64;
                     if found.is_empty() {
                         continue;
                     }
@@ -458,16 +467,36 @@ pub fn run(
     Ok(output)
 }
 
+/// The outline of a candidate's record when the query can use it: each of its matches in the
+/// file's language lies inside one top-level item. `None` otherwise, and when the store has
+/// none (a file with syntax errors, a record made before outlines): the file is parsed whole.
+fn outline_of(ctx: &SearchContext<'_>, compiled: &Compiled, info: &FileInfo) -> Option<Outline> {
+    let Compiled::Query(queries) = compiled else { return None };
+    let language = language_of(info)?;
+    if !queries.get(language.name).is_some_and(pattern::CompiledQuery::regional) {
+        return None;
+    }
+    let key = crate::indexer::record_key(language.name, ctx.max_file_size);
+    ctx.store.outline(info.blob_id, &info.lang, &key).ok().flatten()
+}
+
+/// What every file is evaluated with.
+struct How<'a> {
+    compiled: &'a Compiled,
+    driver: Option<&'a Matcher>,
+    demand: Option<&'a demand::Demand>,
+}
+
 /// Reads, checks the driver, parses and evaluates one file.
 fn evaluate(
     content: &ContentReader<'_>,
     local: Option<&crate::git::LocalRepo>,
     sandbox: &mut script::Sandbox,
-    compiled: &Compiled,
-    driver: Option<&Matcher>,
-    demand: Option<&demand::Demand>,
+    how: &How<'_>,
+    outline: Option<&Outline>,
     info: &FileInfo,
 ) -> Evaluated {
+    let How { compiled, driver, demand } = *how;
     let Some(language) = language_of(info) else {
         return Evaluated::Skipped;
     };
@@ -496,18 +525,22 @@ fn evaluate(
         },
         (None, None) => None,
     };
-    let tree = match crate::extract::parse_whole(language, &data) {
-        Ok(tree) => tree,
+    let parsed = match parsed::parse(language, &data, outline, spans.as_deref()) {
+        Ok(parsed) => parsed,
         Err(message) => return Evaluated::Failed("parse", message),
     };
+    let bytes = parsed.bytes;
     let found = match compiled {
         Compiled::Query(queries) => match queries.get(language.name) {
-            Some(q) => Ok(q.matches(&tree, &data, spans.as_deref())),
+            Some(q) => Ok(parsed.trees.iter().flat_map(|tree| q.matches(tree, &data, spans.as_deref())).collect()),
             None => return Evaluated::Skipped,
         },
-        Compiled::Script(source) => {
-            sandbox.evaluate(source, tree, data.clone(), language.name, &info.path_str(), spans.as_deref())
-        }
+        Compiled::Script(source) => match parsed.trees.into_iter().next() {
+            Some(tree) => {
+                sandbox.evaluate(source, tree, data.clone(), language.name, &info.path_str(), spans.as_deref())
+            }
+            None => return Evaluated::Skipped,
+        },
     };
     match found {
         Ok(mut found) => {
@@ -516,7 +549,7 @@ fn evaluate(
                 found.retain(|f| overlaps(spans, f.start_byte, f.end_byte));
             }
             found.sort_by_key(|f| (f.start_byte, std::cmp::Reverse(f.end_byte)));
-            Evaluated::Matches(found)
+            Evaluated::Matches(found, bytes)
         }
         Err((kind, message)) => Evaluated::Failed(kind, message),
     }

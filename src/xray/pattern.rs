@@ -31,6 +31,9 @@ pub struct CompiledQuery {
     /// kind: the query then runs on the subtrees of those nodes only (see
     /// [`CompiledQuery::matches`]).
     root_kinds: Option<Vec<String>>,
+    /// Whether every match lies inside one top-level item of the file: each pattern has a root
+    /// of a concrete kind, and none is the file's own (see [`CompiledQuery::regional`]).
+    regional: bool,
 }
 
 /// Compiles `text` for each of `languages` (names of [`crate::lang::LANGUAGES`]); with none,
@@ -78,7 +81,10 @@ pub fn compile_for(
                 let main = query.capture_names().iter().position(|n| *n == "match").map(|i| i as u32);
                 if !checking_only {
                     let root_kinds = root_kinds(&query, text, &grammar);
-                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds });
+                    let file = file_kind(&grammar);
+                    let regional =
+                        root_kinds.as_ref().is_some_and(|kinds| file.is_some_and(|file| !kinds.contains(&file)));
+                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds, regional });
                 }
                 if checking_only {
                     // It compiles for one language: nothing runs, nothing more to check.
@@ -169,6 +175,14 @@ impl CompiledQuery {
     /// The compiled query.
     pub(super) fn query(&self) -> &Query {
         &self.query
+    }
+
+    /// Whether the pattern root of every match is inside one top-level item of the file (never
+    /// the file's root node): a match whose pattern root intersects a driver match is then
+    /// found in a parse of the items that hold driver matches alone (see
+    /// [`crate::extract::Outline`]).
+    pub(super) fn regional(&self) -> bool {
+        self.regional
     }
 
     /// The query's matches in `tree`, one per place (two patterns matching the same place give
@@ -298,6 +312,13 @@ fn root_kinds(query: &Query, text: &str, grammar: &Language) -> Option<Vec<Strin
         }
     }
     Some(kinds)
+}
+
+/// The kind of a file's root node in `grammar` (`translation_unit`, `module`, ...).
+fn file_kind(grammar: &Language) -> Option<String> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(grammar).ok()?;
+    Some(parser.parse("", None)?.root_node().kind().to_owned())
 }
 
 /// Whether a pattern's text has a quantifier (`+`, `*`, `?`) outside every parenthesis: a
@@ -472,6 +493,7 @@ mod tests {
                 reported: compiled.reported.clone(),
                 main: compiled.main,
                 root_kinds: None,
+                regional: false,
             };
             assert!(!places(&whole).is_empty(), "{query}");
             assert_eq!(places(compiled), places(&whole), "{query}");

@@ -145,6 +145,30 @@ fn a_query_given_no_driver_reads_only_the_files_holding_its_kinds_keywords() {
 }
 
 #[test]
+fn a_query_parses_only_the_items_that_hold_its_drivers_matches() {
+    let (_tmp, repo) = fixture("xray");
+    let size = |path: &str| std::fs::metadata(repo.join(path)).unwrap().len();
+    let calls = r#"(call_expression function: (identifier) @f (#eq? @f "memcpy")) @match"#;
+    // The same question as an alternation of one: its root has no one kind, so the file is
+    // parsed whole; the answers must be the same.
+    let whole = r#"[(call_expression function: (identifier) @f (#eq? @f "memcpy"))] @match"#;
+    for reference in ["main", "refactor"] {
+        let items = cc(&repo, &["xray", "memcpy", "--query", calls, "--ref", reference]);
+        assert_eq!(items.code, 0, "{} {}", items.stdout, items.stderr);
+        assert_eq!(places(&items.json), vec!["drivers/copy.c:38", "drivers/copy.c:197"], "at {reference}");
+        let parsed = items.json["bytes_parsed"].as_u64().unwrap();
+        assert!(parsed > 0 && parsed * 3 < size("drivers/copy.c"), "{parsed} of {}", size("drivers/copy.c"));
+        let all = cc(&repo, &["xray", "memcpy", "--query", whole, "--ref", reference]);
+        assert_eq!(all.json["results"], items.json["results"], "at {reference}");
+        assert_eq!(all.json["bytes_parsed"].as_u64(), Some(size("drivers/copy.c")));
+    }
+    // A file with a syntax error has no outline: parsed whole, its match still found.
+    let broken = cc(&repo, &["xray", "open", "--query", OPEN_WITH_MODE, "--path", "app/broken.py", "--ref", "main"]);
+    assert_eq!(places(&broken.json), vec!["app/broken.py:2"]);
+    assert_eq!(broken.json["bytes_parsed"].as_u64(), Some(size("app/broken.py")));
+}
+
+#[test]
 fn the_working_tree_is_searched_as_it_is_on_disk() {
     let (_tmp, repo) = fixture("xray");
     std::fs::write(repo.join("app/util.py"), "def log(name):\n    return open(name, \"a\")\n").unwrap();

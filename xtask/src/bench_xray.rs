@@ -284,9 +284,9 @@ pub fn xray(args: &BenchArgs) -> Result<()> {
 fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize, lang: Option<&str>) -> Result<Vec<Value>> {
     let mut rows = Vec::new();
     println!(
-        "| rule | driver | ours / ast-grep matches | equal | only ours | only ast-grep | in files without the extension | candidates / parsed | ours (worktree) | ours (--ref HEAD) | ast-grep | ast-grep / ours |"
+        "| rule | driver | ours / ast-grep matches | equal | only ours | only ast-grep | in files without the extension | candidates / parsed | MB parsed | ours (worktree) | ours (--ref HEAD) | ast-grep | ast-grep / ours |"
     );
-    println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for rule in RULES {
         if lang.is_some_and(|l| l != rule.lang) || !has_language(repo, rule.extensions)? {
             continue;
@@ -312,7 +312,7 @@ fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize, lang: 
         let (m_ours, m_ref, m_theirs) = (median(&t_ours), median(&t_ref), median(&t_theirs));
         let ratio = m_theirs.as_secs_f64() / m_ours.as_secs_f64().max(1e-9);
         println!(
-            "| {} ({}) | {} | {} / {} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {:.1}x |",
+            "| {} ({}) | {} | {} / {} | {} | {} | {} | {} | {} / {} | {:.1} | {} | {} | {} | {:.1}x |",
             rule.name,
             rule.lang,
             rule.driver.map_or("none".to_owned(), |d| format!("`{d}`")),
@@ -324,6 +324,7 @@ fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize, lang: 
             unextended,
             answer["candidates"],
             answer["files_parsed"],
+            answer["bytes_parsed"].as_f64().unwrap_or(0.0) / 1e6,
             secs(m_ours),
             secs(m_ref),
             secs(m_theirs),
@@ -339,6 +340,7 @@ fn compare(bin: &Path, store: &Path, sg: &Path, repo: &Path, runs: usize, lang: 
             "ours": our_places.len(), "ast_grep": their_places.len(),
             "only_ours": only_ours, "only_ast_grep": only_theirs, "in_files_without_the_extension": unextended,
             "candidates": answer["candidates"], "files_parsed": answer["files_parsed"],
+            "bytes_parsed": answer["bytes_parsed"],
             "ours_ms": m_ours.as_secs_f64() * 1000.0, "ours_ref_ms": m_ref.as_secs_f64() * 1000.0,
             "ast_grep_ms": m_theirs.as_secs_f64() * 1000.0, "speedup": ratio, "runs": runs,
         }));

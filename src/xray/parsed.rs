@@ -1,0 +1,283 @@
+//! What of a candidate file is parsed: the whole file, or, for a query each of whose matches
+//! lies inside one top-level item, only the items that hold driver matches, each run of them
+//! parsed alone (see [`crate::extract::Outline`]).
+
+use std::ops::Range;
+
+use tree_sitter::{Point, Tree};
+
+use crate::extract::{self, Outline};
+use crate::lang::Language;
+
+/// A part parse is made when it leaves out at least this share of the file.
+const MIN_SAVING: f64 = 0.1;
+
+/// The trees of a file's parse and how many of its bytes they cover.
+pub(super) struct Parsed {
+    /// One tree for the whole file, or one per run of items parsed.
+    pub trees: Vec<Tree>,
+    /// Bytes parsed.
+    pub bytes: usize,
+}
+
+/// Parses `data`, a file of `language`: only the runs of items of `outline` that hold a byte
+/// of `spans` when there is an outline made for this content and it leaves enough out, else
+/// the whole file. A run whose syntax alone differs from the whole file's (its fingerprint)
+/// means the part parse is not the whole file's: the whole file is parsed then.
+pub(super) fn parse(
+    language: &'static Language,
+    data: &[u8],
+    outline: Option<&Outline>,
+    spans: Option<&[(usize, usize)]>,
+) -> Result<Parsed, String> {
+    if let (Some(outline), Some(spans)) = (outline, spans)
+        && outline.len() == data.len()
+    {
+        let regions = extract::regions(outline, spans);
+        let bytes: usize = regions.iter().map(ExactSizeIterator::len).sum();
+        if (bytes as f64) <= data.len() as f64 * (1.0 - MIN_SAVING)
+            && let Some(trees) = parse_regions(language, data, outline, &regions)
+        {
+            return Ok(Parsed { trees, bytes });
+        }
+    }
+    Ok(Parsed { trees: vec![extract::parse_whole(language, data)?], bytes: data.len() })
+}
+
+/// One tree per region, or `None` when one does not parse as in the whole file.
+fn parse_regions(
+    language: &'static Language,
+    data: &[u8],
+    outline: &Outline,
+    regions: &[Range<usize>],
+) -> Option<Vec<Tree>> {
+    let mut trees = Vec::with_capacity(regions.len());
+    let (mut row, mut counted) = (0usize, 0usize);
+    let mut point = |at: usize| {
+        row += memchr::memchr_iter(b'\n', &data[counted..at]).count();
+        counted = at;
+        let line_start = memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
+        Point { row, column: at - line_start }
+    };
+    for region in regions {
+        let range = tree_sitter::Range {
+            start_byte: region.start,
+            end_byte: region.end,
+            start_point: point(region.start),
+            end_point: point(region.end),
+        };
+        let tree = extract::parse_in(language, data, &[range]).ok()?;
+        if !outline.agrees(&tree, region) {
+            return None;
+        }
+        trees.push(tree);
+    }
+    Some(trees)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One block of items per grammar an outline is made for, with a name to make copies of
+    /// it differ: the kinds of top-level items the grammar has, comments between them, and
+    /// what a parse could read differently on less text (no semicolons in JavaScript,
+    /// decorators, attributes, line continuations, preprocessor blocks).
+    fn block(grammar: &str, n: usize) -> String {
+        let text = match grammar {
+            "c" => {
+                "#include <linux/slab.h>\n#define COPY_§(dst, src) \\\n\tmemcpy((dst), (src), sizeof(*(src)))\n\n\
+                 /* A buffer. */\nstruct buf_§ {\n\tchar *data;\n\tsize_t len;\n};\n\n\
+                 static int copy_§(struct buf_§ *b, const char *s)\n{\n\tif (!b)\n\t\tgoto out;\n\
+                 \tmemcpy(b->data, s, b->len);\nout:\n\treturn 0;\n}\n\n\
+                 #ifdef CONFIG_§\nstatic const int table_§[] = { 1, 2, 3 };\n#endif\n\
+                 typedef int (*handler_§)(void *);\nEXPORT_SYMBOL(copy_§);\n\n"
+            }
+            "cpp" => {
+                "#include <vector>\n// A box.\ntemplate <typename T>\nclass Box_§ {\n public:\n  explicit Box_§(T v) : \
+                 v_(v) {}\n  T get() const { return v_; }\n private:\n  T v_;\n};\n\n\
+                 namespace ns_§ {\nint twice(int x) { return 2 * x; }\n}  // namespace ns_§\n\n\
+                 int main_§() {\n  std::vector<int> v{1, 2};\n  for (auto& x : v) x += 1;\n  return v.size();\n}\n\n"
+            }
+            "rust" => {
+                "use std::collections::HashMap;\n\n/// A thing.\n#[derive(Debug, Clone)]\npub struct Thing_§ {\n    \
+                 name: String,\n}\n\nimpl Thing_§ {\n    pub fn new(name: &str) -> Self {\n        Thing_§ { name: \
+                 name.to_owned() }\n    }\n}\n\nmacro_rules! make_§ {\n    ($x:expr) => {\n        Thing_§::new($x)\n    \
+                 };\n}\n\nfn run_§(m: &HashMap<String, u32>) -> Option<u32> {\n    let v = m.get(\"a\").copied().unwrap();\n    \
+                 Some(v)\n}\n\n#[cfg(test)]\nmod tests_§ {\n    #[test]\n    fn works() {}\n}\n\n"
+            }
+            "go" => {
+                "// Thing holds a name.\ntype Thing_§ struct {\n\tLabel string\n}\n\n\
+                 func (t *Thing_§) Hello() string {\n\treturn \"hello \" + t.Label\n}\n\n\
+                 var defaults_§ = map[string]int{\n\t\"a\": 1,\n}\n\n\
+                 func run_§() error {\n\t_, err := fmt.Println(\"x\")\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn \
+                 nil\n}\n\nconst limit_§ = 10\n\n"
+            }
+            "python" => {
+                "import os\nfrom typing import List\n\n# A decorated function.\n@app.route(\"/§\")\ndef view_§(items: \
+                 List[int] = []) -> None:\n    total = sum(items) + \\\n        len(items)\n    return None\n\n\
+                 class Thing_§(Base):\n    \"\"\"A thing.\n\n    With a long doc.\n    \"\"\"\n\n    def open(self, path):\n        \
+                 with open(path, \"w\") as f:\n            f.write(\"x\")\n\n\
+                 if os.environ.get(\"§\"):\n    value_§ = [x for x in range(3)]\nelse:\n    value_§ = None\n\n\
+                 try:\n    import json\nexcept ImportError:\n    pass\n\n"
+            }
+            "java" => {
+                "/** A thing. */\n@Deprecated\nclass Thing_§ implements Runnable {\n    private final String name;\n\n    \
+                 Thing_§(String name) { this.name = name; }\n\n    @Override\n    public void run() {\n        try {\n            \
+                 System.out.println(name);\n        } catch (Exception e) {\n        }\n    }\n}\n\n\
+                 interface Shape_§ {\n    double area();\n}\n\nenum Color_§ { RED, GREEN }\n\n"
+            }
+            "javascript" => {
+                "import { a } from './a_§.js'\n\n// No semicolons.\nconst x_§ = a\n(function () {})\n\n\
+                 let list_§ = [1, 2]\n[3, 4].forEach(v => console.log(v))\n\n\
+                 export default class Thing_§ extends Base {\n  constructor(name) {\n    super()\n    this.name = \
+                 name\n  }\n  async load() {\n    for (const u of this.urls) {\n      await fetch(u)\n    }\n  }\n}\n\n\
+                 function run_§(x) {\n  return x\n    ? `t${x}`\n    : null\n}\n\n"
+            }
+            "typescript" | "tsx" => {
+                "import type { A } from './a_§';\n\n/** Options. */\nexport interface Options_§ {\n  name: string;\n  \
+                 retry?: number;\n}\n\nexport type Handler_§ = (o: Options_§) => Promise<any>;\n\n\
+                 enum Kind_§ { A = 1, B }\n\n@sealed\nexport class Thing_§<T> implements A {\n  private v: T;\n  \
+                 constructor(v: T) { this.v = v; }\n  get(): T { return this.v as T; }\n}\n\n\
+                 export function run_§(o: Options_§): any {\n  console.log(o.name)\n  return o.retry ?? 0\n}\n\n\
+                 declare module 'm_§' {\n  export const x: number;\n}\n\n"
+            }
+            other => panic!("no block for {other}"),
+        };
+        let text = text.replace('§', &n.to_string());
+        match grammar {
+            "tsx" => format!("{text}export const View{n} = () => <div className=\"v\">{{1}}</div>;\n\n"),
+            "go" if n == 0 => format!("package main\n\n{text}"),
+            _ => text,
+        }
+    }
+
+    /// The line of the first error or missing node under `node`.
+    fn first_error(node: tree_sitter::Node<'_>, source: &str) -> String {
+        if node.is_error() || node.is_missing() {
+            let line = node.start_position().row;
+            return format!("line {}: {:?}", line + 1, source.lines().nth(line));
+        }
+        let mut cursor = node.walk();
+        let found = node.children(&mut cursor).filter(|c| c.has_error()).map(|c| first_error(c, source)).next();
+        found.unwrap_or_default()
+    }
+
+    fn children(tree: &Tree, within: &Range<usize>) -> Vec<(usize, usize, String)> {
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        root.children(&mut cursor)
+            .filter(|c| c.start_byte() >= within.start && c.end_byte() <= within.end)
+            .map(|c| (c.start_byte(), c.end_byte(), c.to_sexp()))
+            .collect()
+    }
+
+    /// An item with a syntax error in `grammar`.
+    fn broken(grammar: &str) -> &'static str {
+        match grammar {
+            "c" | "cpp" => "int broken(;\n\n",
+            "python" => "def broken(:\n    pass\n\n",
+            "java" => "class Broken { int x = ; }\n\n",
+            "rust" => "fn broken( {\n}\n\n",
+            "go" => "func broken( {\n}\n\n",
+            _ => "let broken = 1 +;\n\n",
+        }
+    }
+
+    /// Parses each run of `source`'s outline, and each pair of adjacent runs, alone: where the
+    /// fingerprints agree, the items are the whole parse's there. Returns per run whether it
+    /// agreed alone.
+    fn check_runs(grammar: &str, source: &str) -> Vec<bool> {
+        let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
+        let data = source.as_bytes();
+        let whole = extract::parse_whole(language, data).unwrap();
+        let outline = Outline::of(language, &whole, data.len()).unwrap_or_else(|| panic!("{grammar}: no outline"));
+        let runs: Vec<Range<usize>> = outline.runs().collect();
+        let mut regions = runs.clone();
+        regions.extend(runs.windows(2).map(|p| p[0].start..p[1].end));
+        let mut agreed = Vec::new();
+        for (i, region) in regions.iter().enumerate() {
+            let tree = extract::parse_in(language, data, &[range_of(data, region)]).unwrap();
+            let agrees = outline.agrees(&tree, region);
+            if agrees {
+                assert_eq!(children(&tree, region), children(&whole, region), "{grammar}: {region:?}");
+                assert!(!children(&tree, region).is_empty());
+            }
+            if i < runs.len() {
+                agreed.push(agrees);
+            }
+        }
+        agreed
+    }
+
+    fn range_of(data: &[u8], region: &Range<usize>) -> tree_sitter::Range {
+        let point = |at: usize| {
+            let row = memchr::memchr_iter(b'\n', &data[..at]).count();
+            Point { row, column: at - memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1) }
+        };
+        tree_sitter::Range {
+            start_byte: region.start,
+            end_byte: region.end,
+            start_point: point(region.start),
+            end_point: point(region.end),
+        }
+    }
+
+    #[test]
+    fn each_run_of_items_parses_alone_as_in_the_whole_file() {
+        for grammar in extract::OUTLINE_GRAMMARS {
+            let source: String = (0..8).map(|n| block(grammar, n)).collect();
+            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == *grammar).unwrap();
+            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
+            let root = whole.root_node();
+            assert!(!root.has_error(), "{grammar}: the sample has an error: {}", first_error(root, &source));
+            let agreed = check_runs(grammar, &source);
+            assert!(agreed.len() >= 4 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+        }
+    }
+
+    #[test]
+    fn runs_beside_an_item_with_errors_parse_alone_and_a_run_that_differs_is_parsed_whole() {
+        for grammar in extract::OUTLINE_GRAMMARS {
+            let source: String =
+                (0..8)
+                    .map(|n| {
+                        if n % 3 == 1 { format!("{}{}", broken(grammar), block(grammar, n)) } else { block(grammar, n) }
+                    })
+                    .collect();
+            let agreed = check_runs(grammar, &source);
+            assert!(agreed.iter().filter(|&&a| a).count() * 2 >= agreed.len(), "{grammar}: {agreed:?}");
+        }
+        // A fingerprint that does not agree: the whole file is parsed.
+        let language = crate::lang::by_name("c").unwrap();
+        let source: String = (0..8).map(|n| block("c", n)).collect();
+        let other = source.replacen("b->len);", "b->len)+", 1);
+        let outline = Outline::of(language, &extract::parse_whole(language, other.as_bytes()).unwrap(), other.len());
+        let at = source.find("memcpy(b->data").unwrap();
+        let parsed = parse(language, source.as_bytes(), outline.as_ref(), Some(&[(at, at + 6)])).unwrap();
+        assert_eq!((parsed.trees.len(), parsed.bytes), (1, source.len()));
+    }
+
+    #[test]
+    fn only_the_runs_holding_a_span_are_parsed_and_nodes_keep_their_places() {
+        let language = crate::lang::by_name("c").unwrap();
+        let source: String = (0..8).map(|n| block("c", n)).collect();
+        let data = source.as_bytes();
+        let whole = extract::parse_whole(language, data).unwrap();
+        let outline = Outline::of(language, &whole, data.len()).unwrap();
+        let at = source.find("memcpy(b->data, s, b->len)").unwrap();
+        let parsed = parse(language, data, Some(&outline), Some(&[(at, at + 6)])).unwrap();
+        assert_eq!(parsed.trees.len(), 1);
+        assert!(parsed.bytes * 4 < data.len(), "{} of {}", parsed.bytes, data.len());
+        let node = parsed.trees[0].root_node().descendant_for_byte_range(at, at + 6).unwrap();
+        let same = whole.root_node().descendant_for_byte_range(at, at + 6).unwrap();
+        assert_eq!(
+            (node.kind(), node.start_position(), node.end_position()),
+            (same.kind(), same.start_position(), same.end_position())
+        );
+        // An outline made for other content is not used.
+        let longer = format!("{source}\n");
+        let parsed = parse(language, longer.as_bytes(), Some(&outline), Some(&[(at, at + 6)])).unwrap();
+        assert_eq!(parsed.bytes, longer.len());
+    }
+}
