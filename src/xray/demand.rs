@@ -82,8 +82,8 @@ impl Demand {
 
     /// Where in `data`, a file of `language`, matches can be: `None` when the file meets no
     /// pattern's demand, else byte spans (in order) of which every match's pattern root holds
-    /// one (the root holds all its pattern's texts: for each pattern, the places of its most
-    /// telling text). More than `limit` places give the whole file as one span.
+    /// one (the root holds all its pattern's texts: for each pattern, the places of the texts
+    /// the file holds least often). More than `limit` places give the whole file as one span.
     pub fn places(&self, language: &str, data: &[u8], limit: usize) -> Option<Vec<(usize, usize)>> {
         let whole = vec![(0, data.len())];
         let Some(patterns) = self.by_language.get(language) else { return Some(whole) };
@@ -95,7 +95,13 @@ impl Demand {
         }
         let mut spans = Vec::new();
         for clauses in met {
-            let telling = clauses.iter().max_by_key(|c| c.iter().map(String::len).min().unwrap_or(0))?;
+            // The clause whose texts the file holds least often places the matches closest
+            // (a part parse reads the items around them only): `None` before `return`.
+            let telling = clauses.iter().min_by_key(|c| {
+                let count: usize =
+                    c.iter().map(|t| memchr::memmem::find_iter(data, t.as_bytes()).take(limit + 1).count()).sum();
+                (count, std::cmp::Reverse(c.iter().map(String::len).min().unwrap_or(0)))
+            })?;
             for t in telling {
                 for at in memchr::memmem::find_iter(data, t.as_bytes()) {
                     if spans.len() == limit {
@@ -112,7 +118,9 @@ impl Demand {
 
     /// Whether `data`, a file of `language`, meets the demand of one pattern.
     pub fn holds(&self, language: &str, data: &[u8]) -> bool {
-        self.places(language, data, 0).is_some()
+        let Some(patterns) = self.by_language.get(language) else { return true };
+        let found = |t: &String| memchr::memmem::find(data, t.as_bytes()).is_some();
+        patterns.iter().any(|clauses| clauses.iter().all(|clause| clause.iter().any(found)))
     }
 
     /// The demand for a reader: `a & b` both, `a|b` either, patterns (and languages that
@@ -386,8 +394,11 @@ mod tests {
     fn a_file_meets_its_own_languages_demand() {
         let returns = demand("(return_statement (none)) @r").unwrap();
         let source = b"def f():\n    return None\n\ndef g():\n    return None\n";
-        // The places of the most telling text (`return` is longer than `None`).
+        // The places of the text the file holds least often, the longer one when even.
         assert_eq!(returns.places("python", source, 100), Some(vec![(13, 19), (39, 45)]));
+        let one = b"def f():\n    return 1\n\ndef g():\n    return None\n";
+        assert_eq!(returns.places("python", one, 100), Some(vec![(43, 47)]));
+        assert!(returns.holds("python", one) && !returns.holds("python", b"return 1"));
         assert_eq!(returns.places("python", source, 1), Some(vec![(0, source.len())]), "too many: the whole file");
         assert_eq!(returns.places("python", b"def f():\n    return 1\n", 100), None);
         assert_eq!(returns.places("python", b"x = None\n", 100), None);
