@@ -113,6 +113,15 @@ impl CommitIndex {
         CommitIndex::open(store_dir).ok().filter(|index| index.reader().is_ok())
     }
 
+    /// Merges every committed segment into one (nothing when there is one or none).
+    pub fn merge_all(&self, writer: &mut IndexWriter) -> Result<(), FtsError> {
+        let segments = self.index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            writer.merge(&segments).wait()?;
+        }
+        Ok(())
+    }
+
     /// A writer (one thread: commit documents are small).
     pub fn writer(&self) -> Result<IndexWriter, FtsError> {
         let writer = self.index.writer_with_num_threads(1, 50_000_000)?;
