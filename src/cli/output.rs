@@ -579,7 +579,7 @@ impl Out {
                 .json_doc(&serde_json::json!({ "codecompass_protocol_version": PROTOCOL_VERSION, "gc": report }));
         }
         self.write(&format!(
-            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs, {} ended jobs; kept {} views; {:.1} -> {:.1} MiB in {} ms\n",
+            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs, {} ended jobs; kept {} views; {}{:.1} -> {:.1} MiB in {} ms\n",
             report.refs_dropped,
             report.views_dropped,
             report.file_versions_dropped,
@@ -588,6 +588,11 @@ impl Out {
             report.blobs_dropped,
             report.jobs_dropped,
             report.views_kept,
+            if report.segments_merged > 1 {
+                format!("{} full-text segments merged into one; ", report.segments_merged)
+            } else {
+                String::new()
+            },
             report.bytes_before as f64 / 1048576.0,
             report.bytes_after as f64 / 1048576.0,
             report.duration_ms

@@ -122,9 +122,17 @@ impl CommitIndex {
         Ok(())
     }
 
-    /// A writer (one thread: commit documents are small).
+    /// How many segments the last commit has.
+    pub fn segment_count(&self) -> Result<usize, FtsError> {
+        Ok(self.index.searchable_segment_ids()?.len())
+    }
+
+    /// A writer (one thread: commit documents are small) that merges nothing by itself: the
+    /// run that wrote merges at its end ([`CommitIndex::merge_all`]), with no merge of the
+    /// writer's own under way.
     pub fn writer(&self) -> Result<IndexWriter, FtsError> {
         let writer = self.index.writer_with_num_threads(1, 50_000_000)?;
+        writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
         writer.garbage_collect_files().wait()?;
         Ok(writer)
     }

@@ -231,6 +231,25 @@ impl FullText {
         blobs < SMALL_RUN
     }
 
+    /// How many segments the last commit has.
+    pub fn segment_count(&self) -> Result<usize, FtsError> {
+        Ok(self.index.searchable_segment_ids()?.len())
+    }
+
+    /// Merges every committed segment into one, which also drops deleted documents; returns
+    /// how many segments there were. Each segment has its own term dictionary and columns, so
+    /// a query looks a term up, and opens columns, once per segment.
+    pub fn compact(&self, writer: &mut IndexWriter) -> Result<usize, FtsError> {
+        // The writer's own policy would merge some of them meanwhile: the caller's writer
+        // must not have merges under way (a fresh writer, or one that merges nothing).
+        writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
+        let segments = self.index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            writer.merge(&segments).wait()?;
+        }
+        Ok(segments.len())
+    }
+
     /// A writer with a memory budget, for one index run of about `blobs` blobs: a small run
     /// (a branch switch, a few edits) gets one indexing thread with tantivy's smallest budget,
     /// so it writes one small segment without allocating (and zeroing) arenas it never fills.

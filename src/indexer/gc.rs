@@ -38,6 +38,8 @@ pub struct GcReport {
     pub views_kept: u64,
     /// Background jobs that had ended before the grace period.
     pub jobs_dropped: u64,
+    /// Full-text segments merged into one (0: there was one or none).
+    pub segments_merged: u64,
     /// Bytes of the store before and after.
     pub bytes_before: u64,
     /// After.
@@ -251,17 +253,28 @@ impl Indexer<'_> {
             let mut stmt = conn.prepare("SELECT fv FROM gc_pending_documents").map_err(store::StoreError::from)?;
             stmt.query_map([], |r| r.get(0)).map_err(store::StoreError::from)?.filter_map(Result::ok).collect()
         };
-        if !pending.is_empty() {
-            let fulltext = FullText::open(self.store.dir())?;
+        // 7. The full-text index in one segment, merged by the same writer (with no merge of
+        // its own under way): each segment has its own term dictionary and columns.
+        let fulltext = FullText::open(self.store.dir())?;
+        if !pending.is_empty() || fulltext.segment_count()? > 1 {
             let mut writer = fulltext.writer(0)?;
-            for fv in &pending {
-                writer.delete_term(tantivy::Term::from_field_u64(fulltext.fields().fv, u64::from(*fv)));
+            writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
+            if !pending.is_empty() {
+                for fv in &pending {
+                    writer.delete_term(tantivy::Term::from_field_u64(fulltext.fields().fv, u64::from(*fv)));
+                }
+                writer.commit().map_err(crate::index::FtsError::from)?;
+                crate::failpoint::hit("gc.after_fulltext_commit");
             }
-            writer.commit().map_err(crate::index::FtsError::from)?;
-            crate::failpoint::hit("gc.after_fulltext_commit");
+            let segments = fulltext.compact(&mut writer)?;
             writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
-            conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
-            report.documents_dropped = pending.len() as u64;
+            if segments > 1 {
+                report.segments_merged = segments as u64;
+            }
+            if !pending.is_empty() {
+                conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
+                report.documents_dropped = pending.len() as u64;
+            }
         }
         Ok(())
     }

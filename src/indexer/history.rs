@@ -52,6 +52,10 @@ pub struct HistoryReport {
 const DIFF_LIMIT: usize = 4 << 20;
 /// Commits per transaction and full-text commit.
 const CHUNK: usize = 256;
+/// A run that adds at least this many commits ends with the commits' index in one segment...
+const MERGE_AFTER_COMMITS: u64 = 1_000;
+/// ...and so does one that leaves more segments than this.
+const MAX_SEGMENTS: usize = 8;
 
 /// A changed file as stored: the file version ids and what the document needs.
 struct Side {
@@ -162,10 +166,11 @@ impl Indexer<'_> {
             bar.inc(chunk.len() as u64);
         }
         drop(bar);
-        // One segment at the end: each segment keeps its own dictionary of the trigrams of
-        // changed lines, most of them the same (on requests, five segments held 3.3 MB of
-        // term dictionaries).
-        if report.commits_added > 0 {
+        // The writer merges nothing itself (see `CommitIndex::writer`): one segment at the end
+        // of a run that added many commits or left many segments. Each segment keeps its own
+        // dictionary of the trigrams of changed lines, most of them the same (on requests,
+        // five segments held 3.3 MB of term dictionaries).
+        if report.commits_added >= MERGE_AFTER_COMMITS || index.segment_count()? > MAX_SEGMENTS {
             index.merge_all(&mut writer)?;
         }
         writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;

@@ -154,10 +154,20 @@ fn gc_drops_what_no_ref_reaches_and_keeps_answers() {
     }
     git(&repo, &["branch", "-D", "-q", "old-line"]);
     git(&repo, &["branch", "-D", "-q", "feature"]);
+    let segments = || {
+        let meta: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(repo.join(".git/codecompass/fts/meta.json")).unwrap()).unwrap();
+        meta["segments"].as_array().unwrap().len() as u64
+    };
+    let before = segments();
     let run = cc(&repo, &["gc", "--grace-days", "0"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = &run.json["gc"];
     assert_eq!(report["refs_dropped"], 2, "{report}");
+    // Each index run committed its own full-text segment; gc leaves one (here the deletes'
+    // commit merged them already).
+    assert!(before >= 2, "{before} segments");
+    assert_eq!(segments(), 1);
     assert!(report["views_dropped"].as_u64().unwrap() >= 2, "{report}");
     assert!(report["file_versions_dropped"].as_u64().unwrap() >= 2, "{report}");
     assert!(report["records_dropped"].as_u64().unwrap() >= 2, "{report}");
@@ -178,9 +188,20 @@ fn gc_drops_what_no_ref_reaches_and_keeps_answers() {
     assert_eq!(search.code, 1);
     let again = cc(&repo, &["gc", "--grace-days", "0"]);
     assert_eq!(again.json["gc"]["file_versions_dropped"], 0);
+    assert_eq!(again.json["gc"]["segments_merged"], 0);
     // The branch comes back: its view is rebuilt from what is left.
     git(&repo, &["branch", "feature", "main"]);
     assert_eq!(cc(&repo, &["locate", "Cart", "--ref", "feature"]).code, 0);
+    // With nothing to delete, gc merges the segments later runs committed.
+    write(&repo, "src/extra.rs", "pub fn extra_helper() {}\n");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let before = segments();
+    assert!(before >= 2, "{before} segments");
+    let merged = cc(&repo, &["gc"]);
+    assert_eq!(merged.json["gc"]["segments_merged"].as_u64(), Some(before), "{}", merged.stdout);
+    assert_eq!(segments(), 1);
+    let found = cc(&repo, &["search", "--mode", "literal", "extra_helper"]);
+    assert_eq!(found.code, 0, "{}", found.stdout);
 }
 
 #[test]
