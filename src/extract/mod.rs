@@ -49,8 +49,8 @@ pub use parse::parse_whole;
 ///   variable an element of what it loops over (`jar[]`, also `next(jar)`), bound where the
 ///   loop's body starts; a signature is cut at 600 characters, not 300, and keeps its end
 ///   (`… -> Response`); a TypeScript module's top-level declaration is `export` or `private`.
-/// - 7: a record of a file that parses without errors keeps its outline (where a parse of the
-///   file may start and stop; see [`Outline`]), for X-Ray's parses of a few items.
+/// - 7: a record keeps its file's outline (where a parse of the file may start and stop, and
+///   the syntax between; see [`Outline`]), for X-Ray's parses of a few items.
 pub const EXTRACTOR_VERSION: u32 = 7;
 
 /// A parse taking longer than this is cut off and reported as partial.

@@ -21,8 +21,8 @@ CREATE TABLE IF NOT EXISTS occurrences (
     record INTEGER PRIMARY KEY,
     data   BLOB NOT NULL
 );
--- Where a parse of a record's file may start and stop, packed: see extract/outline.rs. Only
--- records of files that parse whole without errors, in grammars whose items parse alone.
+-- Where a parse of a record's file may start and stop, and a fingerprint of the syntax
+-- between, packed: see extract/outline.rs. Only records in grammars whose items parse alone.
 CREATE TABLE IF NOT EXISTS outlines (
     record INTEGER PRIMARY KEY,
     data   BLOB NOT NULL

@@ -469,7 +469,7 @@ pub fn run(
 
 /// The outline of a candidate's record when the query can use it: each of its matches in the
 /// file's language lies inside one top-level item. `None` otherwise, and when the store has
-/// none (a file with syntax errors, a record made before outlines): the file is parsed whole.
+/// none (a file of one run of items, a record made before outlines): the file is parsed whole.
 fn outline_of(ctx: &SearchContext<'_>, compiled: &Compiled, info: &FileInfo) -> Option<Outline> {
     let Compiled::Query(queries) = compiled else { return None };
     let language = language_of(info)?;
