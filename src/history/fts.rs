@@ -115,11 +115,7 @@ impl CommitIndex {
 
     /// Merges every committed segment into one (nothing when there is one or none).
     pub fn merge_all(&self, writer: &mut IndexWriter) -> Result<(), FtsError> {
-        let segments = self.index.searchable_segment_ids()?;
-        if segments.len() > 1 {
-            writer.merge(&segments).wait()?;
-        }
-        Ok(())
+        crate::index::merge_into_one(&self.index, writer).map(|_| ())
     }
 
     /// How many segments the last commit has.

@@ -113,6 +113,19 @@ impl Place {
     }
 }
 
+/// Merges every committed segment of `index` into one with `writer`; returns how many there
+/// were. The writer's own merge policy would merge some of them meanwhile, so it is turned
+/// off: the writer must not have merges under way (a fresh writer, or one that merges
+/// nothing). Used by the code index and the commits' index alike.
+pub fn merge_into_one(index: &Index, writer: &mut IndexWriter) -> Result<usize, FtsError> {
+    writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
+    let segments = index.searchable_segment_ids()?;
+    if segments.len() > 1 {
+        writer.merge(&segments).wait()?;
+    }
+    Ok(segments.len())
+}
+
 /// The schema's fields.
 #[derive(Clone, Copy, Debug)]
 pub struct Fields {
@@ -240,14 +253,7 @@ impl FullText {
     /// how many segments there were. Each segment has its own term dictionary and columns, so
     /// a query looks a term up, and opens columns, once per segment.
     pub fn compact(&self, writer: &mut IndexWriter) -> Result<usize, FtsError> {
-        // The writer's own policy would merge some of them meanwhile: the caller's writer
-        // must not have merges under way (a fresh writer, or one that merges nothing).
-        writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
-        let segments = self.index.searchable_segment_ids()?;
-        if segments.len() > 1 {
-            writer.merge(&segments).wait()?;
-        }
-        Ok(segments.len())
+        merge_into_one(&self.index, writer)
     }
 
     /// A writer with a memory budget, for one index run of about `blobs` blobs: a small run

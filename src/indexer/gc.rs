@@ -258,6 +258,7 @@ impl Indexer<'_> {
         let fulltext = FullText::open(self.store.dir())?;
         if !pending.is_empty() || fulltext.segment_count()? > 1 {
             let mut writer = fulltext.writer(0)?;
+            // No merges of its own: the deletes' commit must leave the segments to `compact`.
             writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
             if !pending.is_empty() {
                 for fv in &pending {
