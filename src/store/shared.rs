@@ -67,28 +67,27 @@ fn copy_sql(from: &str, blobs: &str, occurrences: bool, names: bool, outlines: b
 /// The donor's blob rows of the wanted blobs.
 const WANTED: &str = "FROM temp.cc_wanted w CROSS JOIN donor.blobs sb ON sb.oid = w.oid";
 
-/// Whether the attached database `from` has the `outlines` table.
-fn has_outlines(conn: &Connection, from: &str) -> Result<bool, StoreError> {
-    Ok(conn.query_row(
-        &format!("SELECT count(*) = 1 FROM {from}.sqlite_master WHERE type = 'table' AND name = 'outlines'"),
+/// Whether the attached database `from` has every one of `tables` (a store or snapshot older
+/// than an addition lacks it).
+fn has_tables(conn: &Connection, from: &str, tables: &[&str]) -> Result<bool, StoreError> {
+    let names = tables.iter().map(|t| format!("'{t}'")).collect::<Vec<_>>().join(", ");
+    let found: i64 = conn.query_row(
+        &format!("SELECT count(*) FROM {from}.sqlite_master WHERE type = 'table' AND name IN ({names})"),
         [],
         |r| r.get(0),
-    )?)
+    )?;
+    Ok(found == tables.len() as i64)
 }
+
+/// The tables of a record's references.
+const OCCURRENCE_TABLES: &[&str] = &["occurrences", "occurrence_names"];
 
 /// Copies every record of the attached database `from` into `main`, in one transaction.
 /// Snapshots older than references have no occurrences to copy.
 pub fn copy_all_records(conn: &Connection, from: &str) -> Result<(), StoreError> {
     let tx = conn.unchecked_transaction()?;
-    let occurrences: bool = tx.query_row(
-        &format!(
-            "SELECT count(*) = 2 FROM {from}.sqlite_master WHERE type = 'table'
-             AND name IN ('occurrences', 'occurrence_names')"
-        ),
-        [],
-        |r| r.get(0),
-    )?;
-    let outlines = has_outlines(&tx, from)?;
+    let occurrences = has_tables(&tx, from, OCCURRENCE_TABLES)?;
+    let outlines = has_tables(&tx, from, &["outlines"])?;
     tx.execute_batch(&copy_sql(from, &format!("FROM {from}.blobs sb"), occurrences, true, outlines))?;
     tx.commit()?;
     Ok(())
@@ -134,12 +133,7 @@ impl Store {
                     insert.execute([oid.0.as_slice()])?;
                 }
             }
-            let occurrences: bool = tx.query_row(
-                "SELECT count(*) = 2 FROM donor.sqlite_master WHERE type = 'table'
-                 AND name IN ('occurrences', 'occurrence_names')",
-                [],
-                |r| r.get(0),
-            )?;
+            let occurrences = has_tables(&tx, "donor", OCCURRENCE_TABLES)?;
             // Driven by the wanted blobs (CROSS JOIN fixes the order): a donor is read where it
             // holds them, by its indexes, never scanned.
             let holds: bool = tx.query_row(
@@ -148,7 +142,7 @@ impl Store {
                 |r| r.get(0),
             )?;
             if holds {
-                let outlines = has_outlines(&tx, "donor")?;
+                let outlines = has_tables(&tx, "donor", &["outlines"])?;
                 tx.execute_batch(&copy_sql("donor", WANTED, occurrences, false, outlines))?;
                 if occurrences {
                     super::occurrences::index_names_of_wanted(&tx)?;
