@@ -27,7 +27,6 @@ use crate::lang::{self, KINDS, Language, VisibilityRule};
 pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 pub use outline::{GRAMMARS as OUTLINE_GRAMMARS, Outline, regions};
 pub(crate) use parse::parse_in;
-use parse::parse_ranges;
 pub use parse::parse_whole;
 
 /// The version of the extraction logic. Part of every record key, beside a hash of the
@@ -335,9 +334,10 @@ fn extract_to(language: &'static Language, source: &[u8], full: bool) -> Extract
             if ranges.is_empty() {
                 break;
             }
-            match parse_ranges(language, source, &ranges) {
-                Some(t) => trees.push(t),
-                None => break,
+            // Errors in a macro's body are not the file's (it need not be items): not reported.
+            match parse_in(language, source, &ranges) {
+                Ok(t) => trees.push(t),
+                Err(_) => break,
             }
         }
     }

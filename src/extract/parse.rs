@@ -74,9 +74,3 @@ pub(crate) fn parse_in(
         })
     })
 }
-
-/// Parses only `ranges` of `source`; errors there are not the file's (a macro body need not
-/// be items), so nothing is reported.
-pub(super) fn parse_ranges(language: &'static Language, source: &[u8], ranges: &[tree_sitter::Range]) -> Option<Tree> {
-    parse_in(language, source, ranges).ok()
-}
