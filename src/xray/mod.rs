@@ -366,6 +366,12 @@ pub fn run(
         output.notes.push(format!("only the first {max} candidate file(s) in path order were evaluated (max_files)"));
     }
 
+    // The record key of each language evaluated, for the candidates' outlines.
+    let record_keys: BTreeMap<&str, String> = infos
+        .iter()
+        .filter_map(language_of)
+        .map(|l| (l.name, crate::indexer::record_key(l.name, ctx.max_file_size)))
+        .collect();
     let deadline = request.timeout.map(|t| started + t);
     let content = ctx.content;
     let stop = AtomicBool::new(false);
@@ -375,7 +381,8 @@ pub fn run(
             output.timed_out = true;
             break;
         }
-        let outlines: Vec<Option<Outline>> = chunk.iter().map(|info| outline_of(ctx, &compiled, info)).collect();
+        let outlines: Vec<Option<Outline>> =
+            chunk.iter().map(|info| outline_of(ctx, &compiled, &record_keys, info)).collect();
         let evaluated: Vec<(usize, Evaluated)> = chunk
             .par_iter()
             .enumerate()
@@ -470,14 +477,18 @@ pub fn run(
 /// The outline of a candidate's record when the query can use it: each of its matches in the
 /// file's language lies inside one top-level item. `None` otherwise, and when the store has
 /// none (a file of one run of items, a record made before outlines): the file is parsed whole.
-fn outline_of(ctx: &SearchContext<'_>, compiled: &Compiled, info: &FileInfo) -> Option<Outline> {
+fn outline_of(
+    ctx: &SearchContext<'_>,
+    compiled: &Compiled,
+    record_keys: &BTreeMap<&str, String>,
+    info: &FileInfo,
+) -> Option<Outline> {
     let Compiled::Query(queries) = compiled else { return None };
     let language = language_of(info)?;
     if !queries.get(language.name).is_some_and(pattern::CompiledQuery::regional) {
         return None;
     }
-    let key = crate::indexer::record_key(language.name, ctx.max_file_size);
-    ctx.store.outline(info.blob_id, &info.lang, &key).ok().flatten()
+    ctx.store.outline(info.blob_id, &info.lang, record_keys.get(language.name)?).ok().flatten()
 }
 
 /// What every file is evaluated with.

@@ -52,20 +52,7 @@ fn parse_regions(
     regions: &[Range<usize>],
 ) -> Option<Vec<Tree>> {
     let mut trees = Vec::with_capacity(regions.len());
-    let (mut row, mut counted) = (0usize, 0usize);
-    let mut point = |at: usize| {
-        row += memchr::memchr_iter(b'\n', &data[counted..at]).count();
-        counted = at;
-        let line_start = memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
-        Point { row, column: at - line_start }
-    };
-    for region in regions {
-        let range = tree_sitter::Range {
-            start_byte: region.start,
-            end_byte: region.end,
-            start_point: point(region.start),
-            end_point: point(region.end),
-        };
+    for (region, range) in regions.iter().zip(ranges_of(data, regions)) {
         let tree = extract::parse_in(language, data, &[range]).ok()?;
         if !outline.agrees(&tree, region) {
             return None;
@@ -73,6 +60,26 @@ fn parse_regions(
         trees.push(tree);
     }
     Some(trees)
+}
+
+/// The parser's ranges of byte `regions` of `data` (in order), with their rows and columns.
+fn ranges_of(data: &[u8], regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+    let (mut row, mut counted) = (0usize, 0usize);
+    let mut point = |at: usize| {
+        row += memchr::memchr_iter(b'\n', &data[counted..at]).count();
+        counted = at;
+        let line_start = memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
+        Point { row, column: at - line_start }
+    };
+    regions
+        .iter()
+        .map(|region| tree_sitter::Range {
+            start_byte: region.start,
+            end_byte: region.end,
+            start_point: point(region.start),
+            end_point: point(region.end),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -197,7 +204,7 @@ mod tests {
         regions.extend(runs.windows(2).map(|p| p[0].start..p[1].end));
         let mut agreed = Vec::new();
         for (i, region) in regions.iter().enumerate() {
-            let tree = extract::parse_in(language, data, &[range_of(data, region)]).unwrap();
+            let tree = extract::parse_in(language, data, &ranges_of(data, std::slice::from_ref(region))).unwrap();
             let agrees = outline.agrees(&tree, region);
             if agrees {
                 assert_eq!(children(&tree, region), children(&whole, region), "{grammar}: {region:?}");
@@ -208,19 +215,6 @@ mod tests {
             }
         }
         agreed
-    }
-
-    fn range_of(data: &[u8], region: &Range<usize>) -> tree_sitter::Range {
-        let point = |at: usize| {
-            let row = memchr::memchr_iter(b'\n', &data[..at]).count();
-            Point { row, column: at - memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1) }
-        };
-        tree_sitter::Range {
-            start_byte: region.start,
-            end_byte: region.end,
-            start_point: point(region.start),
-            end_point: point(region.end),
-        }
     }
 
     #[test]
