@@ -24,6 +24,8 @@ use crate::xray::Batch;
 const JOBS_DIR: &str = "jobs";
 /// A queued job whose process has not taken its lock after this long is interrupted.
 const START_GRACE_SECS: i64 = 30;
+/// How long a job's process waits for its lock before it takes the job for running elsewhere.
+const LOCK_PATIENCE: Duration = Duration::from_secs(10);
 /// The running process writes its state at most this often (and at the end).
 const STATE_EVERY: Duration = Duration::from_millis(500);
 
@@ -115,10 +117,14 @@ fn write_state(dir: &Path, state: &JobState) -> Result<(), Error> {
 /// process.
 fn current_state(dir: &Path) -> Result<JobState, Error> {
     let mut state = read_state(dir)?;
-    if !state.finished() {
-        let lock = super::sync::try_lock(&dir.join("lock"))?;
+    if !state.finished()
+        && let Some(_lock) = super::sync::try_lock(&dir.join("lock"))?
+    {
+        // Read again under the lock: the process may have written its last state and let go
+        // between the first read and the lock.
+        state = read_state(dir)?;
         let waited_long = crate::store::now() - state.created_at > START_GRACE_SECS;
-        if lock.is_some() && (state.status == "running" || waited_long) {
+        if !state.finished() && (state.status == "running" || waited_long) {
             state.status = "interrupted".to_owned();
             state.finished_at = Some(crate::store::now());
             write_state(dir, &state)?;
@@ -162,8 +168,18 @@ impl Engine {
     /// it goes.
     pub fn run_job(&self, id: &str) -> Result<JobState, Error> {
         let dir = job_dir(self, id)?;
-        let Some(_lock) = super::sync::try_lock(&dir.join("lock"))? else {
-            return Err(Error::new(ErrorCode::InvalidArgument, format!("job `{id}` is already running")));
+        // Whoever asks for the job's state holds its lock for a moment to see whether its
+        // process lives: wait those moments out rather than take one for a running twin.
+        let lock_path = dir.join("lock");
+        let waiting = Instant::now();
+        let _lock = loop {
+            if let Some(lock) = super::sync::try_lock(&lock_path)? {
+                break lock;
+            }
+            if waiting.elapsed() >= LOCK_PATIENCE {
+                return Err(Error::new(ErrorCode::InvalidArgument, format!("job `{id}` is already running")));
+            }
+            std::thread::sleep(Duration::from_millis(20));
         };
         let mut state = read_state(&dir)?;
         if state.status != "queued" {

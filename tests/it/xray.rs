@@ -522,11 +522,27 @@ fn a_batch_answers_each_scan_at_each_ref_apart() {
 fn background_jobs_show_progress_stop_when_cancelled_and_say_when_their_process_died() {
     let (_tmp, repo) = fixture("xray");
     let batch = slow_batch(&repo, "slow.json", 12);
+    let store = std::path::PathBuf::from(cc(&repo, &["status"]).json["store_dir"].as_str().unwrap());
     let started = cc(&repo, &["xray", "--batch", &batch, "--background"]);
     assert_eq!(started.code, 0, "{} {}", started.stdout, started.stderr);
     assert_eq!(started.json["status"], "queued");
     assert_eq!(started.json["runs_total"], 12);
     let id = started.json["job_id"].as_str().unwrap().to_owned();
+
+    // Whoever asks for a job's state holds its lock for a moment; a job's process starting
+    // in such a moment waits it out rather than giving up (held longer here, while the
+    // process is likely still starting).
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(store.join("jobs").join(&id).join("lock"));
+    if let Ok(lock) = lock
+        && lock.try_lock().is_ok()
+    {
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        lock.unlock().unwrap();
+    }
 
     // Partial answers while it runs: the finished runs.
     let running = wait_for(&repo, &id, |s| s["runs_done"].as_u64().unwrap_or(0) >= 1);
