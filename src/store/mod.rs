@@ -113,6 +113,13 @@ pub struct Store {
 
 pub const DB_FILE: &str = "store.sqlite";
 
+/// One file version with its blob.
+const FILE_INFO_SQL: &str = "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
+     JOIN blobs b ON b.id = fv.blob WHERE fv.id = ?1";
+/// A blob's record for a language and an extractor.
+const RECORD_SQL: &str = "SELECT r.id, r.status, r.skip_reason, r.line_count, r.diagnostics FROM records r
+     JOIN blobs b ON b.id = r.blob WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3";
+
 impl Store {
     /// Classifies the store in `dir` without changing anything.
     pub fn classify(dir: &Path) -> (StoreState, String) {
@@ -216,6 +223,11 @@ impl Store {
         conn.pragma_update(None, "mmap_size", 67_108_864i64)?;
         // Graph queries cycle through more statements than the default cache of 16 holds.
         conn.set_prepared_statement_cache_capacity(64);
+        // One plan per statement, whatever its parameters: otherwise a statement whose plan
+        // SQLite deems value-sensitive (an equality on a column no index serves) is compiled
+        // again each time the cache hands it out with new parameters (rankings look up
+        // hundreds of files one by one).
+        conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         let names = schema::ADDITION_TABLES.map(|t| format!("'{t}'")).join(", ");
         let present: i64 = conn.query_row(
             &format!("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ({names})"),
@@ -472,10 +484,7 @@ impl Store {
 
     /// The file versions with these ids, with their record for the current extractors.
     pub fn file_infos(&self, ids: impl IntoIterator<Item = u32>) -> Result<Vec<FileInfo>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT fv.id, fv.path, b.oid, fv.mode, fv.lang, fv.skip, b.size FROM file_versions fv
-             JOIN blobs b ON b.id = fv.blob WHERE fv.id = ?1",
-        )?;
+        let mut stmt = self.conn.prepare_cached(FILE_INFO_SQL)?;
         let mut out = Vec::new();
         for id in ids {
             if let Some(info) = stmt.query_row([id], FileInfo::from_row).optional()? {
@@ -536,10 +545,7 @@ impl Store {
     pub fn record(&self, blob_id: ObjectId, lang: &str, extractor: &str) -> Result<Option<RecordRow>, StoreError> {
         Ok(self
             .conn
-            .prepare_cached(
-                "SELECT r.id, r.status, r.skip_reason, r.line_count, r.diagnostics FROM records r
-                 JOIN blobs b ON b.id = r.blob WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3",
-            )?
+            .prepare_cached(RECORD_SQL)?
             .query_row(params![&blob_id.0[..], lang, extractor], |r| {
                 Ok(RecordRow {
                     id: r.get(0)?,
@@ -714,4 +720,23 @@ fn schema_differences(conn: &Connection) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_lookups_are_not_compiled_again_for_new_parameters() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), true).unwrap();
+        for i in 0..5u8 {
+            store.file_infos([u32::from(i)]).unwrap();
+            store.record(ObjectId([i; 20]), if i % 2 == 0 { "rust" } else { "c" }, "x").unwrap();
+        }
+        for sql in [FILE_INFO_SQL, RECORD_SQL] {
+            let stmt = store.conn().prepare_cached(sql).unwrap();
+            assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0, "{sql}");
+        }
+    }
 }
