@@ -366,11 +366,11 @@ pub fn run(
         output.notes.push(format!("only the first {max} candidate file(s) in path order were evaluated (max_files)"));
     }
 
-    // The record key of each language evaluated, for the candidates' outlines.
-    let record_keys: BTreeMap<&str, String> = infos
+    // The record key of each language evaluated, once each, for the candidates' outlines.
+    let record_keys: BTreeMap<String, String> = output
+        .languages
         .iter()
-        .filter_map(language_of)
-        .map(|l| (l.name, crate::indexer::record_key(l.name, ctx.max_file_size)))
+        .map(|name| (name.clone(), crate::indexer::record_key(name, ctx.max_file_size)))
         .collect();
     let deadline = request.timeout.map(|t| started + t);
     let content = ctx.content;
@@ -480,7 +480,7 @@ pub fn run(
 fn outline_of(
     ctx: &SearchContext<'_>,
     compiled: &Compiled,
-    record_keys: &BTreeMap<&str, String>,
+    record_keys: &BTreeMap<String, String>,
     info: &FileInfo,
 ) -> Option<Outline> {
     let Compiled::Query(queries) = compiled else { return None };
