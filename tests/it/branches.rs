@@ -164,8 +164,8 @@ fn gc_drops_what_no_ref_reaches_and_keeps_answers() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let report = &run.json["gc"];
     assert_eq!(report["refs_dropped"], 2, "{report}");
-    // Each index run committed its own full-text segment; gc leaves one (here the deletes'
-    // commit merged them already).
+    // Each index run committed its own full-text segment; gc leaves one (here with nothing to
+    // merge: the segments whose every document gc deleted went with the deletes' commit).
     assert!(before >= 2, "{before} segments");
     assert_eq!(segments(), 1);
     assert!(report["views_dropped"].as_u64().unwrap() >= 2, "{report}");
