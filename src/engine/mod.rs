@@ -9,6 +9,7 @@ mod diff;
 mod doctor;
 mod errors;
 mod explain;
+mod fulltext;
 mod graph;
 mod history;
 mod jobs;
@@ -327,34 +328,6 @@ impl Engine {
     pub fn open(path: &Path, options: &EngineOptions) -> Result<Engine, Error> {
         let ws = Workspace::open(path, options.store_dir.as_deref(), options.live)?;
         Ok(Engine { ws, fulltext: std::sync::OnceLock::new() })
-    }
-
-    /// The full-text index and a reader of its last commit.
-    pub(crate) fn fulltext(&self) -> Result<(&crate::index::FullText, tantivy::Searcher), Error> {
-        let broken = |e: String| {
-            Error::new(ErrorCode::IndexIncompatible, format!("the full-text index cannot be opened: {e}"))
-                .with_remedy("run `git codecompass index --force` to rebuild it")
-        };
-        if self.fulltext.get().is_none() {
-            // Opening creates a missing index: an empty one where documents were written would
-            // answer "nothing matched" for everything.
-            let missing = !crate::index::dir_of(self.ws.store_dir()).join("meta.json").exists();
-            if missing && self.open_store(false).is_ok_and(|s| s.has_documents().unwrap_or(true)) {
-                return Err(broken("its files are missing (`fts/meta.json`)".to_owned()));
-            }
-            let fulltext = crate::index::FullText::open(self.ws.store_dir()).map_err(|e| broken(e.to_string()))?;
-            let reader = fulltext.reader().map_err(|e| broken(e.to_string()))?;
-            let _ = self.fulltext.set((fulltext, reader));
-        }
-        let (fulltext, reader) = self.fulltext.get().expect("set just above");
-        reader.reload().map_err(|e| broken(e.to_string()))?;
-        // A damaged posting list decodes into wrong documents, not an error: files changed
-        // since they were last verified are checked before they answer.
-        let damaged = fulltext.verify(crate::index::Verify::Changed, true).map_err(|e| broken(e.to_string()))?;
-        if !damaged.is_empty() {
-            return Err(broken(format!("files fail their checksum: {}", damaged.join(", "))));
-        }
-        Ok((fulltext, reader.searcher()))
     }
 
     /// The workspace.

@@ -93,7 +93,7 @@ pub(super) fn in_view<T>(
     freshness: Freshness,
     f: impl FnOnce(&SearchContext<'_>) -> Result<T, Error>,
 ) -> Result<(T, ResolvedScope), Error> {
-    let (store, resolved) = engine.resolve(scope, freshness)?;
+    let (store, resolved) = engine.resolve_opening_fulltext(scope, freshness)?;
     let (fulltext, searcher) = engine.fulltext()?;
     let content = ContentReader {
         git: engine.workspace().git(),
