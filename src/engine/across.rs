@@ -48,10 +48,8 @@ pub fn set_one_shot() {
 /// writer and nothing to write; the store's connection and locks are dropped as ever.
 impl Drop for Engine {
     fn drop(&mut self) {
-        if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed)
-            && let Some(reader) = self.fulltext.take()
-        {
-            std::mem::forget(reader);
+        if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {
+            self.fulltext.leave_to_exit();
         }
     }
 }

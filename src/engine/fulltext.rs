@@ -1,19 +1,57 @@
-//! The engine's full-text reader: opened once per engine, reloaded and checked per query, and
-//! opened on a second thread while a query's view is being resolved.
+//! The engine's full-text reader: opened once per engine (started on rayon's pool while a
+//! query's view is resolved), reloaded and checked per query.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{Engine, Error, ErrorCode, Freshness, ResolvedScope, Scope};
+use crate::index::FullText;
 use crate::store::Store;
+
+/// Where an engine keeps its full-text index and reader once opened, and the lock whoever
+/// opens them holds: a query's own open waits for an open already under way, never for one
+/// still queued on a busy pool (it then opens the index itself, and the queued one finds it
+/// open).
+#[derive(Default)]
+pub(super) struct Slot {
+    opened: Arc<OnceLock<(FullText, tantivy::IndexReader)>>,
+    opening: Arc<Mutex<()>>,
+}
+
+impl Slot {
+    /// Leaves the index and its reader, when open, for the process's exit to unmap: never
+    /// taken apart (an open still under way on the pool keeps its own reference).
+    pub(super) fn leave_to_exit(&mut self) {
+        std::mem::forget(std::mem::take(&mut self.opened));
+    }
+}
 
 fn broken(e: String) -> Error {
     Error::new(ErrorCode::IndexIncompatible, format!("the full-text index cannot be opened: {e}"))
         .with_remedy("run `git codecompass index --force` to rebuild it")
 }
 
+/// Opens the index in `store_dir` and its reader into `opened`, unless it is open already.
+fn open_into(
+    opened: &OnceLock<(FullText, tantivy::IndexReader)>,
+    opening: &Mutex<()>,
+    store_dir: &Path,
+) -> Result<(), Error> {
+    let _held = opening.lock().unwrap_or_else(|p| p.into_inner());
+    if opened.get().is_some() {
+        return Ok(());
+    }
+    let fulltext = FullText::open(store_dir).map_err(|e| broken(e.to_string()))?;
+    let reader = fulltext.reader().map_err(|e| broken(e.to_string()))?;
+    let _ = opened.set((fulltext, reader));
+    Ok(())
+}
+
 impl Engine {
     /// The full-text index and a reader of its last commit.
-    pub(crate) fn fulltext(&self) -> Result<(&crate::index::FullText, tantivy::Searcher), Error> {
+    pub(crate) fn fulltext(&self) -> Result<(&FullText, tantivy::Searcher), Error> {
         self.open_fulltext()?;
-        let (fulltext, reader) = self.fulltext.get().expect("opened just above");
+        let (fulltext, reader) = self.fulltext.opened.get().expect("opened just above");
         reader.reload().map_err(|e| broken(e.to_string()))?;
         // A damaged posting list decodes into wrong documents, not an error: files changed
         // since they were last verified are checked before they answer.
@@ -26,7 +64,7 @@ impl Engine {
 
     /// Opens the full-text index and its reader, once per engine.
     fn open_fulltext(&self) -> Result<(), Error> {
-        if self.fulltext.get().is_some() {
+        if self.fulltext.opened.get().is_some() {
             return Ok(());
         }
         // Opening creates a missing index: an empty one where documents were written would
@@ -34,35 +72,31 @@ impl Engine {
         if !self.fulltext_exists() && self.open_store(false).is_ok_and(|s| s.has_documents().unwrap_or(true)) {
             return Err(broken("its files are missing (`fts/meta.json`)".to_owned()));
         }
-        let fulltext = crate::index::FullText::open(self.ws.store_dir()).map_err(|e| broken(e.to_string()))?;
-        let reader = fulltext.reader().map_err(|e| broken(e.to_string()))?;
-        let _ = self.fulltext.set((fulltext, reader));
-        Ok(())
+        open_into(&self.fulltext.opened, &self.fulltext.opening, self.ws.store_dir())
     }
 
     fn fulltext_exists(&self) -> bool {
         crate::index::dir_of(self.ws.store_dir()).join("meta.json").exists()
     }
 
-    /// [`Engine::resolve`], with the full-text index opened meanwhile on a second thread when
-    /// it exists and is not open yet: mapping its files and reading its segments' metadata
-    /// needs nothing of the view, and resolving a worktree's view walks the tree. What the
-    /// second thread opened is reloaded and checked by [`Engine::fulltext`] before it answers,
-    /// so a view indexed meanwhile is what the query reads. A missing index is never opened
-    /// there (opening would create it).
+    /// [`Engine::resolve`], with the full-text index opened meanwhile on rayon's pool (which
+    /// the query's own parallel work starts anyway) when it exists and is not open yet:
+    /// mapping its files and reading its segments' metadata needs nothing of the view, and
+    /// resolving a worktree's view walks the tree. What the pool opened is reloaded and
+    /// checked by [`Engine::fulltext`] before it answers, so a view indexed meanwhile is what
+    /// the query reads. A missing index is never opened there (opening would create it).
     pub(super) fn resolve_opening_fulltext(
         &self,
         scope: &Scope,
         freshness: Freshness,
     ) -> Result<(Store, ResolvedScope), Error> {
-        if self.fulltext.get().is_some() || !self.fulltext_exists() {
-            return self.resolve(scope, freshness);
+        if self.fulltext.opened.get().is_none() && self.fulltext_exists() {
+            let opened = Arc::clone(&self.fulltext.opened);
+            let opening = Arc::clone(&self.fulltext.opening);
+            let store_dir = self.ws.store_dir().to_owned();
+            // An error here is met again, and answered, by the query's own open.
+            rayon::spawn(move || drop(open_into(&opened, &opening, &store_dir)));
         }
-        // On the pool the query's own parallel work uses: no thread of its own.
-        rayon::in_place_scope(|s| {
-            // An error opening is met again, and answered, by the query's own open.
-            s.spawn(|_| drop(self.open_fulltext()));
-            self.resolve(scope, freshness)
-        })
+        self.resolve(scope, freshness)
     }
 }

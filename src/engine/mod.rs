@@ -225,7 +225,7 @@ pub struct EngineOptions {
 pub struct Engine {
     ws: Workspace,
     /// The full-text index and its reader, opened once and reloaded per query.
-    fulltext: std::sync::OnceLock<(crate::index::FullText, tantivy::IndexReader)>,
+    fulltext: fulltext::Slot,
 }
 
 /// The answer of `index`.
@@ -327,7 +327,7 @@ impl Engine {
     /// Opens the workspace containing `path`.
     pub fn open(path: &Path, options: &EngineOptions) -> Result<Engine, Error> {
         let ws = Workspace::open(path, options.store_dir.as_deref(), options.live)?;
-        Ok(Engine { ws, fulltext: std::sync::OnceLock::new() })
+        Ok(Engine { ws, fulltext: fulltext::Slot::default() })
     }
 
     /// The workspace.
