@@ -52,7 +52,11 @@ impl Engine {
     pub(crate) fn fulltext(&self) -> Result<(&FullText, tantivy::Searcher), Error> {
         self.open_fulltext()?;
         let (fulltext, reader) = self.fulltext.opened.get().expect("opened just above");
-        reader.reload().map_err(|e| broken(e.to_string()))?;
+        // A reader opened before the view was (re)indexed, or by an earlier query of a
+        // long-lived engine, is brought to the last commit.
+        if !fulltext.holds_last_commit(&reader.searcher()) {
+            reader.reload().map_err(|e| broken(e.to_string()))?;
+        }
         // A damaged posting list decodes into wrong documents, not an error: files changed
         // since they were last verified are checked before they answer.
         let damaged = fulltext.verify(crate::index::Verify::Changed, true).map_err(|e| broken(e.to_string()))?;

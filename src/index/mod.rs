@@ -279,10 +279,63 @@ impl FullText {
         Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
     }
 
+    /// Whether `searcher` reads exactly the segments (and deletes) of the last commit on
+    /// disk: a reader opened moments ago needs no reload, which would open every segment
+    /// again. Any doubt (meta.json unreadable) answers `false`.
+    pub fn holds_last_commit(&self, searcher: &tantivy::Searcher) -> bool {
+        let Ok(metas) = self.index.load_metas() else {
+            return false;
+        };
+        let mut on_disk: Vec<_> = metas.segments.iter().map(|s| (s.id(), s.delete_opstamp())).collect();
+        let mut held: Vec<_> =
+            searcher.segment_readers().iter().map(|r| (r.segment_id(), r.delete_opstamp())).collect();
+        on_disk.sort_unstable();
+        held.sort_unstable();
+        on_disk == held
+    }
+
     /// The files of the last commit whose checksum fails (or that cannot be read), sorted:
     /// empty when all are sound. `Verify::Changed` reads only the files changed since they
     /// were last verified; `record` stamps the sound ones for the next such check.
     pub fn verify(&self, scope: Verify, record: bool) -> Result<Vec<String>, FtsError> {
         verify::damaged(&self.index, &self.dir, scope, record)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tantivy::{Term, doc};
+
+    use super::FullText;
+
+    #[test]
+    fn a_reader_holds_the_last_commit_until_a_commit_adds_or_deletes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fulltext = FullText::open(tmp.path()).unwrap();
+        let fields = *fulltext.fields();
+        let mut writer = fulltext.index().writer_with_num_threads(1, 20_000_000).unwrap();
+        writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
+        for i in 0..10u64 {
+            writer.add_document(doc!(fields.fv => i, fields.body => "alpha")).unwrap();
+        }
+        writer.commit().unwrap();
+        let reader = fulltext.reader().unwrap();
+        assert!(fulltext.holds_last_commit(&reader.searcher()), "a reader just opened");
+
+        // A commit that adds a segment.
+        writer.add_document(doc!(fields.fv => 10u64, fields.body => "beta")).unwrap();
+        writer.commit().unwrap();
+        assert!(!fulltext.holds_last_commit(&reader.searcher()));
+        reader.reload().unwrap();
+        assert!(fulltext.holds_last_commit(&reader.searcher()));
+        assert_eq!(reader.searcher().num_docs(), 11);
+
+        // A commit that only deletes: the same segments, a newer delete stamp on one.
+        writer.delete_term(Term::from_field_u64(fields.fv, 3));
+        writer.commit().unwrap();
+        assert!(!fulltext.holds_last_commit(&reader.searcher()));
+        reader.reload().unwrap();
+        assert!(fulltext.holds_last_commit(&reader.searcher()));
+        assert_eq!(reader.searcher().num_docs(), 10);
     }
 }
