@@ -1,5 +1,6 @@
 //! The engine's full-text reader: opened once per engine (started on rayon's pool while a
-//! query's view is resolved), reloaded and checked per query.
+//! query's view is resolved); per query, reloaded when a newer commit is on disk, and its
+//! changed files checked.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
