@@ -468,8 +468,11 @@ impl Engine {
                 }
             }
             // A worktree or store that is gone (removed, or a temporary directory cleaned up)
-            // has nothing left to watch.
-            if !root.is_dir() || !dir.is_dir() {
+            // has nothing left to watch; nor has a repository whose `HEAD` is gone (git replaces
+            // `HEAD` by renaming, so it is never missing in between): a removal racing with
+            // this watcher's own writes can leave the directories behind, recreated.
+            let head_gone = self.workspace().git().is_some() && !places.git_dir.join("HEAD").is_file();
+            if !root.is_dir() || !dir.is_dir() || head_gone {
                 break;
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };

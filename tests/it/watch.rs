@@ -332,6 +332,31 @@ fn a_watcher_exits_when_its_worktree_is_removed() {
 }
 
 #[test]
+fn a_watcher_exits_when_its_repository_is_removed_though_its_directories_come_back() {
+    let (tmp, repo) = fixture("shop");
+    let pid = watching(&repo);
+    let signal = |sig: &str| assert!(Command::new("kill").args([sig, &pid.to_string()]).status().unwrap().success());
+    // Paused while the tree goes and the store's directory comes back, as a removal racing with
+    // the watcher's own writes can leave it: the worktree's and the store's directories are
+    // there, the repository is not.
+    signal("-STOP");
+    std::fs::remove_dir_all(&repo).unwrap();
+    std::fs::create_dir_all(repo.join(".git/codecompass")).unwrap();
+    signal("-CONT");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline && Path::new(&format!("/proc/{pid}")).exists() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let gone = !Path::new(&format!("/proc/{pid}")).exists();
+    if !gone {
+        // Not left behind by a failing test.
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    }
+    drop(tmp);
+    assert!(gone, "the watcher of a removed repository exited");
+}
+
+#[test]
 fn a_watcher_of_another_configuration_is_stopped_and_the_query_walks() {
     let (_tmp, repo) = fixture("shop");
     watching(&repo);
