@@ -223,6 +223,21 @@ fn watching(repo: &Path) -> u64 {
     status["pid"].as_u64().expect("a running watcher has a pid")
 }
 
+/// Whether the process `pid` exits within 20 seconds; one still alive then is killed, so a
+/// failing test leaves no watcher behind.
+fn exits_within_20s(pid: u64) -> bool {
+    let alive = || Path::new(&format!("/proc/{pid}")).exists();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline && alive() {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let gone = !alive();
+    if !gone {
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    }
+    gone
+}
+
 /// `git grep -n --untracked` at the worktree: the (path, line) pairs.
 fn grep_worktree(repo: &Path, pattern: &str) -> BTreeSet<(String, u64)> {
     let out = Command::new("git")
@@ -318,15 +333,7 @@ fn a_watcher_exits_when_its_worktree_is_removed() {
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(!repo.exists(), "the worktree could not be removed");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline && Path::new(&format!("/proc/{pid}")).exists() {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let gone = !Path::new(&format!("/proc/{pid}")).exists();
-    if !gone {
-        // Not left behind by a failing test.
-        let _ = Command::new("kill").arg(pid.to_string()).status();
-    }
+    let gone = exits_within_20s(pid);
     drop(tmp);
     assert!(gone, "the watcher of a removed worktree exited");
 }
@@ -343,15 +350,7 @@ fn a_watcher_exits_when_its_repository_is_removed_though_its_directories_come_ba
     std::fs::remove_dir_all(&repo).unwrap();
     std::fs::create_dir_all(repo.join(".git/codecompass")).unwrap();
     signal("-CONT");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline && Path::new(&format!("/proc/{pid}")).exists() {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let gone = !Path::new(&format!("/proc/{pid}")).exists();
-    if !gone {
-        // Not left behind by a failing test.
-        let _ = Command::new("kill").arg(pid.to_string()).status();
-    }
+    let gone = exits_within_20s(pid);
     drop(tmp);
     assert!(gone, "the watcher of a removed repository exited");
 }
