@@ -255,7 +255,7 @@ pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error>
     // The full-text index: present and readable.
     let fulltext = if state != StoreState::Compatible {
         FulltextHealth { state: "not_checked", documents: 0, segments: 0, detail: None }
-    } else if !fts_dir.join("meta.json").exists() {
+    } else if !crate::index::exists(dir) {
         if health.counts.file_versions > 0 {
             problems.push(problem(
                 "error",

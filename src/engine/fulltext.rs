@@ -74,14 +74,12 @@ impl Engine {
         }
         // Opening creates a missing index: an empty one where documents were written would
         // answer "nothing matched" for everything.
-        if !self.fulltext_exists() && self.open_store(false).is_ok_and(|s| s.has_documents().unwrap_or(true)) {
+        if !crate::index::exists(self.ws.store_dir())
+            && self.open_store(false).is_ok_and(|s| s.has_documents().unwrap_or(true))
+        {
             return Err(broken("its files are missing (`fts/meta.json`)".to_owned()));
         }
         open_into(&self.fulltext.opened, &self.fulltext.opening, self.ws.store_dir())
-    }
-
-    fn fulltext_exists(&self) -> bool {
-        crate::index::dir_of(self.ws.store_dir()).join("meta.json").exists()
     }
 
     /// [`Engine::resolve`], with the full-text index opened meanwhile on rayon's pool (which
@@ -95,7 +93,7 @@ impl Engine {
         scope: &Scope,
         freshness: Freshness,
     ) -> Result<(Store, ResolvedScope), Error> {
-        if self.fulltext.opened.get().is_none() && self.fulltext_exists() {
+        if self.fulltext.opened.get().is_none() && crate::index::exists(self.ws.store_dir()) {
             let opened = Arc::clone(&self.fulltext.opened);
             let opening = Arc::clone(&self.fulltext.opening);
             let store_dir = self.ws.store_dir().to_owned();

@@ -220,6 +220,12 @@ pub fn dir_of(store_dir: &Path) -> std::path::PathBuf {
     store_dir.join("fts")
 }
 
+/// Whether the store in `store_dir` has a full-text index (its `fts/meta.json`): opening one
+/// that has not creates it.
+pub fn exists(store_dir: &Path) -> bool {
+    dir_of(store_dir).join("meta.json").exists()
+}
+
 impl FullText {
     /// Opens the index in `store_dir/fts`, creating it when missing.
     pub fn open(store_dir: &Path) -> Result<FullText, FtsError> {

@@ -218,18 +218,17 @@ fn check_staged_store(file: &Path, staging: &Path, manifest: &Manifest) -> Resul
         return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail: damage.join("; ") });
     }
     let conn = store::read_connection(staging)?;
-    let fulltext_damage =
-        if store::documents_written(&conn)? && !crate::index::dir_of(staging).join("meta.json").exists() {
-            Some("its full-text index is missing".to_owned())
-        } else {
-            match crate::index::FullText::open(staging)
-                .and_then(|f| f.reader().and_then(|_| f.verify(crate::index::Verify::All, true)))
-            {
-                Ok(files) if files.is_empty() => None,
-                Ok(files) => Some(format!("full-text files fail their checksum: {}", files.join(", "))),
-                Err(e) => Some(format!("its full-text index cannot be read: {e}")),
-            }
-        };
+    let fulltext_damage = if store::documents_written(&conn)? && !crate::index::exists(staging) {
+        Some("its full-text index is missing".to_owned())
+    } else {
+        match crate::index::FullText::open(staging)
+            .and_then(|f| f.reader().and_then(|_| f.verify(crate::index::Verify::All, true)))
+        {
+            Ok(files) if files.is_empty() => None,
+            Ok(files) => Some(format!("full-text files fail their checksum: {}", files.join(", "))),
+            Err(e) => Some(format!("its full-text index cannot be read: {e}")),
+        }
+    };
     if let Some(detail) = fulltext_damage {
         return Err(SnapshotError::BadStore { state: StoreState::Corrupt, detail });
     }
