@@ -456,6 +456,7 @@ impl Engine {
         let stop = stop_flag();
         let started = std::time::SystemTime::now();
         let used = used_path(self);
+        let head = self.workspace().git().map(|_| places.git_dir.join("HEAD"));
         loop {
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
@@ -471,8 +472,7 @@ impl Engine {
             // has nothing left to watch; nor has a repository whose `HEAD` is gone (git replaces
             // `HEAD` by renaming, so it is never missing in between): a removal racing with
             // this watcher's own writes can leave the directories behind, recreated.
-            let head_gone = self.workspace().git().is_some() && !places.git_dir.join("HEAD").is_file();
-            if !root.is_dir() || !dir.is_dir() || head_gone {
+            if !root.is_dir() || !dir.is_dir() || head.as_ref().is_some_and(|h| !h.is_file()) {
                 break;
             }
             let Ok(first) = rx.recv_timeout(Duration::from_millis(500)) else { continue };
