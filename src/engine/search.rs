@@ -108,7 +108,9 @@ pub(super) fn in_view<T>(
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
     };
+    let read = store.read_snapshot()?;
     let answer = f(&ctx)?;
+    drop(read);
     store.touch_view(resolved.view.id);
     Ok((answer, resolved))
 }

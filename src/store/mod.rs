@@ -290,6 +290,14 @@ impl Store {
         &self.conn
     }
 
+    /// One read transaction for the reads made until the guard drops: they all see one state
+    /// of the store and share one lock, where each statement on its own would take and release
+    /// its own (a ranking looks up hundreds of rows). Nothing may be written through the store
+    /// while the guard lives.
+    pub fn read_snapshot(&self) -> Result<rusqlite::Transaction<'_>, StoreError> {
+        Ok(self.conn.unchecked_transaction()?)
+    }
+
     /// Takes the single-writer lock, waiting for another writer to finish when `wait`.
     pub fn lock(&self, wait: bool) -> Result<WriteLock, StoreError> {
         WriteLock::acquire(&self.dir, wait)
@@ -738,5 +746,17 @@ mod tests {
             let stmt = store.conn().prepare_cached(sql).unwrap();
             assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0, "{sql}");
         }
+    }
+
+    #[test]
+    fn reads_in_a_snapshot_see_one_state_of_the_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let (reader, writer) = (Store::open(dir.path(), true).unwrap(), Store::open(dir.path(), false).unwrap());
+        let snapshot = reader.read_snapshot().unwrap();
+        assert_eq!(reader.meta("probe").unwrap(), None);
+        writer.set_meta("probe", "written").unwrap();
+        assert_eq!(reader.meta("probe").unwrap(), None, "a commit made during the snapshot is not seen");
+        drop(snapshot);
+        assert_eq!(reader.meta("probe").unwrap().as_deref(), Some("written"));
     }
 }
