@@ -20,6 +20,9 @@ use gix::bstr::{BString, ByteSlice};
 
 use super::{FileMode, GitError, LocalRepo, ObjectId, other};
 
+/// Indexes with fewer entries are compared with the working tree on one thread.
+const SERIAL_STATUS_BELOW: usize = 2_000;
+
 /// One path of the working tree whose state may differ from `HEAD`.
 #[derive(Clone, Debug)]
 pub struct WorktreeChange {
@@ -67,6 +70,12 @@ impl LocalRepo {
                 ignore: gix::submodule::config::Ignore::All,
                 check_dirty: false,
             });
+        // Below a few thousand files, comparing them on this thread is quicker than starting
+        // threads to share the work (stop 35: 0.3 ms of a 10 ms search at 236 and 868 files; at
+        // 78,000 the threads save 16 ms).
+        if real.entries().len() < SERIAL_STATUS_BELOW {
+            platform = platform.index_worktree_options_mut(|o| o.thread_limit = Some(1));
+        }
         if let Some(index) = kept {
             platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index));
         }
