@@ -17,6 +17,7 @@ mod locate;
 mod outline;
 pub mod registry;
 mod related;
+mod resolve;
 mod search;
 mod seed;
 mod snapshot;
@@ -58,7 +59,7 @@ use crate::error::ErrorCode;
 use crate::git::ObjectId;
 use crate::indexer::{self, IndexOptions, Indexer, ViewReport};
 use crate::store::{Store, StoreState, ViewRow};
-use crate::view::{self, Scope, Workspace};
+use crate::view::{Scope, Workspace};
 
 /// The version of the JSON shapes. Bumped when a field changes meaning or disappears;
 /// adding a field does not bump it.
@@ -153,34 +154,6 @@ pub struct ResolvedScope {
     pub fresh: bool,
     /// Whether a background sync was started for it.
     pub syncing: bool,
-}
-
-/// What checking whether a view is current found.
-enum Checked {
-    /// The view answers as it is.
-    Current(ResolvedScope),
-    /// It must be (re)built; for a working tree, with the state the check walked for.
-    Stale(Option<Walked>),
-}
-
-/// A working tree's state found by a walk, and the worktree view as it was before.
-struct Walked {
-    state: indexer::WorktreeState,
-    seen: Published,
-}
-
-/// What tells one publish of a view from another.
-#[derive(PartialEq)]
-struct Published {
-    fingerprint: Option<String>,
-    tree: Option<ObjectId>,
-    updated_at: i64,
-}
-
-impl Published {
-    fn of(view: &ViewRow) -> Published {
-        Published { fingerprint: view.fingerprint.clone(), tree: view.tree, updated_at: view.updated_at }
-    }
 }
 
 /// How much effort to spend on freshness before answering (`codecompass.freshness`).
@@ -432,204 +405,6 @@ impl Engine {
             .map_err(|e| Error::new(ErrorCode::Io, format!("cannot move {}: {e}", dir.display())))?;
         let _ = std::fs::remove_dir_all(&aside);
         Ok(())
-    }
-
-    /// Resolves `scope` to a view, building or refreshing it first under `Strict`. A working
-    /// tree's query may then start a watcher (`codecompass.watch`), so later ones skip the walk.
-    pub fn resolve(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
-        let resolved = self.resolve_view(scope, freshness);
-        if *scope == Scope::Worktree && resolved.is_ok() {
-            self.watch_on_demand();
-        }
-        resolved
-    }
-
-    fn resolve_view(&self, scope: &Scope, freshness: Freshness) -> Result<(Store, ResolvedScope), Error> {
-        if !Store::exists(self.ws.store_dir()) || freshness == Freshness::Strict {
-            return self.resolve_strict(scope);
-        }
-        let store = self.open_store(false)?;
-        let resolved = match scope {
-            // `best_effort` pays no walk of the working tree: the last view answers, said to
-            // be stale, unless a running watcher answers for it.
-            Scope::Worktree if freshness == Freshness::BestEffort => match self.watched_worktree(&store)? {
-                Some(resolved) => resolved,
-                None => self.last_view(&store, scope)?,
-            },
-            _ => self.resolve_existing(&store, scope)?,
-        };
-        Ok((store, resolved))
-    }
-
-    fn resolve_strict(&self, scope: &Scope) -> Result<(Store, ResolvedScope), Error> {
-        let (store, _) = self.open_or_seed_store(std::slice::from_ref(scope))?;
-        match self.refresh(&store, scope) {
-            // Files moving under the walk (a checkout running): the last indexed state of the
-            // working tree answers, said to be stale.
-            Err(e) if e.code == ErrorCode::WorktreeChanging => match self.last_view(&store, scope) {
-                Ok(resolved) => {
-                    crate::progress::note(&format!("{}; answering from the last indexed state", e.message));
-                    Ok((store, resolved))
-                }
-                Err(_) => Err(e),
-            },
-            result => result.map(|resolved| (store, resolved)),
-        }
-    }
-
-    /// The view of `scope`, brought up to date first.
-    fn refresh(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
-        // Most queries find their view current; checking needs no lock.
-        let walked = match self.check_view(store, scope)? {
-            Checked::Current(resolved) => return Ok(resolved),
-            Checked::Stale(walked) => walked,
-        };
-        crate::failpoint::hit("query.after_check");
-        let report = {
-            let indexer = self.indexer(store, IndexOptions::default())?;
-            // The state the check walked the tree for is indexed, so a query walks once, unless
-            // another process published the view between the check and the lock: its state may
-            // be newer than ours, so the tree is walked again.
-            let state = match walked {
-                Some(Walked { state, seen })
-                    if store.view(&self.ws.worktree_view_key())?.as_ref().map(Published::of).as_ref()
-                        == Some(&seen) =>
-                {
-                    Some(state)
-                }
-                _ => None,
-            };
-            let report = indexer.index_with(scope, state)?;
-            indexer.finish()?;
-            report
-        };
-        let view = store
-            .view(&report.view_key)?
-            .ok_or_else(|| Error::new(ErrorCode::Internal, "a view just published is missing"))?;
-        Ok(ResolvedScope { name: self.ws.scope_name(scope), commit: report.commit, view, fresh: true, syncing: false })
-    }
-
-    /// The worktree view, when a running watcher answers for it: asked to sync now, it has
-    /// brought every change made before the query into the view.
-    fn watched_worktree(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
-        if self.watcher_flush() { self.worktree_as_indexed(store) } else { Ok(None) }
-    }
-
-    /// The worktree view as last published, said to be fresh: for a caller that knows it is.
-    fn worktree_as_indexed(&self, store: &Store) -> Result<Option<ResolvedScope>, Error> {
-        let key = self.ws.worktree_view_key();
-        let (Some(view), Some(row)) = (store.view(&key)?, store.ref_row(&key)?) else {
-            return Ok(None);
-        };
-        let name = self.ws.scope_name(&Scope::Worktree);
-        Ok(Some(ResolvedScope { name, commit: row.commit, view, fresh: true, syncing: false }))
-    }
-
-    /// The view of `scope` if it is current, without writing anything.
-    fn current_view(&self, store: &Store, scope: &Scope) -> Result<Option<ResolvedScope>, Error> {
-        Ok(match self.check_view(store, scope)? {
-            Checked::Current(resolved) => Some(resolved),
-            Checked::Stale(_) => None,
-        })
-    }
-
-    /// Whether the view of `scope` is current, without writing anything; for a working tree
-    /// found stale, the state its walk found.
-    fn check_view(&self, store: &Store, scope: &Scope) -> Result<Checked, Error> {
-        let name = self.ws.scope_name(scope);
-        match (scope, self.ws.git()) {
-            (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
-                if let Some(resolved) = self.watched_worktree(store)? {
-                    return Ok(Checked::Current(resolved));
-                }
-                // After a checkout HEAD's tree is not the view's: stale whatever the walk would
-                // find, so the indexer walks, beside deriving the new HEAD's tree view.
-                let Some(view) = store.view(&self.ws.worktree_view_key())? else {
-                    return Ok(Checked::Stale(None));
-                };
-                if repo.local().head().is_ok_and(|head| head.map(|h| h.tree_id) != view.tree) {
-                    return Ok(Checked::Stale(None));
-                }
-                let state = indexer::worktree_state(&self.ws)?;
-                let fresh = view.fingerprint.as_deref() == Some(state.fingerprint.as_str())
-                    && view.tree == state.head.map(|h| h.tree_id)
-                    && !indexer::gaps_filled(store, &repo.local(), &view, false)?
-                    && (view.missing == 0 || !self.ws.fetch_missing());
-                if !fresh {
-                    return Ok(Checked::Stale(Some(Walked { state, seen: Published::of(&view) })));
-                }
-                let commit = state.head.map(|h| h.commit_id);
-                Ok(Checked::Current(ResolvedScope { name, commit, view, fresh, syncing: false }))
-            }
-            (Scope::Worktree, None) => Ok(Checked::Stale(None)),
-            (_, Some(repo)) => {
-                let spec = match scope {
-                    Scope::Ref(r) => r.as_str(),
-                    Scope::Worktree => "HEAD",
-                };
-                let resolved = view::resolve_ref(&repo.local(), spec)?;
-                let Some(view) = store.view(&view::tree_view_key(resolved.target.tree_id))? else {
-                    return Ok(Checked::Stale(None));
-                };
-                // Built under another size limit or extractor: its records are not the ones
-                // asked for; the indexer re-derives it.
-                if view.fingerprint.as_deref() != Some(indexer::derivation(self.ws.max_file_size()).as_str())
-                    || indexer::gaps_filled(store, &repo.local(), &view, false)?
-                    || (view.missing > 0 && self.ws.fetch_missing())
-                {
-                    return Ok(Checked::Stale(None));
-                }
-                let recorded = store.ref_row(&resolved.name)?;
-                if recorded.is_none_or(|r| r.commit != Some(resolved.target.commit_id)) {
-                    // The view exists but the name is not recorded against this commit: let
-                    // the indexer record it (cheap: nothing to parse).
-                    return Ok(Checked::Stale(None));
-                }
-                Ok(Checked::Current(ResolvedScope {
-                    name,
-                    commit: Some(resolved.target.commit_id),
-                    view,
-                    fresh: true,
-                    syncing: false,
-                }))
-            }
-            (Scope::Ref(_), None) => Err(Error::new(
-                ErrorCode::NotARepository,
-                format!("{} is not a git repository, so `--ref` cannot be used there", self.ws.root().display()),
-            )),
-        }
-    }
-
-    /// The last published view of `scope`, current or not.
-    fn resolve_existing(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
-        // Whether the view is current is checked (a rev-parse for a ref, a status walk for a
-        // working tree), so the answer says `fresh` exactly when it is.
-        if let Some(current) = self.current_view(store, scope)? {
-            return Ok(current);
-        }
-        self.last_view(store, scope)
-    }
-
-    /// The view `scope` was last indexed as, not checked against what it is now.
-    fn last_view(&self, store: &Store, scope: &Scope) -> Result<ResolvedScope, Error> {
-        let name = self.ws.scope_name(scope);
-        let row = match scope {
-            Scope::Worktree => store.ref_row(&self.ws.worktree_ref_name())?,
-            Scope::Ref(r) => {
-                let full = self.ws.git().and_then(|g| view::resolve_ref(&g.local(), r).ok()).map(|r| r.name);
-                store.ref_row(full.as_deref().unwrap_or(r))?
-            }
-        };
-        let row = row.ok_or_else(|| {
-            Error::new(ErrorCode::NotIndexed, format!("`{name}` is not indexed yet")).with_remedy(match scope {
-                Scope::Worktree => "run `git codecompass index`".to_owned(),
-                Scope::Ref(r) => format!("run `git codecompass index --ref {r}`"),
-            })
-        })?;
-        let view = store
-            .view_by_id(row.view)?
-            .ok_or_else(|| Error::new(ErrorCode::Internal, "a ref points to a missing view"))?;
-        Ok(ResolvedScope { name, commit: row.commit, view, fresh: false, syncing: false })
     }
 
     /// Every use of a symbol in a view, tied to its definitions.
