@@ -873,6 +873,32 @@ impl<'a> Details<'a> {
         Ok(self.symbols.get(&(fv, ord)).and_then(Option::as_ref))
     }
 
+    /// Looks up the symbols `wanted` names ((file version, ord) pairs) not looked up yet, one
+    /// lookup per file: a ranking asks for a hundred or more, mostly a few files' each.
+    pub(crate) fn prefetch_symbols(&mut self, wanted: impl IntoIterator<Item = (u32, u32)>) -> Result<(), QueryError> {
+        let mut by_fv: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (fv, ord) in wanted {
+            if !self.symbols.contains_key(&(fv, ord)) {
+                by_fv.entry(fv).or_default().push(ord);
+            }
+        }
+        for (fv, ords) in by_fv {
+            let found = match (self.record(fv)?, ords.as_slice()) {
+                // One symbol of a file: a point lookup costs less than a list.
+                (Some(record), [ord]) => self.store.symbol_at(record, *ord)?.into_iter().collect(),
+                (Some(record), _) => self.store.symbols_at(record, &ords)?,
+                (None, _) => Vec::new(),
+            };
+            for ord in ords {
+                self.symbols.insert((fv, ord), None);
+            }
+            for row in found {
+                self.symbols.insert((fv, row.ord), Some(row));
+            }
+        }
+        Ok(())
+    }
+
     /// Every symbol of `fv`'s current record.
     pub(crate) fn all_symbols(&mut self, fv: u32) -> Result<Vec<crate::store::SymbolRow>, QueryError> {
         match self.record(fv)? {

@@ -385,6 +385,9 @@ pub(crate) fn ranked(
         words.iter().flat_map(|w| code_tokens(w)).filter(|t| t.position_length == 1).map(|t| t.text).collect()
     };
     let qparts = segments(query);
+    details.prefetch_symbols(
+        units.iter().filter(|u| u.symbol.is_none() && u.kind == DocKind::Symbol).filter_map(|u| Some((u.fv, u.ord?))),
+    )?;
     for unit in &mut units {
         match (unit.kind, unit.ord) {
             (DocKind::Symbol, Some(ord)) => {

@@ -598,6 +598,17 @@ impl Store {
         Ok(rows)
     }
 
+    /// The symbols `ords` of a record, in one lookup; ords it does not have are left out.
+    pub fn symbols_at(&self, record_id: i64, ords: &[u32]) -> Result<Vec<SymbolRow>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT {SYMBOL_COLUMNS} FROM symbols s
+             WHERE s.record = ?1 AND s.ord IN (SELECT value FROM json_each(?2))"
+        ))?;
+        let ords = serde_json::to_string(ords).expect("numbers serialize");
+        let rows = stmt.query_map(params![record_id, ords], SymbolRow::from_row)?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// The symbol `ord` of a record.
     pub fn symbol_at(&self, record_id: i64, ord: u32) -> Result<Option<SymbolRow>, StoreError> {
         let mut stmt = self
@@ -746,6 +757,25 @@ mod tests {
             let stmt = store.conn().prepare_cached(sql).unwrap();
             assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0, "{sql}");
         }
+    }
+
+    #[test]
+    fn symbols_at_answers_the_ords_asked_that_the_record_has() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), true).unwrap();
+        for (record, ord) in [(7, 0), (7, 1), (7, 2), (7, 3), (8, 1)] {
+            store
+                .conn()
+                .execute(
+                    "INSERT INTO symbols VALUES (?1, ?2, ?3, ?3, 'function', 0, 1, 2, 1, 0, 9, '', NULL, NULL, NULL, ?3)",
+                    params![record, ord, format!("f{record}_{ord}")],
+                )
+                .unwrap();
+        }
+        let mut names: Vec<String> = store.symbols_at(7, &[3, 1, 9]).unwrap().into_iter().map(|s| s.name).collect();
+        names.sort();
+        assert_eq!(names, ["f7_1", "f7_3"]);
+        assert!(store.symbols_at(9, &[1]).unwrap().is_empty());
     }
 
     #[test]
