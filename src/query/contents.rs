@@ -3,7 +3,11 @@
 
 use std::collections::HashMap;
 
+use gix::bstr::ByteSlice;
+
 use super::SearchContext;
+use crate::git::{GitRepo, LocalRepo, ObjectId};
+use crate::store::FileInfo;
 
 /// File contents read once per search, by blob.
 #[derive(Default)]
@@ -74,5 +78,64 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// Reads file contents: the git object store, then `blobs/` for dirty files, then the
+/// directory itself for a workspace that is not a repository (checked against the blob id).
+pub struct ContentReader<'a> {
+    /// The repository, if any.
+    pub git: Option<&'a GitRepo>,
+    /// The store directory (for `blobs/`).
+    pub store_dir: &'a std::path::Path,
+    /// The workspace root (for live files).
+    pub root: &'a std::path::Path,
+}
+
+impl ContentReader<'_> {
+    /// A repository handle for the calling thread.
+    pub fn local(&self) -> Option<LocalRepo> {
+        self.git.map(GitRepo::local)
+    }
+
+    /// The content of `info`'s blob: the file at its path in the working tree when that file
+    /// has the blob's size and hashes to its id (a clean file is read without inflating a
+    /// chain of pack deltas; the hash makes it right at any ref and under any filter), else
+    /// the stores.
+    pub fn read(&self, local: Option<&LocalRepo>, info: &FileInfo) -> Option<Vec<u8>> {
+        if info.size >= 0
+            && info.mode != 2
+            && let Some(data) = self.read_live(&info.path, info.size as u64)
+            && ObjectId::for_blob(&data) == info.blob_id
+        {
+            return Some(data);
+        }
+        self.read_blob(local, info.blob_id, &info.path)
+    }
+
+    /// The working tree's regular file at `path`, if it has `size` bytes.
+    fn read_live(&self, path: &[u8], size: u64) -> Option<Vec<u8>> {
+        let full = self.root.join(path.to_path().ok()?);
+        let meta = std::fs::symlink_metadata(&full).ok()?;
+        if !meta.is_file() || meta.len() != size {
+            return None;
+        }
+        let data = std::fs::read(&full).ok()?;
+        (data.len() as u64 == size).then_some(data)
+    }
+
+    /// The content of `blob_id`, found at `path` in the view.
+    pub fn read_blob(&self, local: Option<&LocalRepo>, blob_id: ObjectId, path: &[u8]) -> Option<Vec<u8>> {
+        if let Some(repo) = local {
+            let mut buf = Vec::new();
+            if repo.read_blob_into(blob_id, &mut buf).is_ok() {
+                return Some(buf);
+            }
+        }
+        if let Some(data) = crate::store::blobs::get(self.store_dir, blob_id) {
+            return Some(data);
+        }
+        let data = std::fs::read(self.root.join(path.to_path().ok()?)).ok()?;
+        (ObjectId::for_blob(&data) == blob_id).then_some(data)
     }
 }

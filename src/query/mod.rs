@@ -9,6 +9,7 @@
 mod budget;
 pub mod clues;
 mod contents;
+mod details;
 mod exact;
 mod files;
 pub mod grep;
@@ -22,20 +23,19 @@ mod words;
 
 pub use exact::{candidate_ids, candidates as candidate_files};
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gix::bstr::ByteSlice;
 use roaring::RoaringBitmap;
 use serde::Serialize;
 
 pub use budget::estimate_tokens;
 pub(crate) use budget::fit_budget;
+pub use contents::ContentReader;
+pub(crate) use details::Details;
 pub use grep::{LineMatch, Matcher, PatternError};
 pub use intent::{Classified, Intent};
 
-use crate::git::{GitRepo, LocalRepo, ObjectId};
 use crate::index::FullText;
 use crate::store::{FileInfo, Store, StoreError, ViewRow};
 
@@ -210,65 +210,6 @@ pub struct SearchContext<'a> {
     pub content: &'a ContentReader<'a>,
     /// `codecompass.maxFileSize`.
     pub max_file_size: u64,
-}
-
-/// Reads file contents: the git object store, then `blobs/` for dirty files, then the
-/// directory itself for a workspace that is not a repository (checked against the blob id).
-pub struct ContentReader<'a> {
-    /// The repository, if any.
-    pub git: Option<&'a GitRepo>,
-    /// The store directory (for `blobs/`).
-    pub store_dir: &'a std::path::Path,
-    /// The workspace root (for live files).
-    pub root: &'a std::path::Path,
-}
-
-impl ContentReader<'_> {
-    /// A repository handle for the calling thread.
-    pub fn local(&self) -> Option<LocalRepo> {
-        self.git.map(GitRepo::local)
-    }
-
-    /// The content of `info`'s blob: the file at its path in the working tree when that file
-    /// has the blob's size and hashes to its id (a clean file is read without inflating a
-    /// chain of pack deltas; the hash makes it right at any ref and under any filter), else
-    /// the stores.
-    pub fn read(&self, local: Option<&LocalRepo>, info: &FileInfo) -> Option<Vec<u8>> {
-        if info.size >= 0
-            && info.mode != 2
-            && let Some(data) = self.read_live(&info.path, info.size as u64)
-            && ObjectId::for_blob(&data) == info.blob_id
-        {
-            return Some(data);
-        }
-        self.read_blob(local, info.blob_id, &info.path)
-    }
-
-    /// The working tree's regular file at `path`, if it has `size` bytes.
-    fn read_live(&self, path: &[u8], size: u64) -> Option<Vec<u8>> {
-        let full = self.root.join(path.to_path().ok()?);
-        let meta = std::fs::symlink_metadata(&full).ok()?;
-        if !meta.is_file() || meta.len() != size {
-            return None;
-        }
-        let data = std::fs::read(&full).ok()?;
-        (data.len() as u64 == size).then_some(data)
-    }
-
-    /// The content of `blob_id`, found at `path` in the view.
-    pub fn read_blob(&self, local: Option<&LocalRepo>, blob_id: ObjectId, path: &[u8]) -> Option<Vec<u8>> {
-        if let Some(repo) = local {
-            let mut buf = Vec::new();
-            if repo.read_blob_into(blob_id, &mut buf).is_ok() {
-                return Some(buf);
-            }
-        }
-        if let Some(data) = crate::store::blobs::get(self.store_dir, blob_id) {
-            return Some(data);
-        }
-        let data = std::fs::read(self.root.join(path.to_path().ok()?)).ok()?;
-        (ObjectId::for_blob(&data) == blob_id).then_some(data)
-    }
 }
 
 /// A line match in a response.
@@ -817,93 +758,4 @@ fn unquote(q: &str) -> &str {
         }
     }
     t
-}
-
-/// File and symbol details, loaded once each and only when needed.
-pub(crate) struct Details<'a> {
-    store: &'a Store,
-    max_file_size: u64,
-    infos: HashMap<u32, Option<FileInfo>>,
-    records: HashMap<u32, Option<i64>>,
-    symbols: HashMap<(u32, u32), Option<crate::store::SymbolRow>>,
-}
-
-impl<'a> Details<'a> {
-    pub(crate) fn new(store: &'a Store, max_file_size: u64) -> Details<'a> {
-        Details { store, max_file_size, infos: HashMap::new(), records: HashMap::new(), symbols: HashMap::new() }
-    }
-
-    /// The file version `fv`.
-    pub(crate) fn info(&mut self, fv: u32) -> Result<Option<&FileInfo>, QueryError> {
-        if !self.infos.contains_key(&fv) {
-            let info = self.store.file_infos([fv])?.pop();
-            self.infos.insert(fv, info);
-        }
-        Ok(self.infos.get(&fv).and_then(Option::as_ref))
-    }
-
-    /// The current record of `fv`.
-    pub(crate) fn record(&mut self, fv: u32) -> Result<Option<i64>, QueryError> {
-        if let Some(r) = self.records.get(&fv) {
-            return Ok(*r);
-        }
-        let max = self.max_file_size;
-        let record = match self.info(fv)? {
-            Some(info) => {
-                let lang = if info.skip.is_some() { "" } else { info.lang.as_str() };
-                let key = crate::indexer::record_key(lang, max);
-                let (blob, lang) = (info.blob_id, lang.to_owned());
-                self.store.record(blob, &lang, &key)?.map(|r| r.id)
-            }
-            None => None,
-        };
-        self.records.insert(fv, record);
-        Ok(record)
-    }
-
-    /// The symbol `ord` of `fv`'s current record.
-    pub(crate) fn symbol(&mut self, fv: u32, ord: u32) -> Result<Option<&crate::store::SymbolRow>, QueryError> {
-        if !self.symbols.contains_key(&(fv, ord)) {
-            let row = match self.record(fv)? {
-                Some(record) => self.store.symbol_at(record, ord)?,
-                None => None,
-            };
-            self.symbols.insert((fv, ord), row);
-        }
-        Ok(self.symbols.get(&(fv, ord)).and_then(Option::as_ref))
-    }
-
-    /// Looks up the symbols `wanted` names ((file version, ord) pairs) not looked up yet, one
-    /// lookup per file: a ranking asks for a hundred or more, mostly a few files' each.
-    pub(crate) fn prefetch_symbols(&mut self, wanted: impl IntoIterator<Item = (u32, u32)>) -> Result<(), QueryError> {
-        let mut by_fv: HashMap<u32, Vec<u32>> = HashMap::new();
-        for (fv, ord) in wanted {
-            if !self.symbols.contains_key(&(fv, ord)) {
-                by_fv.entry(fv).or_default().push(ord);
-            }
-        }
-        for (fv, ords) in by_fv {
-            let found = match (self.record(fv)?, ords.as_slice()) {
-                // One symbol of a file: a point lookup costs less than a list.
-                (Some(record), [ord]) => self.store.symbol_at(record, *ord)?.into_iter().collect(),
-                (Some(record), _) => self.store.symbols_at(record, &ords)?,
-                (None, _) => Vec::new(),
-            };
-            for ord in ords {
-                self.symbols.insert((fv, ord), None);
-            }
-            for row in found {
-                self.symbols.insert((fv, row.ord), Some(row));
-            }
-        }
-        Ok(())
-    }
-
-    /// Every symbol of `fv`'s current record.
-    pub(crate) fn all_symbols(&mut self, fv: u32) -> Result<Vec<crate::store::SymbolRow>, QueryError> {
-        match self.record(fv)? {
-            Some(record) => Ok(self.store.symbols_of(record)?),
-            None => Ok(Vec::new()),
-        }
-    }
 }

@@ -1,0 +1,46 @@
+use super::*;
+
+#[test]
+fn cached_lookups_are_not_compiled_again_for_new_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), true).unwrap();
+    for i in 0..5u8 {
+        store.file_infos([u32::from(i)]).unwrap();
+        store.record(ObjectId([i; 20]), if i % 2 == 0 { "rust" } else { "c" }, "x").unwrap();
+    }
+    for sql in [FILE_INFO_SQL, RECORD_SQL] {
+        let stmt = store.conn().prepare_cached(sql).unwrap();
+        assert_eq!(stmt.get_status(rusqlite::StatementStatus::RePrepare), 0, "{sql}");
+    }
+}
+
+#[test]
+fn symbols_at_answers_the_ords_asked_that_the_record_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), true).unwrap();
+    for (record, ord) in [(7, 0), (7, 1), (7, 2), (7, 3), (8, 1)] {
+        store
+            .conn()
+            .execute(
+                "INSERT INTO symbols VALUES (?1, ?2, ?3, ?3, 'function', 0, 1, 2, 1, 0, 9, '', NULL, NULL, NULL, ?3)",
+                params![record, ord, format!("f{record}_{ord}")],
+            )
+            .unwrap();
+    }
+    let mut names: Vec<String> = store.symbols_at(7, &[3, 1, 9]).unwrap().into_iter().map(|s| s.name).collect();
+    names.sort();
+    assert_eq!(names, ["f7_1", "f7_3"]);
+    assert!(store.symbols_at(9, &[1]).unwrap().is_empty());
+}
+
+#[test]
+fn reads_in_a_snapshot_see_one_state_of_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let (reader, writer) = (Store::open(dir.path(), true).unwrap(), Store::open(dir.path(), false).unwrap());
+    let snapshot = reader.read_snapshot().unwrap();
+    assert_eq!(reader.meta("probe").unwrap(), None);
+    writer.set_meta("probe", "written").unwrap();
+    assert_eq!(reader.meta("probe").unwrap(), None, "a commit made during the snapshot is not seen");
+    drop(snapshot);
+    assert_eq!(reader.meta("probe").unwrap().as_deref(), Some("written"));
+}
