@@ -62,25 +62,6 @@ impl Content {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_files_lines_are_those_split_gives() {
-        for text in ["", "a", "a\n", "a\nb", "a\r\nbb\n\nccc\n", "\n\n"] {
-            let content = Content::new(text.as_bytes().to_vec());
-            let all: Vec<&[u8]> = text.as_bytes().split(|&b| b == b'\n').collect();
-            for from in 0..all.len() + 2 {
-                for count in 0..all.len() + 2 {
-                    let expected: Vec<&[u8]> = all.iter().copied().skip(from).take(count).collect();
-                    assert_eq!(content.lines(from, count).collect::<Vec<_>>(), expected, "{text:?} {from} {count}");
-                }
-            }
-        }
-    }
-}
-
 /// Reads file contents: the git object store, then `blobs/` for dirty files, then the
 /// directory itself for a workspace that is not a repository (checked against the blob id).
 pub struct ContentReader<'a> {
@@ -137,5 +118,24 @@ impl ContentReader<'_> {
         }
         let data = std::fs::read(self.root.join(path.to_path().ok()?)).ok()?;
         (ObjectId::for_blob(&data) == blob_id).then_some(data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_files_lines_are_those_split_gives() {
+        for text in ["", "a", "a\n", "a\nb", "a\r\nbb\n\nccc\n", "\n\n"] {
+            let content = Content::new(text.as_bytes().to_vec());
+            let all: Vec<&[u8]> = text.as_bytes().split(|&b| b == b'\n').collect();
+            for from in 0..all.len() + 2 {
+                for count in 0..all.len() + 2 {
+                    let expected: Vec<&[u8]> = all.iter().copied().skip(from).take(count).collect();
+                    assert_eq!(content.lines(from, count).collect::<Vec<_>>(), expected, "{text:?} {from} {count}");
+                }
+            }
+        }
     }
 }
