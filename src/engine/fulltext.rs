@@ -5,9 +5,8 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{Engine, Error, ErrorCode, Freshness, ResolvedScope, Scope};
+use super::{Engine, Error, ErrorCode};
 use crate::index::FullText;
-use crate::store::Store;
 
 /// Where an engine keeps its full-text index and reader once opened, and the lock whoever
 /// opens them holds: a query's own open waits for an open already under way, never for one
@@ -82,17 +81,14 @@ impl Engine {
         open_into(&self.fulltext.opened, &self.fulltext.opening, self.ws.store_dir())
     }
 
-    /// [`Engine::resolve`], with the full-text index opened meanwhile on rayon's pool (which
-    /// the query's own parallel work starts anyway) when it exists and is not open yet:
-    /// mapping its files and reading its segments' metadata needs nothing of the view, and
-    /// resolving a worktree's view walks the tree. What the pool opened is reloaded and
-    /// checked by [`Engine::fulltext`] before it answers, so a view indexed meanwhile is what
-    /// the query reads. A missing index is never opened there (opening would create it).
-    pub(super) fn resolve_opening_fulltext(
-        &self,
-        scope: &Scope,
-        freshness: Freshness,
-    ) -> Result<(Store, ResolvedScope), Error> {
+    /// Starts opening the full-text index on rayon's pool (which the query's own parallel
+    /// work starts anyway) when it exists and is not open yet, for the query's view to be
+    /// resolved meanwhile: mapping its files and reading its segments' metadata needs nothing
+    /// of the view, and resolving a worktree's view walks the tree. What the pool opened is
+    /// reloaded and checked by [`Engine::fulltext`] before it answers, so a view indexed
+    /// meanwhile is what the query reads. A missing index is never opened there (opening
+    /// would create it).
+    pub(super) fn open_fulltext_meanwhile(&self) {
         if self.fulltext.opened.get().is_none() && crate::index::exists(self.ws.store_dir()) {
             let opened = Arc::clone(&self.fulltext.opened);
             let opening = Arc::clone(&self.fulltext.opening);
@@ -100,6 +96,5 @@ impl Engine {
             // An error here is met again, and answered, by the query's own open.
             rayon::spawn(move || drop(open_into(&opened, &opening, &store_dir)));
         }
-        self.resolve(scope, freshness)
     }
 }

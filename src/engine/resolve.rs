@@ -106,18 +106,74 @@ impl Engine {
 
     fn resolve_strict(&self, scope: &Scope, walk: &mut WalkAhead<'_>) -> Result<(Store, ResolvedScope), Error> {
         let (store, _) = self.open_or_seed_store(std::slice::from_ref(scope))?;
-        match self.refresh(&store, scope, walk) {
-            // Files moving under the walk (a checkout running): the last indexed state of the
-            // working tree answers, said to be stale.
-            Err(e) if e.code == ErrorCode::WorktreeChanging => match self.last_view(&store, scope) {
+        let resolved = self.refresh_or_last(&store, scope, walk)?;
+        Ok((store, resolved))
+    }
+
+    /// [`Engine::refresh`]; with files moving under the walk (a checkout running), the last
+    /// indexed state of the working tree answers, said to be stale.
+    fn refresh_or_last(&self, store: &Store, scope: &Scope, walk: &mut WalkAhead<'_>) -> Result<ResolvedScope, Error> {
+        match self.refresh(store, scope, walk) {
+            Err(e) if e.code == ErrorCode::WorktreeChanging => match self.last_view(store, scope) {
                 Ok(resolved) => {
                     crate::progress::note(&format!("{}; answering from the last indexed state", e.message));
-                    Ok((store, resolved))
+                    Ok(resolved)
                 }
                 Err(_) => Err(e),
             },
-            result => result.map(|resolved| (store, resolved)),
+            result => result,
         }
+    }
+
+    /// [`Engine::resolve`], with the query's `answer` computed from a view. For a working tree
+    /// that is walked, `answer` first runs (told it runs early) on the view as last published,
+    /// while the walk checks it (stop 35: a one-shot search then costs the longer of the two,
+    /// not their sum); when the view resolved is that one, unchanged, that answer is the one
+    /// the resolved view gives, and it stands. Otherwise, or when the early run fails or
+    /// declines (an error), `answer` runs on the view resolved. An early answer is never
+    /// shown before the view it came from is known current (or, outside `strict`, known to be
+    /// the last one): `fresh` is said exactly as without it.
+    pub(super) fn resolve_answering<T>(
+        &self,
+        scope: &Scope,
+        freshness: Freshness,
+        mut answer: impl FnMut(&Store, &ViewRow, bool) -> Result<T, Error>,
+    ) -> Result<(Store, ResolvedScope, T), Error> {
+        if !self.walks_ahead(scope, freshness) {
+            let (store, resolved) = self.resolve(scope, freshness)?;
+            let answered = answer(&store, &resolved.view, false)?;
+            return Ok((store, resolved, answered));
+        }
+        let answered = std::thread::scope(|threads| -> Result<_, Error> {
+            let mut walk = WalkAhead(Some(threads.spawn(|| indexer::worktree_state(&self.ws))));
+            let store = if freshness == Freshness::Strict {
+                self.open_or_seed_store(std::slice::from_ref(scope))?.0
+            } else {
+                self.open_store(false)?
+            };
+            let early = match store.view(&self.ws.worktree_view_key())? {
+                Some(view) => answer(&store, &view, true).ok().map(|answered| (view, answered)),
+                None => None,
+            };
+            let resolved = if freshness == Freshness::Strict {
+                self.refresh_or_last(&store, scope, &mut walk)?
+            } else {
+                self.resolve_existing(&store, scope, &mut walk)?
+            };
+            let answered = match early {
+                Some((view, answered))
+                    if view.id == resolved.view.id
+                        && Published::of(&view) == Published::of(&resolved.view)
+                        && view.bitmap == resolved.view.bitmap =>
+                {
+                    answered
+                }
+                _ => answer(&store, &resolved.view, false)?,
+            };
+            Ok((store, resolved, answered))
+        })?;
+        self.watch_on_demand();
+        Ok(answered)
     }
 
     /// The view of `scope`, brought up to date first.

@@ -7,6 +7,7 @@ use crate::error::ErrorCode;
 use crate::query::{
     self, ContentReader, Detail, Intent, Mode, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult,
 };
+use crate::store::{Store, ViewRow};
 use crate::view::Scope;
 
 impl From<QueryError> for Error {
@@ -93,7 +94,37 @@ pub(super) fn in_view<T>(
     freshness: Freshness,
     f: impl FnOnce(&SearchContext<'_>) -> Result<T, Error>,
 ) -> Result<(T, ResolvedScope), Error> {
-    let (store, resolved) = engine.resolve_opening_fulltext(scope, freshness)?;
+    engine.open_fulltext_meanwhile();
+    let (store, resolved) = engine.resolve(scope, freshness)?;
+    let answer = with_context(engine, &store, &resolved.view, f)?;
+    store.touch_view(resolved.view.id);
+    Ok((answer, resolved))
+}
+
+/// [`in_view`] for an `f` that may run twice: early, on the working tree's view as last
+/// published while the walk checks it (told so), and again when that view was not the one
+/// resolved (see [`Engine::resolve_answering`]).
+fn in_view_answering<T>(
+    engine: &Engine,
+    scope: &Scope,
+    freshness: Freshness,
+    mut f: impl FnMut(&SearchContext<'_>, bool) -> Result<T, Error>,
+) -> Result<(T, ResolvedScope), Error> {
+    engine.open_fulltext_meanwhile();
+    let (store, resolved, answer) = engine.resolve_answering(scope, freshness, |store, view, early| {
+        with_context(engine, store, view, |ctx| f(ctx, early))
+    })?;
+    store.touch_view(resolved.view.id);
+    Ok((answer, resolved))
+}
+
+/// Runs `f` on `view` with what a search reads, its store reads in one snapshot.
+fn with_context<T>(
+    engine: &Engine,
+    store: &Store,
+    view: &ViewRow,
+    f: impl FnOnce(&SearchContext<'_>) -> Result<T, Error>,
+) -> Result<T, Error> {
     let (fulltext, searcher) = engine.fulltext()?;
     let content = ContentReader {
         git: engine.workspace().git(),
@@ -101,42 +132,71 @@ pub(super) fn in_view<T>(
         root: engine.workspace().root(),
     };
     let ctx = SearchContext {
-        store: &store,
+        store,
         fulltext,
         searcher: &searcher,
-        view: &resolved.view,
+        view,
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
     };
-    let read = store.read_snapshot()?;
-    let answer = f(&ctx)?;
-    drop(read);
-    store.touch_view(resolved.view.id);
-    Ok((answer, resolved))
+    let _read = store.read_snapshot()?;
+    f(&ctx)
 }
+
+/// Results an early search holds back until its view is known to answer, at most; past
+/// them it declines (it would hold a whole huge answer in memory) and the search runs again
+/// once the view is resolved, printing as it goes.
+const EARLY_HELD_RESULTS: usize = 10_000;
 
 fn run_search(
     engine: &Engine,
     request: &SearchRequest,
     scope: &Scope,
     freshness: Freshness,
-    sink: Option<query::LineSink<'_>>,
+    mut sink: Option<query::LineSink<'_>>,
 ) -> Result<(SearchOutput, ResolvedScope), Error> {
-    in_view(engine, scope, freshness, |ctx| {
-        // Damaged full-text files can make the engine panic deep in a decoder: that is an
-        // answer to give (damaged, with its remedy), never a crash.
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| query::search_streaming(ctx, request, sink)))
-            .map_err(|panic| {
-                let what = panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("a panic");
-                Error::new(ErrorCode::IndexIncompatible, format!("the full-text index is damaged: {what}"))
-                    .with_remedy("run `git codecompass index --force` to rebuild it")
-            })?
-            .map_err(Error::from)
-    })
+    let ((output, held), resolved) = in_view_answering(engine, scope, freshness, |ctx, early| {
+        if !early || sink.is_none() {
+            let sink = sink.as_mut().map(|s| &mut **s as query::LineSink<'_>);
+            return Ok((guarded(|| query::search_streaming(ctx, request, sink))?, Vec::new()));
+        }
+        // Lines found early are held, not printed: the view they come from may be stale.
+        let (mut held, mut count, mut over) = (Vec::new(), 0, false);
+        let mut hold = |batch: Vec<query::SearchResult>| {
+            count += batch.len();
+            over |= count > EARLY_HELD_RESULTS;
+            if !over {
+                held.push(batch);
+            }
+        };
+        let output = guarded(|| query::search_streaming(ctx, request, Some(&mut hold)))?;
+        if over {
+            return Err(Error::new(ErrorCode::Internal, "too many lines to hold back"));
+        }
+        Ok((output, held))
+    })?;
+    if let Some(sink) = sink {
+        for batch in held {
+            sink(batch);
+        }
+    }
+    Ok((output, resolved))
+}
+
+/// `search`, with a panic deep in the full-text engine's decoders (damaged files) made the
+/// answer it is: damaged, with its remedy; never a crash.
+fn guarded(search: impl FnOnce() -> Result<SearchOutput, query::QueryError>) -> Result<SearchOutput, Error> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(search))
+        .map_err(|panic| {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Error::new(ErrorCode::IndexIncompatible, format!("the full-text index is damaged: {what}"))
+                .with_remedy("run `git codecompass index --force` to rebuild it")
+        })?
+        .map_err(Error::from)
 }
 
 fn metadata_of(resolved: &ResolvedScope, output: &SearchOutput) -> Metadata {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::support::{cc, fixture, git, located, view};
+use crate::support::{cc, cc_text, fixture, git, located, view};
 
 fn write(repo: &Path, path: &str, text: &str) {
     let full = repo.join(path);
@@ -508,4 +508,43 @@ fn a_file_of_the_same_size_on_disk_is_not_read_for_the_committed_view() {
     let worktree = search("carry on", &[]);
     assert_eq!(line_places(&worktree), ["notes/motto.txt:2"]);
     assert!(worktree.to_string().contains("keep CALM"), "{worktree}");
+}
+
+/// A worktree search first answers from the view last indexed while the walk checks the tree:
+/// what that view holds is never shown once the walk finds the tree changed, in text (printed
+/// as each file is verified) or in JSON.
+#[test]
+fn an_answer_from_the_view_before_an_edit_is_never_shown() {
+    let (_tmp, repo) = fixture("shop");
+    write(&repo, "src/notes.rs", "// marker_before_the_edit\npub fn note_before() {}\n");
+    assert_eq!(cc_text(&repo, &["search", "--mode", "literal", "marker_before_the_edit"]).code, 0);
+    assert_eq!(located(&cc(&repo, &["locate", "note_before"])), [("src/notes.rs".into(), 2)]);
+
+    write(&repo, "src/notes.rs", "// marker_after_the_edit\npub fn note_after() {}\n");
+    let before = cc_text(&repo, &["search", "--mode", "literal", "marker_before_the_edit"]);
+    assert_eq!((before.code, before.stdout.as_str()), (1, ""));
+    let after = cc_text(&repo, &["search", "--mode", "literal", "marker_after_the_edit"]);
+    assert_eq!(after.stdout, "src/notes.rs:1:4: // marker_after_the_edit\n");
+
+    write(&repo, "src/notes.rs", "// marker_again\npub fn note_again() {}\n");
+    let ranked = cc(&repo, &["search", "note_after"]);
+    assert_eq!(ranked.code, 1, "{}", ranked.stdout);
+    assert_eq!(ranked.json["metadata"]["freshness_status"], "fresh");
+    assert_eq!(located(&cc(&repo, &["locate", "note_again"])), [("src/notes.rs".into(), 2)]);
+}
+
+/// An early answer holds its lines back until its view is known current, up to a bound; past
+/// it the search runs again on the view resolved: every line is printed once.
+#[test]
+fn a_huge_answer_is_printed_whole_and_once() {
+    let (_tmp, repo) = fixture("shop");
+    let lines: String = (0..12_000).map(|i| format!("needle_line {i}\n")).collect();
+    write(&repo, "notes/many.txt", &lines);
+    for _ in 0..2 {
+        let run = cc_text(&repo, &["search", "--mode", "literal", "needle_line"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let printed: Vec<&str> = run.stdout.lines().collect();
+        assert_eq!(printed.len(), 12_000);
+        assert_eq!(printed[11_999], "notes/many.txt:12000:1: needle_line 11999");
+    }
 }
