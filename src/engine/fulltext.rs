@@ -85,7 +85,7 @@ impl Engine {
     /// open yet, for the query's view to be resolved meanwhile: mapping its files and reading
     /// its segments' metadata needs nothing of the view, and resolving a worktree's view walks
     /// the tree. Not on rayon's pool: creating it starts a worker per core, and the idle ones
-    /// spin before they sleep, taking the cores the walk needs (stop 35: 1.7 ms of a 10.5 ms
+    /// spin before they sleep, taking the cores the walk needs (stop 35: 1.2 ms of a 10.4 ms
     /// search). What the thread opened is reloaded and checked by [`Engine::fulltext`] before
     /// it answers, so a view indexed meanwhile is what the query reads. A missing index is
     /// never opened there (opening would create it).

@@ -37,10 +37,10 @@ impl Published {
 }
 
 /// The walk of a working tree a query needs, started on its own thread as the query begins,
-/// while the store is opened and the view looked up (stop 35: 1 ms of an 11 ms search of a
-/// small repository): unless a running watcher answers for the tree, every outcome of the
-/// check needs it. Started after the query was asked, it vouches for freshness as the walk on
-/// the query's own thread did. Without one, the walk runs where it is needed.
+/// while the store is opened and the view looked up: unless a running watcher answers for the
+/// tree, every outcome of the check needs it. Started after the query was asked, it vouches
+/// for freshness as the walk on the query's own thread did. Without one, the walk runs where
+/// it is needed.
 struct WalkAhead<'scope>(
     Option<std::thread::ScopedJoinHandle<'scope, Result<indexer::WorktreeState, indexer::IndexError>>>,
 );
