@@ -548,3 +548,24 @@ fn a_huge_answer_is_printed_whole_and_once() {
         assert_eq!(printed[11_999], "notes/many.txt:12000:1: needle_line 11999");
     }
 }
+
+/// Outside `strict` (`balanced`, the MCP server's default) a walked working tree that changed
+/// is answered from its last view, said to be stale: the early answer on that view is the
+/// answer, printed once; when the tree has not changed, the answer is fresh.
+#[test]
+fn balanced_answers_a_changed_tree_from_its_last_view_said_stale_and_printed_once() {
+    let (_tmp, repo) = fixture("shop");
+    write(&repo, "src/notes.rs", "// marker_kept_in_the_view\n");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    git(&repo, &["config", "codecompass.freshness", "balanced"]);
+    let unchanged = cc(&repo, &["search", "--mode", "literal", "marker_kept_in_the_view"]);
+    assert_eq!(unchanged.json["metadata"]["freshness_status"], "fresh", "{}", unchanged.stdout);
+
+    write(&repo, "src/notes.rs", "// marker_written_later\n");
+    let run = cc(&repo, &["search", "--mode", "literal", "marker_kept_in_the_view"]);
+    assert_eq!(run.json["metadata"]["freshness_status"], "stale", "{}", run.stdout);
+    assert_eq!(run.json["results"][0]["path"], "src/notes.rs");
+    let text = cc_text(&repo, &["search", "--mode", "literal", "marker_kept_in_the_view"]);
+    assert_eq!(text.stdout, "src/notes.rs:1:4: // marker_kept_in_the_view\n");
+    assert_eq!(cc(&repo, &["search", "--mode", "literal", "marker_written_later"]).code, 1);
+}
