@@ -20,7 +20,7 @@ pub(super) struct Slot {
 
 impl Slot {
     /// Leaves the index and its reader, when open, for the process's exit to unmap: never
-    /// taken apart (an open still under way on the pool keeps its own reference).
+    /// taken apart (an open still under way on its own thread keeps its own reference).
     pub(super) fn leave_to_exit(&mut self) {
         std::mem::forget(std::mem::take(&mut self.opened));
     }
