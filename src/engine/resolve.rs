@@ -46,6 +46,12 @@ struct WalkAhead<'scope>(
 );
 
 impl WalkAhead<'_> {
+    /// Whether a walk was started ahead: no watcher ran when the query began (so there is
+    /// none to ask), and the walk, started after the query was asked, vouches alone.
+    fn started(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// The state of the working tree: the walk started ahead, or one made now.
     fn state(&mut self, ws: &view::Workspace) -> Result<indexer::WorktreeState, Error> {
         let state = match self.0.take() {
@@ -241,7 +247,9 @@ impl Engine {
         let name = self.ws.scope_name(scope);
         match (scope, self.ws.git()) {
             (Scope::Worktree, Some(repo)) if self.ws.has_worktree() => {
-                if let Some(resolved) = self.watched_worktree(store)? {
+                if !walk.started()
+                    && let Some(resolved) = self.watched_worktree(store)?
+                {
                     return Ok(Checked::Current(resolved));
                 }
                 // After a checkout HEAD's tree is not the view's: stale whatever the walk would
