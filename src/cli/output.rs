@@ -123,8 +123,9 @@ impl Out {
         }
         let mut text = String::new();
         if let Some(s) = &response.seeded {
+            let files = if s.rewritten { "its full-text files rewritten" } else { "its full-text files linked" };
             text.push_str(&format!(
-                "seeded from the index of {} ({} of {} files shared, {} of its file versions dropped, {} ms)\n",
+                "seeded from the index of {} ({} of {} files shared, {} of its file versions dropped, {files}, {} ms)\n",
                 s.donor, s.files_shared, s.files_wanted, s.file_versions_dropped, s.duration_ms
             ));
         }

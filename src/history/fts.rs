@@ -115,7 +115,7 @@ impl CommitIndex {
 
     /// Merges every committed segment into one (nothing when there is one or none).
     pub fn merge_all(&self, writer: &mut IndexWriter) -> Result<(), FtsError> {
-        crate::index::merge_into_one(&self.index, writer).map(|_| ())
+        crate::index::merge_into_one(&self.index, writer, false).map(|_| ())
     }
 
     /// How many segments the last commit has.

@@ -114,13 +114,14 @@ impl Place {
 }
 
 /// Merges every committed segment of `index` into one with `writer`; returns how many there
-/// were. The writer's own merge policy would merge some of them meanwhile, so it is turned
-/// off: the writer must not have merges under way (a fresh writer, or one that merges
-/// nothing). Used by the code index and the commits' index alike.
-pub fn merge_into_one(index: &Index, writer: &mut IndexWriter) -> Result<usize, FtsError> {
+/// were. A single segment is left as it is unless `rewrite_one`: rewriting it leaves its
+/// deleted documents out of its files. The writer's own merge policy would merge some of them
+/// meanwhile, so it is turned off: the writer must not have merges under way (a fresh writer,
+/// or one that merges nothing). Used by the code index and the commits' index alike.
+pub fn merge_into_one(index: &Index, writer: &mut IndexWriter, rewrite_one: bool) -> Result<usize, FtsError> {
     writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
     let segments = index.searchable_segment_ids()?;
-    if segments.len() > 1 {
+    if segments.len() > 1 || (rewrite_one && !segments.is_empty()) {
         writer.merge(&segments).wait()?;
     }
     Ok(segments.len())
@@ -257,9 +258,10 @@ impl FullText {
 
     /// Merges every committed segment into one, which also drops deleted documents; returns
     /// how many segments there were. Each segment has its own term dictionary and columns, so
-    /// a query looks a term up, and opens columns, once per segment.
-    pub fn compact(&self, writer: &mut IndexWriter) -> Result<usize, FtsError> {
-        merge_into_one(&self.index, writer)
+    /// a query looks a term up, and opens columns, once per segment. With `rewrite_one`, a
+    /// single segment is rewritten too, so that no file keeps its deleted documents.
+    pub fn compact(&self, writer: &mut IndexWriter, rewrite_one: bool) -> Result<usize, FtsError> {
+        merge_into_one(&self.index, writer, rewrite_one)
     }
 
     /// A writer with a memory budget, for one index run of about `blobs` blobs: a small run

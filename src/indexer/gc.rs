@@ -17,6 +17,20 @@ use super::{IndexError, Indexer};
 use crate::index::FullText;
 use crate::store;
 
+/// What dropping file versions does with the full-text segments once their documents are
+/// deleted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Segments {
+    /// Merged into one when there are several (gc): a query then looks each term up once.
+    Compact,
+    /// Merged into one, even a single one: no file keeps the deleted documents (a seeded
+    /// store dropping content its own repository does not hold).
+    Rewrite,
+    /// Left as they are, the documents deleted (a seeded store whose dropped content its own
+    /// repository holds too: the donor's files stay shared, not copied).
+    Keep,
+}
+
 /// What gc freed.
 #[derive(Clone, Debug, Default, serde::Serialize, schemars::JsonSchema)]
 pub struct GcReport {
@@ -141,7 +155,7 @@ impl Indexer<'_> {
 
         // File versions of history's commits stay: `log` and `history` read them.
         live |= self.store.history_file_versions()?;
-        self.drop_unreachable(tx, &live, &mut report)?;
+        self.drop_unreachable(tx, &live, Segments::Compact, &mut report)?;
 
         // 7. Kept index copies (`refreshed-<worktree>-<checksum>`, see `git::status`) of
         // worktrees no longer listed.
@@ -168,11 +182,13 @@ impl Indexer<'_> {
     /// Drops, in the transaction `tx` (committed here), the file versions not in `live` and
     /// what only they needed: records of the current extractors no other file version needs,
     /// their symbols and references, blobs nothing refers to; then the full-text documents of
-    /// the dropped file versions. Adds what it dropped to `report`.
+    /// the dropped file versions, and does with the segments what `segments` says. Adds what it
+    /// dropped to `report`.
     pub(super) fn drop_unreachable(
         &self,
         tx: rusqlite::Transaction<'_>,
         live: &RoaringBitmap,
+        segments: Segments,
         report: &mut GcReport,
     ) -> Result<(), IndexError> {
         let conn = self.store.conn();
@@ -253,10 +269,12 @@ impl Indexer<'_> {
             let mut stmt = conn.prepare("SELECT fv FROM gc_pending_documents").map_err(store::StoreError::from)?;
             stmt.query_map([], |r| r.get(0)).map_err(store::StoreError::from)?.filter_map(Result::ok).collect()
         };
-        // 7. The full-text index in one segment, merged by the same writer (with no merge of
-        // its own under way): each segment has its own term dictionary and columns.
+        // 7. The documents deleted; the full-text index then in one segment, merged by the
+        // same writer (with no merge of its own under way): each segment has its own term
+        // dictionary and columns.
         let fulltext = FullText::open(self.store.dir())?;
-        if !pending.is_empty() || fulltext.segment_count()? > 1 {
+        let merge = segments != Segments::Keep && (fulltext.segment_count()? > 1 || segments == Segments::Rewrite);
+        if !pending.is_empty() || merge {
             let mut writer = fulltext.writer(0)?;
             // No merges of its own: the deletes' commit must leave the segments to `compact`.
             writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
@@ -267,11 +285,13 @@ impl Indexer<'_> {
                 writer.commit().map_err(crate::index::FtsError::from)?;
                 crate::failpoint::hit("gc.after_fulltext_commit");
             }
-            let segments = fulltext.compact(&mut writer)?;
-            writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
-            if segments > 1 {
-                report.segments_merged = segments as u64;
+            if merge {
+                let merged = fulltext.compact(&mut writer, segments == Segments::Rewrite)?;
+                if merged > 1 {
+                    report.segments_merged = merged as u64;
+                }
             }
+            writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
             if !pending.is_empty() {
                 conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
                 report.documents_dropped = pending.len() as u64;

@@ -8,13 +8,18 @@
 //! `store::seed`), everything of the donor's repository is forgotten there (refs, views,
 //! history), and the file versions this repository's trees do not hold are dropped with their
 //! documents and the records only they needed, as gc drops them: the new store never keeps
-//! another repository's content. The staged store is then renamed into place, the full-text
-//! index first and the database last, like a snapshot install. The build that follows finds
-//! the shared files' file versions, records and documents, and writes only what differs.
+//! another repository's content. Deleted documents stay in the segment files, masked, until
+//! the files are rewritten: that merge of the whole index is made only when a dropped file
+//! version's blob is missing from this repository's own objects; otherwise the donor's
+//! segment files stay linked (what they hold besides is this repository's content too: the
+//! old versions of the files a fork changed are in its history). The staged store is then
+//! renamed into place, the full-text index first and the database last, like a snapshot
+//! install. The build that follows finds the shared files' file versions, records and
+//! documents, and writes only what differs.
 
 use std::path::{Path, PathBuf};
 
-use super::gc::GcReport;
+use super::gc::{GcReport, Segments};
 use super::{IndexError, IndexOptions, Indexer};
 use crate::git::ObjectId;
 use crate::store::staged::{self, Staging};
@@ -38,6 +43,10 @@ pub struct SeedReport {
     pub files_wanted: u64,
     /// The donor's file versions dropped because this repository's trees do not hold them.
     pub file_versions_dropped: u64,
+    /// Whether the full-text index was rewritten (its segments merged) so that no file keeps
+    /// the documents of content this repository does not hold; otherwise the donor's segment
+    /// files stay shared, with the dropped file versions' documents deleted.
+    pub rewritten: bool,
     /// Wall time of the copy and the drop.
     pub duration_ms: u64,
 }
@@ -87,7 +96,7 @@ pub fn seed(
         }
         Err(e) => return Err(e.into()),
     }
-    let dropped = {
+    let (dropped, rewritten) = {
         let staged = Store::open(staging.path(), false)?;
         // A copy is written in rollback mode; a store is read while it is written. Nothing
         // here needs to be durable before the copy is whole: it is synced once, below.
@@ -95,14 +104,23 @@ pub fn seed(
         staged.conn().pragma_update(None, "synchronous", "OFF").map_err(StoreError::from)?;
         staged.forget_repository()?;
         let keep = staged.file_versions_of(wanted)?;
+        // The dropped file versions' documents are deleted either way; their bytes stay in
+        // the donor's segment files until these are rewritten, which costs a merge of the
+        // whole index and copies what was linked. It is needed only for content this
+        // repository does not hold in its own objects (the donor's other branches, its dirty
+        // files): the old versions of the files a fork changed are in the fork's history.
+        let repo = ws.git().map(|git| git.local());
+        let dropped = staged.blobs_outside(&keep)?;
+        let foreign = dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
+        let segments = if foreign { Segments::Rewrite } else { Segments::Keep };
         let indexer = Indexer::new(ws, &staged, IndexOptions::default())?;
         let mut report = GcReport::default();
         let tx = staged.conn().unchecked_transaction().map_err(StoreError::from)?;
-        indexer.drop_unreachable(tx, &keep, &mut report)?;
+        indexer.drop_unreachable(tx, &keep, segments, &mut report)?;
         staged.set_meta("seeded_from", &donor_repo.to_string_lossy())?;
         drop(indexer);
         staged.conn().query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())).map_err(StoreError::from)?;
-        report.file_versions_dropped
+        (report.file_versions_dropped, foreign)
     };
     let staged_db = staging.path().join(store::DB_FILE);
     std::fs::File::open(&staged_db)
@@ -117,6 +135,7 @@ pub fn seed(
         files_shared: shared,
         files_wanted: wanted.len() as u64,
         file_versions_dropped: dropped,
+        rewritten,
         duration_ms: started.elapsed().as_millis() as u64,
     }))
 }

@@ -140,6 +140,20 @@ impl Store {
         Ok(())
     }
 
+    /// The blobs of this store's file versions outside `kept`, each once.
+    pub fn blobs_outside(&self, kept: &RoaringBitmap) -> Result<Vec<ObjectId>, StoreError> {
+        let mut stmt = self.conn.prepare("SELECT f.id, b.oid FROM file_versions f JOIN blobs b ON b.id = f.blob")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, u32>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
+        let mut blobs = std::collections::BTreeSet::new();
+        for row in rows {
+            let (fv, oid) = row?;
+            if !kept.contains(fv) {
+                blobs.extend(ObjectId::from_bytes(&oid));
+            }
+        }
+        Ok(blobs.into_iter().collect())
+    }
+
     /// The ids of this store's file versions among `wanted` (path, blob).
     pub fn file_versions_of(&self, wanted: &[(Vec<u8>, ObjectId)]) -> Result<RoaringBitmap, StoreError> {
         fill_wanted(&self.conn, wanted)?;

@@ -380,6 +380,10 @@ fn a_seeded_fork_keeps_nothing_its_own_trees_lack_and_answers_as_if_indexed_alon
     let added = shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork"]);
     assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
     assert_eq!(added.json["index"]["seeded"]["file_versions_dropped"], 1, "{}", added.stdout);
+    // The dropped file version's blob (v2 only moved the charge) is in the fork's own history:
+    // its documents are deleted, and billing's full-text files stay linked, not copied.
+    assert_eq!(added.json["index"]["seeded"]["rewritten"], false, "{}", added.stdout);
+    assert!(!linked_segments(&billing, &fork).is_empty(), "the fork shares billing's segment files");
     let rows = store_rows(&fork);
     assert_eq!(rows.paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
     assert!(rows.refs.iter().all(|r| r == "refs/heads/main" || r.starts_with("worktree:")), "{:?}", rows.refs);
@@ -420,6 +424,46 @@ fn a_seeded_fork_keeps_nothing_its_own_trees_lack_and_answers_as_if_indexed_alon
     assert_eq!(places_of(&v2), [("billing/cards/charge_v2.py".to_owned(), 4)], "{}", v2.stdout);
     let money = shop.run_in(&billing, &["search", "-F", "%d.%02d"]);
     assert_eq!(places_of(&money), [("billing/money.py".to_owned(), 2)], "{}", money.stdout);
+}
+
+/// The full-text segment files of `a`'s store that `b`'s store holds as the same file (a hard
+/// link: the same inode).
+fn linked_segments(a: &Path, b: &Path) -> Vec<String> {
+    use std::os::unix::fs::MetadataExt;
+    let fts = |repo: &Path| repo.join(".git/codecompass/fts");
+    let mut linked = Vec::new();
+    for entry in std::fs::read_dir(fts(a)).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".idx")
+            && let Ok(other) = std::fs::metadata(fts(b).join(&name))
+            && other.ino() == entry.metadata().unwrap().ino()
+        {
+            linked.push(name);
+        }
+    }
+    linked
+}
+
+#[test]
+fn a_seed_that_drops_content_its_repository_lacks_rewrites_the_full_text_files() {
+    let shop = Shop::new();
+    let billing = shop.repo("billing");
+    // A draft billing never committed, in its working tree's view.
+    std::fs::write(billing.join("billing/draft.py"), "def draft_only_in_billing():\n    return 0\n").unwrap();
+    assert_eq!(shop.run(&["repos", "add", billing.to_str().unwrap()]).code, 0);
+    assert_eq!(shop.run_in(&billing, &["locate", "draft_only_in_billing"]).code, 0);
+    let copy = shop.root.join("billing-copy");
+    git(&shop.root, &["clone", "-q", billing.to_str().unwrap(), copy.to_str().unwrap()]);
+    let added = shop.run(&["repos", "add", copy.to_str().unwrap(), "--alias", "copy"]);
+    let seeded = &added.json["index"]["seeded"];
+    assert_eq!(seeded["file_versions_dropped"], 1, "{}", added.stdout);
+    // The draft's blob is nowhere in the copy's objects: no file of its store may keep it.
+    assert_eq!(seeded["rewritten"], true, "{}", added.stdout);
+    assert!(linked_segments(&billing, &copy).is_empty(), "the copy's segment files are its own");
+    assert_eq!(shop.run_in(&copy, &["search", "-F", "draft_only_in_billing"]).code, 1);
+    assert_eq!(shop.run_in(&copy, &["locate", "charge_card"]).code, 0);
+    assert_eq!(shop.run_in(&copy, &["doctor"]).code, 0);
 }
 
 /// `(path, line)` of every result of a `--json` answer, in order.
