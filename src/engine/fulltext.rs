@@ -88,9 +88,13 @@ impl Engine {
     /// spin before they sleep, taking the cores the walk needs (stop 35: 1.2 ms of a 10.4 ms
     /// search). What the thread opened is reloaded and checked by [`Engine::fulltext`] before
     /// it answers, so a view indexed meanwhile is what the query reads. A missing index is
-    /// never opened there (opening would create it).
+    /// never opened there (opening would create it), nor on a pool's thread (see
+    /// [`super::across::helper_threads`]).
     pub(super) fn open_fulltext_meanwhile(&self) {
-        if self.fulltext.opened.get().is_none() && crate::index::exists(self.ws.store_dir()) {
+        if super::across::helper_threads()
+            && self.fulltext.opened.get().is_none()
+            && crate::index::exists(self.ws.store_dir())
+        {
             let opened = Arc::clone(&self.fulltext.opened);
             let opening = Arc::clone(&self.fulltext.opening);
             let store_dir = self.ws.store_dir().to_owned();

@@ -81,11 +81,12 @@ impl Engine {
         resolved
     }
 
-    /// Whether resolving `scope` walks the working tree, as far as can be told before the
-    /// store is opened: a working tree's view checked (not `best_effort`) in an existing store,
-    /// with no watcher running to answer for it.
+    /// Whether resolving `scope` walks the working tree on a thread of its own, started before
+    /// the store is opened: a working tree's view checked (not `best_effort`) in an existing
+    /// store, with no watcher running to answer for it, on a thread that may start helpers.
     fn walks_ahead(&self, scope: &Scope, freshness: Freshness) -> bool {
-        *scope == Scope::Worktree
+        super::across::helper_threads()
+            && *scope == Scope::Worktree
             && freshness != Freshness::BestEffort
             && self.ws.git().is_some()
             && self.ws.has_worktree()
