@@ -271,10 +271,15 @@ fn refreshed_index(prefix: &Path, real: &gix::worktree::Index) -> Option<(gix::i
     let path = prefix.with_file_name(format!("{name}-{checksum}"));
     // Read without hashing it (that would cost as much as reading `.git/index` again): the
     // copy must hold exactly the real index's entries, only their stats may differ, and a
-    // damaged stat costs a read of that file, never a wrong answer.
-    let kept = gix::index::File::at(&path, real.object_hash(), true, gix::index::decode::Options::default())
-        .ok()
-        .filter(|kept| same_entries(kept, real));
+    // damaged stat costs a read of that file, never a wrong answer. A small index is read on
+    // this thread, as it is compared (see [`SERIAL_STATUS_BELOW`]): a thread to decode its
+    // extensions costs more than it saves.
+    let options = gix::index::decode::Options {
+        thread_limit: (real.entries().len() < SERIAL_STATUS_BELOW).then_some(1),
+        ..Default::default()
+    };
+    let kept =
+        gix::index::File::at(&path, real.object_hash(), true, options).ok().filter(|kept| same_entries(kept, real));
     let index = kept.unwrap_or_else(|| {
         let mut copy = (***real).clone();
         copy.set_path(&path);
