@@ -113,6 +113,11 @@ pub fn seed(
         let dropped = staged.blobs_outside(&keep)?;
         let foreign = dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
         let segments = if foreign { Segments::Rewrite } else { Segments::Keep };
+        // Likewise the database: a deleted row's bytes stay in its page until overwritten,
+        // and a page freed stays in the file; with `secure_delete` SQLite zeroes both.
+        if foreign {
+            staged.conn().pragma_update(None, "secure_delete", true).map_err(StoreError::from)?;
+        }
         let indexer = Indexer::new(ws, &staged, IndexOptions::default())?;
         let mut report = GcReport::default();
         let tx = staged.conn().unchecked_transaction().map_err(StoreError::from)?;

@@ -445,6 +445,20 @@ fn linked_segments(a: &Path, b: &Path) -> Vec<String> {
     linked
 }
 
+/// The files under `dir` whose bytes hold `needle`, as paths below `dir`.
+fn files_holding(dir: &Path, needle: &[u8]) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            found.extend(files_holding(&path, needle).into_iter().map(|f| format!("{}/{f}", path.display())));
+        } else if std::fs::read(&path).unwrap().windows(needle.len()).any(|w| w == needle) {
+            found.push(path.file_name().unwrap().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
 #[test]
 fn a_seed_that_drops_content_its_repository_lacks_rewrites_the_full_text_files() {
     let shop = Shop::new();
@@ -458,9 +472,11 @@ fn a_seed_that_drops_content_its_repository_lacks_rewrites_the_full_text_files()
     let added = shop.run(&["repos", "add", copy.to_str().unwrap(), "--alias", "copy"]);
     let seeded = &added.json["index"]["seeded"];
     assert_eq!(seeded["file_versions_dropped"], 1, "{}", added.stdout);
-    // The draft's blob is nowhere in the copy's objects: no file of its store may keep it.
+    // The draft's blob is nowhere in the copy's objects: no file of its store may keep it,
+    // not even as the bytes of a deleted row or document.
     assert_eq!(seeded["rewritten"], true, "{}", added.stdout);
     assert!(linked_segments(&billing, &copy).is_empty(), "the copy's segment files are its own");
+    assert_eq!(files_holding(&copy.join(".git/codecompass"), b"draft_only_in_billing"), Vec::<String>::new());
     assert_eq!(shop.run_in(&copy, &["search", "-F", "draft_only_in_billing"]).code, 1);
     assert_eq!(shop.run_in(&copy, &["locate", "charge_card"]).code, 0);
     assert_eq!(shop.run_in(&copy, &["doctor"]).code, 0);
