@@ -12,6 +12,7 @@ mod doc;
 mod occurrences;
 mod outline;
 mod parse;
+mod patterns;
 mod signature;
 mod visibility;
 
@@ -229,13 +230,27 @@ fn parse_capture(name: &str) -> Result<Capture, String> {
 fn compiled(language: &'static Language) -> Result<&'static Compiled, String> {
     static CACHE: OnceLock<Vec<OnceLock<Result<Compiled, String>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
-    cache[lang::index_of(language)].get_or_init(|| compile(language)).as_ref().map_err(Clone::clone)
+    cache[lang::index_of(language)].get_or_init(|| compile(language, language.query)).as_ref().map_err(Clone::clone)
 }
 
-fn compile(language: &Language) -> Result<Compiled, String> {
+/// Compiles the patterns of `language`'s query that capture a definition, a declaration or a
+/// scope: all [`definitions`] reads, in the query's order. Cached per language.
+fn compiled_definitions(language: &'static Language) -> Result<&'static Compiled, String> {
+    static CACHE: OnceLock<Vec<OnceLock<Result<Compiled, String>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    let definitions = |name: &str| {
+        matches!(parse_capture(name), Ok(Capture::Definition(_) | Capture::Declaration(_) | Capture::Scope))
+    };
+    cache[lang::index_of(language)]
+        .get_or_init(|| compile(language, &patterns::only(language.query, definitions)))
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
     let grammar =
         codecompass_grammars::language(language.grammar).ok_or_else(|| format!("no grammar `{}`", language.grammar))?;
-    let query = Query::new(&grammar, language.query).map_err(|e| format!("{}: {e}", language.name))?;
+    let query = Query::new(&grammar, source).map_err(|e| format!("{}: {e}", language.name))?;
     let captures = query
         .capture_names()
         .iter()
@@ -294,18 +309,25 @@ struct Found<'t> {
 
 /// Extracts the symbols of `source`, written in `language`.
 pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, true)
+    extract_to(language, source, true, compiled(language))
 }
 
 /// The symbols of `source` without occurrences and doc comments: what history compares in
-/// blobs it keeps no record of.
+/// blobs it keeps no record of. Read with the query's definition patterns alone: the same
+/// symbols (a test compares the two on every language's corpus), for less compiling and
+/// matching.
 pub fn definitions(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, false)
+    extract_to(language, source, false, compiled_definitions(language))
 }
 
-fn extract_to(language: &'static Language, source: &[u8], full: bool) -> Extraction {
+fn extract_to(
+    language: &'static Language,
+    source: &[u8],
+    full: bool,
+    compiled: Result<&Compiled, String>,
+) -> Extraction {
     let mut out = Extraction::default();
-    let compiled = match compiled(language) {
+    let compiled = match compiled {
         Ok(c) => c,
         Err(e) => {
             out.partial = true;

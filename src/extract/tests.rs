@@ -249,3 +249,35 @@ export { A as Z } from './other'\n";
     // A namespace's declaration is no top-level one of the module's.
     assert!(got.iter().any(|g| g.starts_with("N.inner ") && !g.ends_with(" private")), "{got:?}");
 }
+
+#[test]
+fn the_definition_patterns_alone_find_the_same_definitions() {
+    // Every language's corpus file, and this crate's own Rust sources as larger real code.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("tests/corpus"), root.join("src")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    let mut compared = std::collections::BTreeSet::new();
+    for path in files {
+        let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
+        let source = std::fs::read(&path).unwrap();
+        let whole = extract_to(language, &source, false, compiled(language));
+        let alone = definitions(language, &source);
+        assert_eq!(alone.symbols, whole.symbols, "{}", path.display());
+        assert_eq!(alone.partial, whole.partial, "{}", path.display());
+        compared.insert(language.name);
+    }
+    // Each language with definition patterns was compared on at least one file.
+    for language in lang::LANGUAGES {
+        assert!(compared.contains(language.name), "no corpus file of {}", language.name);
+    }
+}
