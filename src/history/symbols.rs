@@ -100,6 +100,9 @@ pub struct SymbolHistory<'g> {
     pub missing_blobs: usize,
 }
 
+/// Commits read ahead at a time: the files their changes touched are parsed in parallel.
+const READ_AHEAD: usize = 32;
+
 /// Whether a symbol answers to the query's segments: its name equals the last one, and with
 /// more segments, its qualified name ends with them.
 fn answers(symbol: &Def, parts: &[&str]) -> bool {
@@ -138,10 +141,48 @@ impl Reader<'_> {
         &self.contents[&blob]
     }
 
+    /// Parses, on all cores, the definitions of the `sides` that have no record and are not
+    /// read yet: what [`Reader::symbols`] would otherwise parse one after another (parsing is
+    /// most of a history's time). Their contents are read here, on this thread.
+    fn prefetch<'s>(&mut self, sides: impl Iterator<Item = &'s ChangedSide>) -> Result<(), StoreError> {
+        use rayon::prelude::*;
+        let mut wanted: Vec<(ObjectId, String)> = Vec::new();
+        for side in sides {
+            let key = Self::key(side);
+            if key.1.is_empty() || self.symbols.contains_key(&key) || wanted.contains(&key) {
+                continue;
+            }
+            if self.store.record(side.blob, &key.1, &(self.record_key)(&key.1))?.is_some() {
+                continue;
+            }
+            self.content(side.blob);
+            wanted.push(key);
+        }
+        if wanted.len() < 2 {
+            return Ok(());
+        }
+        let (contents, max) = (&self.contents, self.max_file_size);
+        let parsed: Vec<((ObjectId, String), Vec<Def>)> = wanted
+            .into_par_iter()
+            .map(|key| {
+                let defs = defs::parse(&key.1, &contents[&key.0], max);
+                (key, defs)
+            })
+            .collect();
+        self.symbols.extend(parsed);
+        Ok(())
+    }
+
+    /// A side's key among the definitions read: its blob and the language it is read as
+    /// (`""`, none, when its path alone skips it).
+    fn key(side: &ChangedSide) -> (ObjectId, String) {
+        (side.blob, if side.skip.is_some() { String::new() } else { side.lang.clone() })
+    }
+
     /// The definitions of a side: its record's, else parsed now.
     fn symbols(&mut self, side: &ChangedSide) -> Result<&[Def], StoreError> {
-        let lang = if side.skip.is_some() { String::new() } else { side.lang.clone() };
-        let key = (side.blob, lang.clone());
+        let key = Self::key(side);
+        let lang = key.1.clone();
         if !self.symbols.contains_key(&key) {
             let defs = match self.store.record(side.blob, &lang, &(self.record_key)(&lang))? {
                 Some(record) => self
@@ -327,22 +368,46 @@ pub fn symbol_history<'g>(
         missing: 0,
     };
     let mut out = SymbolHistory { events: Vec::new(), boundary: walk.boundary, checked: 0, missing_blobs: 0 };
-    for row in walk.commits {
+    let in_paths = |side: &ChangedSide| {
+        query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(&side.path))
+    };
+    // The changes of the commits ahead, read for their files to be parsed in parallel.
+    let mut ahead: HashMap<i64, Vec<crate::store::ChangeRow>> = HashMap::new();
+    let mut read_ahead_to = 0;
+    // Merges are read only along first parents; a commit only when its documents name a
+    // tracked symbol.
+    let read = |row: &CommitRow, candidates: &std::collections::HashSet<u64>| {
+        (row.parents.len() <= 1 || query.walk.first_parent) && candidates.contains(&key_of(row.oid))
+    };
+    for (at, row) in walk.commits.iter().enumerate() {
         if out.events.len() >= query.limit {
             break;
         }
-        if (row.parents.len() > 1 && !query.walk.first_parent) || !candidates.contains(&key_of(row.oid)) {
+        if !read(row, &candidates) {
             continue;
         }
         out.checked += 1;
-        let changes = store.commit_changes(row.id)?;
-        let in_paths = |side: &ChangedSide| {
-            query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(&side.path))
-        };
         // The tracked symbols on each side, from the files whose change touched the lines of a
         // symbol with a tracked name; the other files' definitions are read only if a rename
         // is to be looked for.
         let hashes: Vec<u32> = names.iter().filter_map(|n| n.last()).map(|n| super::name_hash(n)).collect();
+        if at >= read_ahead_to {
+            // The next commits to read, as far as the names tracked so far tell: their
+            // touched files are parsed at once, on all cores; a name found later (a rename)
+            // has its files parsed as they come.
+            read_ahead_to = at + READ_AHEAD;
+            for later in walk.commits[at..read_ahead_to.min(walk.commits.len())].iter().filter(|r| read(r, &candidates))
+            {
+                ahead.insert(later.id, store.commit_changes(later.id)?);
+            }
+            let touched = ahead.values().flatten().filter(|c| c.touched.iter().any(|h| hashes.contains(h)));
+            let sides = touched.flat_map(|c| [c.old.as_ref(), c.new.as_ref()]).flatten().filter(|s| in_paths(s));
+            reader.prefetch(sides)?;
+        }
+        let changes = match ahead.remove(&row.id) {
+            Some(changes) => changes,
+            None => store.commit_changes(row.id)?,
+        };
         let mut olds: Vec<Instance> = Vec::new();
         let mut news: Vec<Instance> = Vec::new();
         let mut old_all: Vec<Instance> = Vec::new();
@@ -392,6 +457,7 @@ pub fn symbol_history<'g>(
         }
         let renames_possible = !pending_new.is_empty() || used_old.iter().any(|u| !u);
         if renames_possible {
+            reader.prefetch(deferred.iter().map(|(side, _)| *side))?;
             for (side, is_new) in deferred {
                 let path = String::from_utf8_lossy(&side.path).into_owned();
                 let all = if is_new { &mut new_all } else { &mut old_all };
