@@ -146,7 +146,7 @@ impl Reader<'_> {
     /// most of a history's time). Their contents are read here, on this thread.
     fn prefetch<'s>(&mut self, sides: impl Iterator<Item = &'s ChangedSide>) -> Result<(), StoreError> {
         use rayon::prelude::*;
-        let mut wanted: Vec<(ObjectId, String)> = Vec::new();
+        let mut wanted: std::collections::HashSet<(ObjectId, String)> = std::collections::HashSet::new();
         for side in sides {
             let key = Self::key(side);
             if key.1.is_empty() || self.symbols.contains_key(&key) || wanted.contains(&key) {
@@ -156,7 +156,7 @@ impl Reader<'_> {
                 continue;
             }
             self.content(side.blob);
-            wanted.push(key);
+            wanted.insert(key);
         }
         if wanted.len() < 2 {
             return Ok(());
