@@ -14,20 +14,8 @@ pub(super) fn ranges(source: &str) -> Vec<Range<usize>> {
     let bytes = source.as_bytes();
     let mut starts = Vec::new();
     let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
+    for i in code(bytes) {
         match bytes[i] {
-            b';' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
             b'(' | b'[' => {
                 if depth == 0 {
                     starts.push(i);
@@ -37,7 +25,6 @@ pub(super) fn ranges(source: &str) -> Vec<Range<usize>> {
             b')' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        i += 1;
     }
     starts.iter().enumerate().map(|(n, &start)| start..starts.get(n + 1).copied().unwrap_or(bytes.len())).collect()
 }
@@ -45,36 +32,36 @@ pub(super) fn ranges(source: &str) -> Vec<Range<usize>> {
 /// The capture names (without `@`) a pattern's source uses, comments and strings skipped.
 pub(super) fn captures(pattern: &str) -> Vec<&str> {
     let bytes = pattern.as_bytes();
-    let mut names = Vec::new();
+    let named = |b: &u8| b.is_ascii_alphanumeric() || b"_.-".contains(b);
+    code(bytes)
+        .filter(|&i| bytes[i] == b'@')
+        .map(|i| &pattern[i + 1..i + 1 + bytes[i + 1..].iter().take_while(|b| named(b)).count()])
+        .collect()
+}
+
+/// The positions of `bytes` outside comments (to the end of their line) and strings (escapes
+/// included).
+fn code(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b';' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            match bytes[i] {
+                b';' => i = bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |end| i + end),
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
                     i += 1;
                 }
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                _ => {
+                    i += 1;
+                    return Some(i - 1);
                 }
             }
-            b'@' => {
-                let start = i + 1;
-                let mut end = start;
-                while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || b"_.-".contains(&bytes[end])) {
-                    end += 1;
-                }
-                names.push(&pattern[start..end]);
-                i = end;
-                continue;
-            }
-            _ => {}
         }
-        i += 1;
-    }
-    names
+        None
+    })
 }
 
 /// The patterns of `source` that use a capture `keep` accepts, in their order.
