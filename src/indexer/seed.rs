@@ -102,6 +102,11 @@ pub fn seed(
         // here needs to be durable before the copy is whole: it is synced once, below.
         staged.conn().query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)).map_err(StoreError::from)?;
         staged.conn().pragma_update(None, "synchronous", "OFF").map_err(StoreError::from)?;
+        // A deleted row's bytes stay in its page until overwritten, and a freed page stays in
+        // the file: with `secure_delete`, SQLite zeroes both, so what is forgotten or dropped
+        // here (the donor's refs, history, jobs' results, file versions) leaves no trace in
+        // the new store's database.
+        staged.conn().pragma_update(None, "secure_delete", true).map_err(StoreError::from)?;
         staged.forget_repository()?;
         let keep = staged.file_versions_of(wanted)?;
         // The dropped file versions' documents are deleted either way; their bytes stay in
@@ -113,11 +118,6 @@ pub fn seed(
         let dropped = staged.blobs_outside(&keep)?;
         let foreign = dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
         let segments = if foreign { Segments::Rewrite } else { Segments::Keep };
-        // Likewise the database: a deleted row's bytes stay in its page until overwritten,
-        // and a page freed stays in the file; with `secure_delete` SQLite zeroes both.
-        if foreign {
-            staged.conn().pragma_update(None, "secure_delete", true).map_err(StoreError::from)?;
-        }
         let indexer = Indexer::new(ws, &staged, IndexOptions::default())?;
         let mut report = GcReport::default();
         let tx = staged.conn().unchecked_transaction().map_err(StoreError::from)?;

@@ -387,6 +387,10 @@ fn a_seeded_fork_keeps_nothing_its_own_trees_lack_and_answers_as_if_indexed_alon
     let rows = store_rows(&fork);
     assert_eq!(rows.paths, ["billing/charge.py", "billing/fork_extra.py", "billing/money.py"]);
     assert!(rows.refs.iter().all(|r| r == "refs/heads/main" || r.starts_with("worktree:")), "{:?}", rows.refs);
+    // Not even as the bytes of a deleted row: billing's ref is in its store, not in the fork's.
+    let v2 = b"refs/heads/v2";
+    assert_eq!(files_holding(&billing.join(".git/codecompass"), v2), ["store.sqlite"]);
+    assert_eq!(files_holding(&fork.join(".git/codecompass"), v2), Vec::<String>::new());
     assert_eq!(rows.orphans, 0, "records or blobs only billing's file versions needed");
     let seeded_from = rows.seeded_from.expect("the store remembers its donor");
     assert_eq!(Path::new(&seeded_from).canonicalize().unwrap(), billing.canonicalize().unwrap());
