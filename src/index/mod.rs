@@ -23,7 +23,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
 pub use collect::{FileVersions, Hit, TopInView, ViewFileVersions};
 pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
-pub use verify::{STAMPS, Verify, commit_files};
+pub use verify::{STAMPS, Verify, commit_files, holds_deleted_documents};
 
 /// The version of the documents' layout and tokenizers. A store whose index was written with
 /// another version is `reindex_required`.

@@ -114,9 +114,12 @@ pub fn seed(
         // whole index and copies what was linked. It is needed only for content this
         // repository does not hold in its own objects (the donor's other branches, its dirty
         // files): the old versions of the files a fork changed are in the fork's history.
+        // Documents the donor's own files hold deleted already (it was seeded itself) are of
+        // content no row names any more: they are rewritten away too.
         let repo = ws.git().map(|git| git.local());
         let dropped = staged.blobs_outside(&keep)?;
-        let foreign = dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
+        let foreign = crate::index::holds_deleted_documents(&crate::index::dir_of(staging.path()))
+            || dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
         let segments = if foreign { Segments::Rewrite } else { Segments::Keep };
         let indexer = Indexer::new(ws, &staged, IndexOptions::default())?;
         let mut report = GcReport::default();

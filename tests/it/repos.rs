@@ -486,6 +486,32 @@ fn a_seed_that_drops_content_its_repository_lacks_rewrites_the_full_text_files()
     assert_eq!(shop.run_in(&copy, &["doctor"]).code, 0);
 }
 
+#[test]
+fn a_store_seeded_from_a_seeded_store_does_not_inherit_its_masked_documents() {
+    let shop = Shop::new();
+    let (billing, fork) = (shop.repo("billing"), shop.repo("billing-fork"));
+    // The fork deletes money.py: billing's one segment holds its documents, which the fork's
+    // seed deletes (the blob is in the fork's history) and leaves masked in the linked files.
+    git(&fork, &["rm", "-q", "billing/money.py"]);
+    git(&fork, &["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "no money"]);
+    assert_eq!(shop.run(&["repos", "add", billing.to_str().unwrap()]).code, 0);
+    let first = shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork"]);
+    assert_eq!(first.json["index"]["seeded"]["rewritten"], false, "{}", first.stdout);
+    assert!(!linked_segments(&billing, &fork).is_empty(), "the fork shares billing's segment files");
+    // A shallow clone of the fork lacks its history, money.py's blob with it: seeded from the
+    // fork, whose rows no longer name those documents, it must not link the files holding them.
+    let second = shop.root.join("second");
+    let url = format!("file://{}", fork.display());
+    git(&shop.root, &["clone", "-q", "--depth", "1", &url, second.to_str().unwrap()]);
+    let again = shop.run(&["repos", "add", second.to_str().unwrap(), "--alias", "second"]);
+    let seeded = &again.json["index"]["seeded"];
+    assert_eq!(Path::new(seeded["donor"].as_str().unwrap()).canonicalize().unwrap(), fork.canonicalize().unwrap());
+    assert_eq!(seeded["rewritten"], true, "{}", again.stdout);
+    assert!(linked_segments(&fork, &second).is_empty(), "the clone's segment files are its own");
+    assert_eq!(shop.run_in(&second, &["search", "-F", "format_amount"]).code, 0);
+    assert_eq!(shop.run_in(&second, &["locate", "format_amount"]).code, 1);
+}
+
 /// `(path, line)` of every result of a `--json` answer, in order.
 fn places_of(run: &Run) -> Vec<(String, u64)> {
     let results = run.json["results"].as_array().or_else(|| run.json["symbols"].as_array());
