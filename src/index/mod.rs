@@ -23,7 +23,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
 pub use collect::{FileVersions, Hit, TopInView, ViewFileVersions};
 pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
-pub use verify::{STAMPS, Verify, commit_files, holds_deleted_documents};
+pub use verify::{STAMPS, Verify, commit_files};
 
 /// The version of the documents' layout and tokenizers. A store whose index was written with
 /// another version is `reindex_required`.
@@ -256,6 +256,12 @@ impl FullText {
         Ok(self.index.searchable_segment_ids()?.len())
     }
 
+    /// Whether a segment of the last commit holds deleted documents: still in its files,
+    /// masked.
+    pub fn holds_deleted_documents(&self) -> Result<bool, FtsError> {
+        Ok(self.index.load_metas()?.segments.iter().any(|segment| segment.has_deletes()))
+    }
+
     /// Merges every committed segment into one, which also drops deleted documents; returns
     /// how many segments there were. Each segment has its own term dictionary and columns, so
     /// a query looks a term up, and opens columns, once per segment. With `rewrite_one`, a
@@ -337,6 +343,7 @@ mod tests {
         reader.reload().unwrap();
         assert!(fulltext.holds_last_commit(&reader.searcher()));
         assert_eq!(reader.searcher().num_docs(), 11);
+        assert!(!fulltext.holds_deleted_documents().unwrap());
 
         // A commit that only deletes: the same segments, a newer delete stamp on one.
         writer.delete_term(Term::from_field_u64(fields.fv, 3));
@@ -345,5 +352,6 @@ mod tests {
         reader.reload().unwrap();
         assert!(fulltext.holds_last_commit(&reader.searcher()));
         assert_eq!(reader.searcher().num_docs(), 10);
+        assert!(fulltext.holds_deleted_documents().unwrap(), "the deleted document is still in its segment");
     }
 }

@@ -60,20 +60,6 @@ pub fn commit_files(fts: &Path) -> std::io::Result<Vec<String>> {
     Ok(names)
 }
 
-/// Whether a segment of the last commit in `fts` holds deleted documents: still in its files,
-/// masked. No index holds none; metadata that cannot be read answers `true` (the caller then
-/// rewrites what it copied).
-pub fn holds_deleted_documents(fts: &Path) -> bool {
-    let text = match std::fs::read(fts.join("meta.json")) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return false,
-        Err(_) => return true,
-    };
-    let Ok(meta) = serde_json::from_slice::<serde_json::Value>(&text) else { return true };
-    let mut segments = meta["segments"].as_array().into_iter().flatten();
-    segments.any(|segment| segment["deletes"]["num_deleted_docs"].as_u64().is_some_and(|n| n > 0))
-}
-
 /// What identifies a file's state on disk: length, modification time and inode.
 fn stamp(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
@@ -179,21 +165,6 @@ mod tests {
 
         // Damage is never stamped as sound, so it is found again.
         assert_eq!(fulltext.verify(Verify::Changed, true).unwrap(), vec![largest.clone()]);
-    }
-
-    #[test]
-    fn deleted_documents_are_seen_in_the_commits_metadata() {
-        let tmp = tempfile::tempdir().unwrap();
-        let fts = super::super::dir_of(tmp.path());
-        assert!(!holds_deleted_documents(&fts), "no index, nothing deleted");
-        let fulltext = indexed(tmp.path());
-        assert!(!holds_deleted_documents(&fts));
-        let mut writer: tantivy::IndexWriter = fulltext.index().writer_with_num_threads(1, 20_000_000).unwrap();
-        writer.delete_term(tantivy::Term::from_field_u64(fulltext.fields().fv, 7));
-        writer.commit().unwrap();
-        assert!(holds_deleted_documents(&fts));
-        std::fs::write(fts.join("meta.json"), b"{").unwrap();
-        assert!(holds_deleted_documents(&fts), "unreadable metadata counts as holding some");
     }
 
     #[test]

@@ -118,8 +118,10 @@ pub fn seed(
         // content no row names any more: they are rewritten away too.
         let repo = ws.git().map(|git| git.local());
         let dropped = staged.blobs_outside(&keep)?;
-        let foreign = crate::index::holds_deleted_documents(&crate::index::dir_of(staging.path()))
-            || dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
+        // Metadata that cannot be read counts as holding some.
+        let masked = crate::index::exists(staging.path())
+            && crate::index::FullText::open(staging.path()).and_then(|f| f.holds_deleted_documents()).unwrap_or(true);
+        let foreign = masked || dropped.iter().any(|blob| repo.as_ref().is_none_or(|repo| !repo.has_object(*blob)));
         let segments = if foreign { Segments::Rewrite } else { Segments::Keep };
         let indexer = Indexer::new(ws, &staged, IndexOptions::default())?;
         let mut report = GcReport::default();
