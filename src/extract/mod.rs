@@ -226,25 +226,33 @@ fn parse_capture(name: &str) -> Result<Capture, String> {
     })
 }
 
+/// Compiled queries, one slot per language.
+type Cache = OnceLock<Vec<OnceLock<Result<Compiled, String>>>>;
+
+/// `language`'s slot of `cache`, compiled by `compile` the first time.
+fn cached(
+    cache: &'static Cache,
+    language: &'static Language,
+    compile: impl FnOnce() -> Result<Compiled, String>,
+) -> Result<&'static Compiled, String> {
+    let slots = cache.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    slots[lang::index_of(language)].get_or_init(compile).as_ref().map_err(Clone::clone)
+}
+
 /// Compiles `language`'s query, checking every capture name. Cached per language.
 fn compiled(language: &'static Language) -> Result<&'static Compiled, String> {
-    static CACHE: OnceLock<Vec<OnceLock<Result<Compiled, String>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
-    cache[lang::index_of(language)].get_or_init(|| compile(language, language.query)).as_ref().map_err(Clone::clone)
+    static CACHE: Cache = OnceLock::new();
+    cached(&CACHE, language, || compile(language, language.query))
 }
 
 /// Compiles the patterns of `language`'s query that capture a definition, a declaration or a
 /// scope: all [`definitions`] reads, in the query's order. Cached per language.
 fn compiled_definitions(language: &'static Language) -> Result<&'static Compiled, String> {
-    static CACHE: OnceLock<Vec<OnceLock<Result<Compiled, String>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    static CACHE: Cache = OnceLock::new();
     let definitions = |name: &str| {
         matches!(parse_capture(name), Ok(Capture::Definition(_) | Capture::Declaration(_) | Capture::Scope))
     };
-    cache[lang::index_of(language)]
-        .get_or_init(|| compile(language, &patterns::only(language.query, definitions)))
-        .as_ref()
-        .map_err(Clone::clone)
+    cached(&CACHE, language, || compile(language, &patterns::only(language.query, definitions)))
 }
 
 fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
