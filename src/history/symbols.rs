@@ -152,7 +152,8 @@ impl Reader<'_> {
             if key.1.is_empty() || self.symbols.contains_key(&key) || wanted.contains(&key) {
                 continue;
             }
-            if self.store.record(side.blob, &key.1, &(self.record_key)(&key.1))?.is_some() {
+            if let Some(defs) = self.recorded(&key)? {
+                self.symbols.insert(key, defs);
                 continue;
             }
             self.content(side.blob);
@@ -182,25 +183,27 @@ impl Reader<'_> {
     /// The definitions of a side: its record's, else parsed now.
     fn symbols(&mut self, side: &ChangedSide) -> Result<&[Def], StoreError> {
         let key = Self::key(side);
-        let lang = key.1.clone();
         if !self.symbols.contains_key(&key) {
-            let defs = match self.store.record(side.blob, &lang, &(self.record_key)(&lang))? {
-                Some(record) => self
-                    .store
-                    .symbols_of(record.id)?
-                    .into_iter()
-                    .filter(|s| s.role == Role::Definition)
-                    .map(Def::from)
-                    .collect(),
-                None if lang.is_empty() => Vec::new(),
+            let defs = match self.recorded(&key)? {
+                Some(defs) => defs,
+                None if key.1.is_empty() => Vec::new(),
                 None => {
                     let max = self.max_file_size;
-                    defs::parse(&lang, self.content(side.blob), max)
+                    defs::parse(&key.1, self.content(side.blob), max)
                 }
             };
             self.symbols.insert(key.clone(), defs);
         }
         Ok(&self.symbols[&key])
+    }
+
+    /// The definitions of the record of a blob read as a language (a key), when it has one.
+    fn recorded(&self, (blob, lang): &(ObjectId, String)) -> Result<Option<Vec<Def>>, StoreError> {
+        let Some(record) = self.store.record(*blob, lang, &(self.record_key)(lang))? else {
+            return Ok(None);
+        };
+        let symbols = self.store.symbols_of(record.id)?;
+        Ok(Some(symbols.into_iter().filter(|s| s.role == Role::Definition).map(Def::from).collect()))
     }
 
     fn text(&mut self, instance: &Instance) -> Vec<u8> {
