@@ -6,6 +6,9 @@
 #  1. main holds code in several languages, a CRLF file, a file of very long lines,
 #     multibyte UTF-8, a Latin-1 file, a 1.5 MB text file (over the parse limit, so it has no
 #     trigram document and is scanned), a binary, and lines full of regex metacharacters.
+#     Text files that git treats as binary by their attributes (`git grep -I` skips them):
+#     `-diff` in `.gitattributes`, the `binary` macro, a diff driver configured `binary`,
+#     `info/attributes`; and files a later or deeper rule gives back to text.
 #  2. `other` (never checked out by the tests) edits and deletes some of them.
 #  3. The worktree then gets an uncommitted edit, an untracked file and an ignored file.
 
@@ -82,6 +85,23 @@ printf '/* caf\xe9 */\nint latin1_total = 0; /* na\xefve */\n' >native/latin1.c
 awk 'BEGIN { for (i = 0; i < 3; i++) { line = ""; for (j = 0; j < 2000; j++) line = line "tok" j " "; print line "needle_in_long_line_" i } }' >data/long-lines.txt
 awk 'BEGIN { for (i = 0; i < 40000; i++) printf "row %06d value=%d %s\n", i, i * 7, (i % 997 == 0 ? "fetchUser? big_file_marker" : "plain") }' >data/big.txt
 printf 'GIF89a\x00\x01\x00fetchUser binary\x00\n' >data/image.gif
+write .gitattributes <<'ATTR'
+*.lock -diff
+generated/** binary
+*.dat diff=opaque
+docs/keep.lock diff
+ATTR
+mkdir -p sub
+write sub/.gitattributes <<'ATTR'
+*.lock !diff
+ATTR
+git config diff.opaque.binary true
+mkdir -p .git/info
+printf 'notes/** -diff\n' >.git/info/attributes
+for f in yarn.lock generated/api.ts data/blob.dat sub/deps.lock docs/keep.lock notes/private.txt; do
+  mkdir -p "$(dirname "$f")"
+  printf 'fetchUser from %s\nattributes_decide_binary here\n' "$f" >"$f"
+done
 write metachars.txt <<'TXT'
 price: $5.00 (was $7.50) [sale] {today}
 path\to\file and a|b|c

@@ -8,11 +8,13 @@
 //! Architecture invariant: nothing above this module names a `gix` type. Object ids cross the
 //! boundary as [`ObjectId`] (a plain 20-byte value), paths as raw bytes.
 
+mod attributes;
 mod commits;
 mod status;
 
 use std::path::{Path, PathBuf};
 
+pub use attributes::{BinaryAttributes, DiffAttribute};
 pub use commits::{CommitInfo, NewCommits, format_day, parse_date};
 pub use status::{IndexSnapshot, WorktreeChange};
 

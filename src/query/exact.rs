@@ -1,6 +1,7 @@
 //! Exact search over one view: the trigram index picks candidate files, the real regex
 //! verifies every line. Files without trigram documents (too large, not UTF-8) are always
-//! verified; binaries never are, as `git grep -I` skips them.
+//! verified; binaries never are, as `git grep -I` skips them: by content (a NUL in the first
+//! 8000 bytes) or by attributes (`-diff`, `binary`, a diff driver configured `binary`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,6 +13,7 @@ use roaring::RoaringBitmap;
 use super::grep::{LineMatch, Matcher};
 use super::prefilter::Prefilter;
 use super::{LineHit, LineSink, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult, budget, grep};
+use crate::git::{BinaryAttributes, DiffAttribute};
 use crate::index::ViewFileVersions;
 use crate::store::FileInfo;
 
@@ -61,7 +63,7 @@ enum Verified {
 /// path order, and whether the trigram index narrowed them (no prefilter, or one that any
 /// text passes, gives every file). Files without trigram documents (too large, not UTF-8) are
 /// always candidates; symlinks never are (`git grep` searches neither their text nor what
-/// they point at).
+/// they point at), nor files the view's attributes make binary.
 pub fn candidates(
     ctx: &SearchContext<'_>,
     prefilter: Option<&Prefilter>,
@@ -74,9 +76,37 @@ pub fn candidates(
     };
     let mut infos = ctx.store.file_infos_in(&candidates)?;
     infos.retain(|f| f.mode != 2);
+    if let Some(mut rules) = binary_attributes(ctx)? {
+        infos.retain(|f| rules.diff(&f.path) != DiffAttribute::Binary);
+    }
     infos.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((infos, prefilter.is_some()))
 }
+
+/// The attribute rules of the view that can make a file binary, read from its own
+/// `.gitattributes` files (found by the path index) and git's global ones; `None` when no
+/// rule can (see [`crate::git::BinaryAttributes`]). A `.gitattributes` that cannot be read
+/// counts as empty, as git counts a missing one.
+fn binary_attributes(ctx: &SearchContext<'_>) -> Result<Option<BinaryAttributes>, QueryError> {
+    let Some(local) = ctx.content.local() else { return Ok(None) };
+    let term = tantivy::Term::from_field_text(ctx.fulltext.fields().path, ATTRIBUTES_FILE);
+    let query = tantivy::query::TermQuery::new(term, tantivy::schema::IndexRecordOption::Basic);
+    let found = ctx.searcher.search(&query, &ViewFileVersions { bitmap: Arc::new(ctx.view.bitmap.clone()) })?;
+    let mut files = Vec::new();
+    for info in ctx.store.file_infos_in(&found)? {
+        let name = info.path.rsplit(|&b| b == b'/').next().unwrap_or_default();
+        // git reads no `.gitattributes` through a symlink.
+        if name != ATTRIBUTES_FILE.as_bytes() || info.mode == 2 {
+            continue;
+        }
+        let text = ctx.content.read(Some(&local), &info).unwrap_or_default();
+        files.push((info.path, text));
+    }
+    Ok(local.binary_attributes(&files))
+}
+
+/// The in-tree attributes file.
+const ATTRIBUTES_FILE: &str = ".gitattributes";
 
 /// The ids of the file versions of `allowed` that can hold a match of `prefilter`: those the
 /// trigram index finds it in, and those without trigram documents. Binaries have file

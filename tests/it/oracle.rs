@@ -200,3 +200,23 @@ fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
         failures.join("\n")
     );
 }
+
+/// Text files the attributes make binary (`-diff`, the `binary` macro, a driver configured
+/// `binary`, `info/attributes`) are skipped as `git grep -I` skips them; a later line or a
+/// deeper `.gitattributes` gives a file back to text. At the worktree and at another ref.
+#[test]
+fn files_binary_by_attributes_are_skipped_as_git_grep_skips_them() {
+    let (_tmp, repo) = fixture("grep-oracle");
+    let engine = Engine::open(&repo, &EngineOptions::default()).expect("the fixture opens");
+    engine
+        .index(&[Scope::Worktree, Scope::Ref("other".to_owned())], IndexOptions::default())
+        .expect("the fixture indexes");
+    let texts: Lines = [("docs/keep.lock".to_owned(), 2), ("sub/deps.lock".to_owned(), 2)].into();
+    for reference in [None, Some("other")] {
+        let scope = Scope::from_option(reference);
+        for (pattern, literal) in [("attributes_decide_binary", true), ("decide_bin[a-z]+ here$", false)] {
+            assert_eq!(git_grep(&repo, pattern, literal, false, reference), texts, "git grep {pattern}");
+            assert_eq!(ours(&engine, pattern, literal, false, &scope), texts, "{pattern} at {reference:?}");
+        }
+    }
+}

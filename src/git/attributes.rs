@@ -1,0 +1,167 @@
+//! Which paths git treats as binary by their attributes, as `git grep` decides it: the `diff`
+//! attribute unset (`-diff`, or the built-in `binary` macro) makes a file binary whatever it
+//! holds; `diff=NAME` does when `diff.NAME.binary` is true. Any other file is binary by its
+//! content alone (a NUL in its first 8000 bytes), which the index knows per blob.
+//!
+//! The in-tree `.gitattributes` files are the view's own (the caller reads them from the view
+//! it answers from), so an answer at a ref does not depend on what is checked out; git reads
+//! them from the working tree or the index whatever the ref. Besides them, git's global files
+//! (the system file, `core.attributesFile` or its default) and `info/attributes` are read, in
+//! git's order of precedence.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gix::attrs::search::{MetadataCollection, Outcome};
+use gix::bstr::ByteSlice;
+
+use super::LocalRepo;
+
+/// What the `diff` attribute says of one path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiffAttribute {
+    /// Binary whatever the content: `-diff`, `binary`, or a driver configured `binary`.
+    Binary,
+    /// Text whatever the content: `diff` set.
+    Text,
+    /// Decided by the content.
+    Content,
+}
+
+/// The attribute rules of one view that can decide a path is binary.
+pub struct BinaryAttributes {
+    search: gix::attrs::Search,
+    /// The attributes the rules name, which `outcome` was made for.
+    _collection: MetadataCollection,
+    outcome: Outcome,
+    case: gix::glob::pattern::Case,
+    /// `diff.NAME.binary` for every driver name met, `None` when not configured.
+    drivers: HashMap<Vec<u8>, Option<bool>>,
+    config: gix::config::File,
+}
+
+impl LocalRepo {
+    /// The `diff` rules of git's global attribute files, `info/attributes` and `in_tree` (each
+    /// `.gitattributes` of the view: its repository-relative path and its content). `None` when
+    /// none of them mentions `diff` or `binary`, so that no path can be binary by attribute.
+    pub fn binary_attributes(&self, in_tree: &[(Vec<u8>, Vec<u8>)]) -> Option<BinaryAttributes> {
+        let global: Vec<(PathBuf, Vec<u8>)> = self
+            .repo
+            .attribute_global_paths()
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|path| std::fs::read(&path).ok().map(|text| (path, text)))
+            .collect();
+        let info_path = self.repo.common_dir().join("info").join("attributes");
+        let info = std::fs::read(&info_path).ok();
+        let config = self.repo.config_snapshot();
+        let mentions = |text: &[u8]| text.lines().any(|line| may_make_binary(line, &config));
+        let any = global.iter().map(|(_, t)| t.as_slice()).chain(info.as_deref()).any(mentions)
+            || in_tree.iter().any(|(_, t)| mentions(t));
+        if !any {
+            return None;
+        }
+
+        let mut collection = MetadataCollection::default();
+        let mut buf = Vec::new();
+        // The built-in `binary` macro first, then the global files (lowest precedence).
+        let mut search =
+            gix::attrs::Search::new_globals(std::iter::empty::<PathBuf>(), &mut buf, &mut collection).ok()?;
+        for (path, text) in &global {
+            search.add_patterns_buffer(text, path.clone(), None, &mut collection, true).ok()?;
+        }
+        // In-tree files, shallower first: a deeper one overrides, and only the top-level one
+        // may define macros, as in git.
+        let mut files: Vec<&(Vec<u8>, Vec<u8>)> = in_tree.iter().collect();
+        files.sort_by_key(|(path, _)| (path.iter().filter(|&&b| b == b'/').count(), path.clone()));
+        for (path, text) in files {
+            let Ok(relative) = path.to_path() else { continue };
+            let top_level = !path.contains(&b'/');
+            search
+                .add_patterns_buffer(text, relative.to_owned(), Some(Path::new("")), &mut collection, top_level)
+                .ok()?;
+        }
+        // `info/attributes` last: it overrides everything.
+        if let Some(text) = &info {
+            search.add_patterns_buffer(text, info_path, None, &mut collection, true).ok()?;
+        }
+        let mut outcome = Outcome::default();
+        outcome.initialize_with_selection(&collection, ["diff"]);
+        let case = if config.boolean("core.ignoreCase").unwrap_or(false) {
+            gix::glob::pattern::Case::Fold
+        } else {
+            gix::glob::pattern::Case::Sensitive
+        };
+        let config = self.repo.config_snapshot().plumbing().clone();
+        Some(BinaryAttributes { search, _collection: collection, outcome, case, drivers: HashMap::new(), config })
+    }
+}
+
+/// Whether a line of an attributes file can make some file binary: it unsets `diff`, uses or
+/// defines with `binary` (the built-in macro, or a macro of that name), or names a diff driver
+/// configured `binary`. A line that only sets `diff=cpp` (as the Linux kernel's do) cannot, and
+/// a search then spends nothing on attributes.
+fn may_make_binary(line: &[u8], config: &gix::config::Snapshot<'_>) -> bool {
+    let line = line.trim_start();
+    if line.starts_with(b"#") {
+        return false;
+    }
+    line.split(|b| b.is_ascii_whitespace()).any(|word| match word {
+        b"-diff" | b"binary" => true,
+        _ if word.ends_with(b"binary") => true,
+        _ => word.strip_prefix(b"diff=").is_some_and(|name| {
+            config.boolean(format!("diff.{}.binary", name.to_str_lossy()).as_str()).unwrap_or(false)
+        }),
+    })
+}
+
+impl BinaryAttributes {
+    /// What the `diff` attribute says of the file at `path` (repository-relative).
+    pub fn diff(&mut self, path: &[u8]) -> DiffAttribute {
+        self.outcome.reset();
+        self.search.pattern_matching_relative_path(path.as_bstr(), self.case, Some(false), &mut self.outcome);
+        let state = self.outcome.iter_selected().next().map(|m| m.assignment.state.to_owned());
+        match state {
+            Some(gix::attrs::State::Unset) => DiffAttribute::Binary,
+            Some(gix::attrs::State::Set) => DiffAttribute::Text,
+            Some(gix::attrs::State::Value(driver)) => {
+                let name = driver.as_ref().as_bstr().to_vec();
+                let config = &self.config;
+                let binary = *self.drivers.entry(name).or_insert_with_key(|name| {
+                    config.boolean(format!("diff.{}.binary", name.to_str_lossy()).as_str()).ok().flatten()
+                });
+                match binary {
+                    Some(true) => DiffAttribute::Binary,
+                    _ => DiffAttribute::Content,
+                }
+            }
+            Some(gix::attrs::State::Unspecified) | None => DiffAttribute::Content,
+        }
+    }
+}
+
+impl LocalRepo {
+    /// The `.gitattributes` files git reads for commands that take no tree of their own
+    /// (`git log`): each one the index lists, from the working tree when it is there, else
+    /// its staged blob. Nothing for a bare repository.
+    pub fn worktree_attribute_files(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        let Ok(index) = self.repo.index_or_empty() else { return Vec::new() };
+        let workdir = self.repo.workdir();
+        let mut files = Vec::new();
+        for entry in index.entries() {
+            let path = entry.path(&index);
+            if path.rsplit(|&b| b == b'/').next() != Some(b".gitattributes".as_slice())
+                || entry.mode != gix::index::entry::Mode::FILE
+            {
+                continue;
+            }
+            let on_disk = path.to_path().ok().zip(workdir).and_then(|(p, w)| std::fs::read(w.join(p)).ok());
+            let text = on_disk.or_else(|| {
+                let mut buf = Vec::new();
+                self.read_blob_into(super::from_gix(entry.id), &mut buf).ok().map(|_| buf)
+            });
+            files.push((path.to_vec(), text.unwrap_or_default()));
+        }
+        files
+    }
+}
