@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use super::fts::{CommitIndex, key_of};
 use super::pickaxe::{self, Pickaxe};
 use super::walk::{Graph, Walk, WalkOptions};
-use crate::git::{GitRepo, LocalRepo, ObjectId};
+use crate::git::{DiffAttribute, GitRepo, LocalRepo, ObjectId};
 use crate::query::pathspec::Pathspecs;
 use crate::query::prefilter::Prefilter;
 use crate::store::{ChangeRow, CommitRow, Store, StoreError};
@@ -106,6 +106,21 @@ pub fn pickaxe<'g>(
         .collect();
     let missing = std::sync::atomic::AtomicUsize::new(0);
     let cache = BlobCache::new(CACHE_BYTES);
+    // `-G` skips a file its attributes make binary, with the attributes git reads for `log`:
+    // the working tree's (not each commit's).
+    let mut attributes = match query.pickaxe {
+        Pickaxe::Grep(_) => repo.binary_attributes(&repo.worktree_attribute_files()),
+        Pickaxe::Count(_) => None,
+    };
+    let mut known: HashMap<Vec<u8>, Option<bool>> = HashMap::new();
+    let mut binary_by_attributes = |side: &Option<crate::store::ChangedSide>| -> Option<bool> {
+        let (side, rules) = (side.as_ref()?, attributes.as_mut()?);
+        *known.entry(side.path.clone()).or_insert_with(|| match rules.diff(&side.path) {
+            DiffAttribute::Binary => Some(true),
+            DiffAttribute::Text => Some(false),
+            DiffAttribute::Content => None,
+        })
+    };
     for batch in to_check.chunks(BATCH) {
         if out.hits.len() >= query.limit {
             break;
@@ -117,15 +132,17 @@ pub fn pickaxe<'g>(
                 .into_iter()
                 .filter(|c| query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(c.path())))
                 .collect();
-            work.push((*row, changes));
+            let binary: Vec<[Option<bool>; 2]> =
+                changes.iter().map(|c| [binary_by_attributes(&c.old), binary_by_attributes(&c.new)]).collect();
+            work.push((*row, changes, binary));
         }
         let found: Vec<(&'g CommitRow, Vec<String>)> = work
             .par_iter()
             .map_init(
                 || git.local(),
-                |repo, (row, changes)| {
+                |repo, (row, changes, binary)| {
                     let mut lost = 0;
-                    let paths = check(repo, &cache, query.pickaxe, changes, &mut lost);
+                    let paths = check(repo, &cache, query.pickaxe, changes, binary, &mut lost);
                     missing.fetch_add(lost, std::sync::atomic::Ordering::Relaxed);
                     (*row, paths)
                 },
@@ -145,12 +162,14 @@ pub fn pickaxe<'g>(
     Ok(out)
 }
 
-/// The paths of `changes` the pickaxe keeps, after pairing renames.
+/// The paths of `changes` the pickaxe keeps, after pairing renames; `binary` says, per change,
+/// what the attributes make of its two sides (see [`pickaxe::Side::binary`]).
 fn check(
     repo: &LocalRepo,
     cache: &BlobCache,
     pickaxe_: &Pickaxe,
     changes: &[ChangeRow],
+    binary: &[[Option<bool>; 2]],
     missing: &mut usize,
 ) -> Vec<String> {
     // The contents of each change's sides, before and after.
@@ -169,9 +188,10 @@ fn check(
     let sides: Vec<pickaxe::Change<'_>> = changes
         .iter()
         .zip(&contents)
-        .map(|(c, (o, n))| pickaxe::Change {
-            old: c.old.as_ref().zip(o.as_deref()).map(|(s, data)| side_of(s, data)),
-            new: c.new.as_ref().zip(n.as_deref()).map(|(s, data)| side_of(s, data)),
+        .zip(binary)
+        .map(|((c, (o, n)), [old_binary, new_binary])| pickaxe::Change {
+            old: c.old.as_ref().zip(o.as_deref()).map(|(s, data)| side_of(s, data, *old_binary)),
+            new: c.new.as_ref().zip(n.as_deref()).map(|(s, data)| side_of(s, data, *new_binary)),
         })
         .collect();
     pickaxe::matching_paths(pickaxe_, &sides)
@@ -213,8 +233,8 @@ impl BlobCache {
     }
 }
 
-fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8]) -> pickaxe::Side<'a> {
-    pickaxe::Side { blob: side.blob, path: &side.path, regular: side.skip.as_deref() != Some("symlink"), data }
+fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8], binary: Option<bool>) -> pickaxe::Side<'a> {
+    pickaxe::Side { blob: side.blob, path: &side.path, regular: side.skip.as_deref() != Some("symlink"), data, binary }
 }
 
 /// For a merge and paths: the first parent the merge equals under those paths, which git

@@ -28,6 +28,9 @@ pub struct Side<'a> {
     pub regular: bool,
     /// The content.
     pub data: &'a [u8],
+    /// What its path's attributes say: binary (`Some(true)`), text (`Some(false)`), or decided
+    /// by the content (`None`).
+    pub binary: Option<bool>,
 }
 
 /// Non-overlapping occurrences of `needle`, as git counts them for `-S`.
@@ -62,11 +65,28 @@ fn line_matches(matcher: &Matcher, line: &[u8]) -> bool {
 impl Pickaxe {
     /// Whether the pair (an absent side is empty) is one `git log` keeps.
     pub fn pair_matches<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>) -> bool {
+        self.sides_match(old, new, [None, None])
+    }
+
+    /// [`Pickaxe::pair_matches`] for two sides of a change, with what their attributes say.
+    fn sides_keep(&self, old: Option<&Side<'_>>, new: Option<&Side<'_>>) -> bool {
+        self.sides_match(
+            old.map(|s| s.data),
+            new.map(|s| s.data),
+            [old.and_then(|s| s.binary), new.and_then(|s| s.binary)],
+        )
+    }
+
+    /// `binary` per side: what the attributes say of it, `None` to decide by the content (`-G`
+    /// skips a binary side, as git does; `-S` counts in it).
+    fn sides_match<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>, binary: [Option<bool>; 2]) -> bool {
         let (a, b) = (old.unwrap_or_default(), new.unwrap_or_default());
         match self {
             Pickaxe::Count(needle) => count(a, needle) != count(b, needle),
             Pickaxe::Grep(matcher) => {
-                if (!a.is_empty() && is_binary(a)) || (!b.is_empty() && is_binary(b)) {
+                let is =
+                    |data: &[u8], attribute: Option<bool>| attribute.unwrap_or(!data.is_empty() && is_binary(data));
+                if is(a, binary[0]) || is(b, binary[1]) {
                     return false;
                 }
                 if a == b {
@@ -170,7 +190,7 @@ pub fn matching_paths(pickaxe: &Pickaxe, changes: &[Change<'_>]) -> Vec<String> 
     for (i, c) in changes.iter().enumerate() {
         match (&c.old, &c.new) {
             (Some(old), Some(new)) => {
-                if pickaxe.pair_matches(Some(old.data), Some(new.data)) {
+                if pickaxe.sides_keep(Some(old), Some(new)) {
                     out.push(String::from_utf8_lossy(new.path).into_owned());
                 }
             }
@@ -195,19 +215,19 @@ pub fn matching_paths(pickaxe: &Pickaxe, changes: &[Change<'_>]) -> Vec<String> 
         paired_old[d] = true;
         paired_new[a] = true;
         let (old, new) = (changes[d].old.as_ref().expect("a deletion"), changes[a].new.as_ref().expect("an addition"));
-        if pickaxe.pair_matches(Some(old.data), Some(new.data)) {
+        if pickaxe.sides_keep(Some(old), Some(new)) {
             out.push(String::from_utf8_lossy(new.path).into_owned());
         }
     }
     for &d in deleted.iter().filter(|d| !paired_old[**d]) {
         let old = changes[d].old.as_ref().expect("a deletion");
-        if pickaxe.pair_matches(Some(old.data), None) {
+        if pickaxe.sides_keep(Some(old), None) {
             out.push(String::from_utf8_lossy(old.path).into_owned());
         }
     }
     for &a in added.iter().filter(|a| !paired_new[**a]) {
         let new = changes[a].new.as_ref().expect("an addition");
-        if pickaxe.pair_matches(None, Some(new.data)) {
+        if pickaxe.sides_keep(None, Some(new)) {
             out.push(String::from_utf8_lossy(new.path).into_owned());
         }
     }

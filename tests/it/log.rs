@@ -191,6 +191,33 @@ fn pickaxe_equals_git_log_on_randomized_histories() {
     }
 }
 
+/// `-G` skips a file its attributes make binary (`-diff`, a diff driver configured `binary`),
+/// read from the working tree as git reads them; `-S` still counts in it, as git does.
+#[test]
+fn pickaxe_follows_the_attributes_that_make_a_text_file_binary() {
+    let tmp = TempDir::new("log-attributes");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    git_at(dir, 0, &["config", "diff.opaque.binary", "true"]);
+    let write = |path: &str, text: &str| std::fs::write(dir.join(path), text).unwrap();
+    write(".gitattributes", "*.lock -diff\n*.dat diff=opaque\n");
+    for path in ["a.txt", "b.lock", "c.dat"] {
+        write(path, "first\n");
+    }
+    git_at(dir, 1_700_000_000, &["add", "-A"]);
+    git_at(dir, 1_700_000_000, &["commit", "-q", "-m", "files"]);
+    for path in ["a.txt", "b.lock", "c.dat"] {
+        write(path, "first\nneedle line\n");
+    }
+    git_at(dir, 1_700_000_060, &["commit", "-q", "-am", "a needle in each"]);
+    write("b.lock", "first\nneedle line\nneedle line 2\n");
+    git_at(dir, 1_700_000_120, &["commit", "-q", "-am", "another in the lock file"]);
+    let grep = theirs(dir, &["-G", "needle"]);
+    assert_eq!(grep.len(), 1, "git: only the text file's change");
+    assert_eq!(ours(dir, &["-G", "needle"]), grep);
+    assert_eq!(ours(dir, &["-S", "needle"]), theirs(dir, &["-S", "needle"]));
+}
+
 #[test]
 fn log_words_ranks_commits_by_message_and_a_bounded_index_says_it_is_partial() {
     let tmp = TempDir::new("log-words");
