@@ -9,7 +9,7 @@
 //! (the system file, `core.attributesFile` or its default) and `info/attributes` are read, in
 //! git's order of precedence.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use gix::attrs::search::{MetadataCollection, Outcome};
@@ -35,9 +35,8 @@ pub struct BinaryAttributes {
     _collection: MetadataCollection,
     outcome: Outcome,
     case: gix::glob::pattern::Case,
-    /// `diff.NAME.binary` for every driver name met, `None` when not configured.
-    drivers: HashMap<Vec<u8>, Option<bool>>,
-    config: gix::config::File,
+    /// The diff drivers the rules name that are configured `binary`.
+    binary_drivers: HashSet<Vec<u8>>,
 }
 
 impl LocalRepo {
@@ -55,10 +54,24 @@ impl LocalRepo {
         let info_path = self.repo.common_dir().join("info").join("attributes");
         let info = std::fs::read(&info_path).ok();
         let config = self.repo.config_snapshot();
-        let mentions = |text: &[u8]| text.lines().any(|line| may_make_binary(line, &config));
-        let any = global.iter().map(|(_, t)| t.as_slice()).chain(info.as_deref()).any(mentions)
-            || in_tree.iter().any(|(_, t)| mentions(t));
-        if !any {
+        let texts = || {
+            global
+                .iter()
+                .map(|(_, t)| t.as_slice())
+                .chain(info.as_deref())
+                .chain(in_tree.iter().map(|(_, t)| t.as_slice()))
+        };
+        let mut binary_drivers = HashSet::new();
+        for name in
+            texts().flat_map(|text| text.split(|b| b.is_ascii_whitespace())).filter_map(|w| w.strip_prefix(b"diff="))
+        {
+            if !binary_drivers.contains(name)
+                && config.boolean(format!("diff.{}.binary", name.to_str_lossy()).as_str()).unwrap_or(false)
+            {
+                binary_drivers.insert(name.to_vec());
+            }
+        }
+        if !texts().flat_map(|text| text.lines()).any(|line| may_make_binary(line, &binary_drivers)) {
             return None;
         }
 
@@ -92,8 +105,7 @@ impl LocalRepo {
         } else {
             gix::glob::pattern::Case::Sensitive
         };
-        let config = self.repo.config_snapshot().plumbing().clone();
-        Some(BinaryAttributes { search, _collection: collection, outcome, case, drivers: HashMap::new(), config })
+        Some(BinaryAttributes { search, _collection: collection, outcome, case, binary_drivers })
     }
 }
 
@@ -101,7 +113,7 @@ impl LocalRepo {
 /// defines with `binary` (the built-in macro, or a macro of that name), or names a diff driver
 /// configured `binary`. A line that only sets `diff=cpp` (as the Linux kernel's do) cannot, and
 /// a search then spends nothing on attributes.
-fn may_make_binary(line: &[u8], config: &gix::config::Snapshot<'_>) -> bool {
+fn may_make_binary(line: &[u8], binary_drivers: &HashSet<Vec<u8>>) -> bool {
     let line = line.trim_start();
     if line.starts_with(b"#") {
         return false;
@@ -109,9 +121,7 @@ fn may_make_binary(line: &[u8], config: &gix::config::Snapshot<'_>) -> bool {
     line.split(|b| b.is_ascii_whitespace()).any(|word| match word {
         b"-diff" | b"binary" => true,
         _ if word.ends_with(b"binary") => true,
-        _ => word.strip_prefix(b"diff=").is_some_and(|name| {
-            config.boolean(format!("diff.{}.binary", name.to_str_lossy()).as_str()).unwrap_or(false)
-        }),
+        _ => word.strip_prefix(b"diff=").is_some_and(|name| binary_drivers.contains(name)),
     })
 }
 
@@ -124,17 +134,12 @@ impl BinaryAttributes {
         match state {
             Some(gix::attrs::State::Unset) => DiffAttribute::Binary,
             Some(gix::attrs::State::Set) => DiffAttribute::Text,
-            Some(gix::attrs::State::Value(driver)) => {
-                let name = driver.as_ref().as_bstr().to_vec();
-                let config = &self.config;
-                let binary = *self.drivers.entry(name).or_insert_with_key(|name| {
-                    config.boolean(format!("diff.{}.binary", name.to_str_lossy()).as_str()).ok().flatten()
-                });
-                match binary {
-                    Some(true) => DiffAttribute::Binary,
-                    _ => DiffAttribute::Content,
-                }
+            Some(gix::attrs::State::Value(driver))
+                if self.binary_drivers.contains(driver.as_ref().as_bstr().as_bytes()) =>
+            {
+                DiffAttribute::Binary
             }
+            Some(gix::attrs::State::Value(_)) => DiffAttribute::Content,
             Some(gix::attrs::State::Unspecified) | None => DiffAttribute::Content,
         }
     }
