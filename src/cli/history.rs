@@ -45,7 +45,7 @@ pub(super) struct LogArgs {
     #[arg(long)]
     first_parent: bool,
     /// At most N commits (default: 20 for words, all for -S/-G, as `git log`).
-    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    #[arg(short = 'n', long = "max-count", alias = "limit", value_name = "N")]
     max_count: Option<usize>,
     /// Git pathspecs, after `--`.
     #[arg(last = true, value_name = "PATHSPEC")]
@@ -139,7 +139,7 @@ pub(super) struct HistoryArgs {
     #[arg(long)]
     show: bool,
     /// At most N steps.
-    #[arg(short = 'n', long = "max-count", value_name = "N")]
+    #[arg(short = 'n', long = "max-count", alias = "limit", value_name = "N")]
     max_count: Option<usize>,
 }
 

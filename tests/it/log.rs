@@ -216,6 +216,8 @@ fn pickaxe_follows_the_attributes_that_make_a_text_file_binary() {
     assert_eq!(grep.len(), 1, "git: only the text file's change");
     assert_eq!(ours(dir, &["-G", "needle"]), grep);
     assert_eq!(ours(dir, &["-S", "needle"]), theirs(dir, &["-S", "needle"]));
+    // `--limit`, as the other commands spell it, is `-n`.
+    assert_eq!(ours(dir, &["-S", "needle", "--limit", "1"]), theirs(dir, &["-S", "needle", "-n", "1"]));
 }
 
 #[test]
