@@ -296,6 +296,22 @@ fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
     Ok(Compiled { query, captures, kinds })
 }
 
+/// Compiles the queries of `languages` on a thread of its own, for work about to parse files
+/// of them: whoever needs one meanwhile waits for it rather than compiling it twice. The
+/// thread is not waited for.
+pub fn compile_ahead(mut languages: Vec<&'static Language>) {
+    languages.sort_by_key(|l| lang::index_of(l));
+    languages.dedup_by_key(|l| lang::index_of(l));
+    if languages.is_empty() {
+        return;
+    }
+    let _ = std::thread::Builder::new().name("compile-ahead".into()).spawn(move || {
+        for language in languages {
+            let _ = compiled(language);
+        }
+    });
+}
+
 /// Checks that `language`'s query compiles against its grammar and uses only known captures.
 pub fn check_query(language: &'static Language) -> Result<(), String> {
     compiled(language).map(|_| ())

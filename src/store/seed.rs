@@ -29,15 +29,43 @@ pub struct Overlap {
     pub documented: u64,
 }
 
-/// For each store in `donors`, what it holds of `wanted` (path, blob): the files it holds with
-/// their full-text documents. The donors are only read.
-pub fn overlaps(
-    donors: &[&Path],
-    wanted: &[(Vec<u8>, ObjectId)],
-) -> Result<Vec<Result<Overlap, StoreError>>, StoreError> {
-    let conn = Connection::open_in_memory()?;
-    fill_wanted(&conn, wanted)?;
-    Ok(donors.iter().map(|donor| overlap(&conn, donor)).collect())
+/// The files a new store wants (path, blob), held where donors' stores can be compared with
+/// them. The donors are only read.
+pub struct Wanted {
+    conn: Connection,
+}
+
+impl Wanted {
+    /// Holds `wanted`.
+    pub fn new(wanted: &[(Vec<u8>, ObjectId)]) -> Result<Wanted, StoreError> {
+        let conn = Connection::open_in_memory()?;
+        fill_wanted(&conn, wanted)?;
+        Ok(Wanted { conn })
+    }
+
+    /// What the store in `donor` holds of the wanted files: those it holds with their full-text
+    /// documents.
+    pub fn overlap(&self, donor: &Path) -> Result<Overlap, StoreError> {
+        overlap(&self.conn, donor)
+    }
+
+    /// The paths of the wanted files the store in `donor` does not hold with their documents:
+    /// what a store seeded from it still parses.
+    pub fn unshared_paths(&self, donor: &Path) -> Result<Vec<Vec<u8>>, StoreError> {
+        let conn = &self.conn;
+        conn.execute("ATTACH DATABASE ?1 AS donor", [super::shared::read_only_uri(&donor.join(DB_FILE))])?;
+        let paths = (|| -> Result<Vec<Vec<u8>>, StoreError> {
+            let mut stmt = conn.prepare(
+                "SELECT w.path FROM temp.cc_seed_wanted w WHERE NOT EXISTS (
+                     SELECT 1 FROM donor.blobs b CROSS JOIN donor.file_versions f
+                     ON f.blob = b.id AND f.path = w.path WHERE b.oid = w.oid AND f.fts_key IS NOT NULL)",
+            )?;
+            let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })();
+        let _ = conn.execute("DETACH DATABASE donor", []);
+        paths
+    }
 }
 
 fn overlap(conn: &Connection, donor: &Path) -> Result<Overlap, StoreError> {

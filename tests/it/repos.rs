@@ -380,6 +380,9 @@ fn a_seeded_fork_keeps_nothing_its_own_trees_lack_and_answers_as_if_indexed_alon
     let added = shop.run(&["repos", "add", fork.to_str().unwrap(), "--alias", "fork"]);
     assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
     assert_eq!(added.json["index"]["seeded"]["file_versions_dropped"], 1, "{}", added.stdout);
+    // The one file billing lacks is the one the build parses (its language compiled meanwhile).
+    assert_eq!(added.json["index"]["seeded"]["files_unshared"], 1, "{}", added.stdout);
+    assert_eq!(added.json["index"]["seeded"]["files_shared"], 2, "{}", added.stdout);
     // The dropped file version's blob (v2 only moved the charge) is in the fork's own history:
     // its documents are deleted, and billing's full-text files stay linked, not copied.
     assert_eq!(added.json["index"]["seeded"]["rewritten"], false, "{}", added.stdout);
