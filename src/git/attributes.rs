@@ -42,7 +42,7 @@ pub struct BinaryAttributes {
 impl LocalRepo {
     /// The `diff` rules of git's global attribute files, `info/attributes` and `in_tree` (each
     /// `.gitattributes` of the view: its repository-relative path and its content). `None` when
-    /// none of them mentions `diff` or `binary`, so that no path can be binary by attribute.
+    /// no line of them can make a file binary (see [`may_make_binary`]).
     pub fn binary_attributes(&self, in_tree: &[(Vec<u8>, Vec<u8>)]) -> Option<BinaryAttributes> {
         let global: Vec<(PathBuf, Vec<u8>)> = self
             .repo
@@ -119,7 +119,8 @@ fn may_make_binary(line: &[u8], binary_drivers: &HashSet<Vec<u8>>) -> bool {
         return false;
     }
     line.split(|b| b.is_ascii_whitespace()).any(|word| match word {
-        b"-diff" | b"binary" => true,
+        // `binary`, and the name of a macro defined or used as `[attr]binary`.
+        b"-diff" => true,
         _ if word.ends_with(b"binary") => true,
         _ => word.strip_prefix(b"diff=").is_some_and(|name| binary_drivers.contains(name)),
     })
@@ -168,5 +169,22 @@ impl LocalRepo {
             files.push((path.to_vec(), text.unwrap_or_default()));
         }
         files
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_lines_that_can_make_a_file_binary_count() {
+        let drivers: HashSet<Vec<u8>> = [b"opaque".to_vec()].into();
+        let can = |line: &str| may_make_binary(line.as_bytes(), &drivers);
+        for line in ["*.ai binary", "yarn.lock -diff", "*.dat diff=opaque", "[attr]nodiff -diff -merge", "x mybinary"] {
+            assert!(can(line), "{line}");
+        }
+        for line in ["*.c   diff=cpp", "* text=auto eol=lf", "# *.ai binary", "*.txt diff", "*.md !diff", ""] {
+            assert!(!can(line), "{line}");
+        }
     }
 }
