@@ -207,6 +207,7 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
         .collect();
     let suggestions = if results.is_empty() { suggest(&store, bitmap, last)? } else { Vec::new() };
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     let completeness = if total > results.len() { "truncated" } else { "complete" };
     Ok(LocateResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,

@@ -98,6 +98,7 @@ pub(super) fn in_view<T>(
     let (store, resolved) = engine.resolve(scope, freshness)?;
     let answer = with_context(engine, &store, &resolved.view, f)?;
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     Ok((answer, resolved))
 }
 
@@ -115,6 +116,7 @@ fn in_view_answering<T>(
         with_context(engine, store, view, |ctx| f(ctx, early))
     })?;
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     Ok((answer, resolved))
 }
 
