@@ -412,6 +412,7 @@ pub(super) fn references(engine: &Engine, request: &GraphRequest) -> Result<Refe
         (&all[a].file.path, all[a].symbol.name_line).cmp(&(&all[b].file.path, all[b].symbol.name_line))
     });
     t.store.touch_view(t.resolved.view.id);
+    super::across::release(t.store);
     let mut meta = metadata(&t.resolved, if total > results.len() { "truncated" } else { "complete" });
     meta.notes.extend(notes);
     Ok(ReferencesResponse {

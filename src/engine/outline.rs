@@ -112,6 +112,7 @@ pub(super) fn run(engine: &Engine, request: &OutlineRequest) -> Result<OutlineRe
     };
     let skipped = file.skip.clone().or(skipped);
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     Ok(OutlineResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),

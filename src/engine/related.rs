@@ -140,6 +140,7 @@ pub(super) fn imports(engine: &Engine, request: &FileRequest) -> Result<ImportsR
         })
         .collect();
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     Ok(ImportsResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),
@@ -163,6 +164,7 @@ pub(super) fn importers(engine: &Engine, request: &FileRequest) -> Result<Import
         .map(|(f, module, line)| Importer { path: f.path.clone(), line, module })
         .collect();
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     Ok(ImportersResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),
@@ -275,6 +277,7 @@ pub(super) fn tests_for(engine: &Engine, request: &FileRequest) -> Result<TestsF
         })
         .collect();
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     let mut meta = metadata(&resolved, if total > tests.len() { "truncated" } else { "complete" });
     meta.notes.extend(notes);
     Ok(TestsForResponse {

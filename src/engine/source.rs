@@ -175,6 +175,7 @@ pub(super) fn run(engine: &Engine, request: &SourceRequest) -> Result<SourceResp
         shown += 1;
     }
     store.touch_view(resolved.view.id);
+    super::across::release(store);
     Ok(SourceResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: resolved.name.clone(),
