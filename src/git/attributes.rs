@@ -31,8 +31,7 @@ pub enum DiffAttribute {
 /// The attribute rules of one view that can decide a path is binary.
 pub struct BinaryAttributes {
     search: gix::attrs::Search,
-    /// The attributes the rules name, which `outcome` was made for.
-    _collection: MetadataCollection,
+    /// Made for the attributes the rules name (it keeps what it needs of them).
     outcome: Outcome,
     case: gix::glob::pattern::Case,
     /// The diff drivers the rules name that are configured `binary`.
@@ -86,7 +85,8 @@ impl LocalRepo {
         // In-tree files, shallower first: a deeper one overrides, and only the top-level one
         // may define macros, as in git.
         let mut files: Vec<&(Vec<u8>, Vec<u8>)> = in_tree.iter().collect();
-        files.sort_by_key(|(path, _)| (path.iter().filter(|&&b| b == b'/').count(), path.clone()));
+        let depth = |path: &[u8]| path.iter().filter(|&&b| b == b'/').count();
+        files.sort_by(|(a, _), (b, _)| (depth(a), a).cmp(&(depth(b), b)));
         for (path, text) in files {
             let Ok(relative) = path.to_path() else { continue };
             let top_level = !path.contains(&b'/');
@@ -105,7 +105,7 @@ impl LocalRepo {
         } else {
             gix::glob::pattern::Case::Sensitive
         };
-        Some(BinaryAttributes { search, _collection: collection, outcome, case, binary_drivers })
+        Some(BinaryAttributes { search, outcome, case, binary_drivers })
     }
 }
 
@@ -149,15 +149,22 @@ impl BinaryAttributes {
 impl LocalRepo {
     /// The `.gitattributes` files git reads for commands that take no tree of their own
     /// (`git log`): each one the index lists, from the working tree when it is there, else
-    /// its staged blob. Nothing for a bare repository.
+    /// its staged blob; none through a symlink. Nothing for a bare repository.
     pub fn worktree_attribute_files(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
         let Ok(index) = self.repo.index_or_empty() else { return Vec::new() };
+        self.attribute_files_of(&index, false)
+    }
+
+    /// The `.gitattributes` files `index` lists (with `symlinks`, also those that are
+    /// symlinks), each read from the working tree when it is there, else as its staged blob
+    /// (empty when neither can be read).
+    pub(super) fn attribute_files_of(&self, index: &gix::index::State, symlinks: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
         let workdir = self.repo.workdir();
         let mut files = Vec::new();
         for entry in index.entries() {
-            let path = entry.path(&index);
+            let path = entry.path(index);
             if path.rsplit(|&b| b == b'/').next() != Some(b".gitattributes".as_slice())
-                || entry.mode != gix::index::entry::Mode::FILE
+                || (!symlinks && entry.mode != gix::index::entry::Mode::FILE)
             {
                 continue;
             }

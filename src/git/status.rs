@@ -363,20 +363,8 @@ impl LocalRepo {
     fn attributes_may_convert(&self, index: &gix::worktree::Index) -> bool {
         let mut sources: Vec<std::path::PathBuf> = self.repo.attribute_global_paths().unwrap_or_default();
         sources.push(self.repo.common_dir().join("info").join("attributes"));
-        let workdir = self.repo.workdir();
         let mut texts: Vec<Vec<u8>> = sources.iter().filter_map(|p| std::fs::read(p).ok()).collect();
-        for entry in index.entries() {
-            let path = entry.path(index);
-            if path.rsplit_str("/").next() != Some(b".gitattributes".as_slice()) {
-                continue;
-            }
-            let on_disk = path.to_path().ok().zip(workdir).and_then(|(p, w)| std::fs::read(w.join(p)).ok());
-            let text = on_disk.or_else(|| {
-                let mut buf = Vec::new();
-                self.read_blob_into(super::from_gix(entry.id), &mut buf).ok().map(|_| buf)
-            });
-            texts.extend(text);
-        }
+        texts.extend(self.attribute_files_of(index, true).into_iter().map(|(_, text)| text));
         texts.iter().any(|text| CONVERTING.iter().any(|name| text.find(name).is_some()))
     }
 }

@@ -46,15 +46,23 @@ impl Wanted {
     /// What the store in `donor` holds of the wanted files: those it holds with their full-text
     /// documents.
     pub fn overlap(&self, donor: &Path) -> Result<Overlap, StoreError> {
-        overlap(&self.conn, donor)
+        self.with_donor(donor, |conn| {
+            let shared: i64 = conn.query_row(
+                "SELECT count(*) FROM temp.cc_seed_wanted w CROSS JOIN donor.blobs b ON b.oid = w.oid
+                 CROSS JOIN donor.file_versions f ON f.blob = b.id AND f.path = w.path WHERE f.fts_key IS NOT NULL",
+                [],
+                |r| r.get(0),
+            )?;
+            let documented: i64 =
+                conn.query_row("SELECT count(*) FROM donor.file_versions WHERE fts_key IS NOT NULL", [], |r| r.get(0))?;
+            Ok(Overlap { shared: shared.max(0) as u64, documented: documented.max(0) as u64 })
+        })
     }
 
     /// The paths of the wanted files the store in `donor` does not hold with their documents:
     /// what a store seeded from it still parses.
     pub fn unshared_paths(&self, donor: &Path) -> Result<Vec<Vec<u8>>, StoreError> {
-        let conn = &self.conn;
-        conn.execute("ATTACH DATABASE ?1 AS donor", [super::shared::read_only_uri(&donor.join(DB_FILE))])?;
-        let paths = (|| -> Result<Vec<Vec<u8>>, StoreError> {
+        self.with_donor(donor, |conn| {
             let mut stmt = conn.prepare(
                 "SELECT w.path FROM temp.cc_seed_wanted w WHERE NOT EXISTS (
                      SELECT 1 FROM donor.blobs b CROSS JOIN donor.file_versions f
@@ -62,27 +70,21 @@ impl Wanted {
             )?;
             let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?;
             Ok(rows.collect::<Result<_, _>>()?)
-        })();
-        let _ = conn.execute("DETACH DATABASE donor", []);
-        paths
+        })
     }
-}
 
-fn overlap(conn: &Connection, donor: &Path) -> Result<Overlap, StoreError> {
-    conn.execute("ATTACH DATABASE ?1 AS donor", [super::shared::read_only_uri(&donor.join(DB_FILE))])?;
-    let counted = (|| -> Result<Overlap, StoreError> {
-        let shared: i64 = conn.query_row(
-            "SELECT count(*) FROM temp.cc_seed_wanted w CROSS JOIN donor.blobs b ON b.oid = w.oid
-             CROSS JOIN donor.file_versions f ON f.blob = b.id AND f.path = w.path WHERE f.fts_key IS NOT NULL",
-            [],
-            |r| r.get(0),
-        )?;
-        let documented: i64 =
-            conn.query_row("SELECT count(*) FROM donor.file_versions WHERE fts_key IS NOT NULL", [], |r| r.get(0))?;
-        Ok(Overlap { shared: shared.max(0) as u64, documented: documented.max(0) as u64 })
-    })();
-    let _ = conn.execute("DETACH DATABASE donor", []);
-    counted
+    /// `read` with the store in `donor` attached (read only) as `donor`.
+    fn with_donor<T>(
+        &self,
+        donor: &Path,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let conn = &self.conn;
+        conn.execute("ATTACH DATABASE ?1 AS donor", [super::shared::read_only_uri(&donor.join(DB_FILE))])?;
+        let answer = read(conn);
+        let _ = conn.execute("DETACH DATABASE donor", []);
+        answer
+    }
 }
 
 fn fill_wanted(conn: &Connection, wanted: &[(Vec<u8>, ObjectId)]) -> Result<(), StoreError> {
