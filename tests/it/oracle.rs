@@ -5,7 +5,7 @@
 //! the worktree view holds untracked files) and at a ref that is not checked out.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -14,7 +14,7 @@ use codecompass::indexer::IndexOptions;
 use codecompass::query::{Detail, Explain, Filters, Mode, SearchRequest};
 use codecompass::view::Scope;
 
-use crate::support::fixture;
+use crate::support::{TempDir, fixture};
 
 type Lines = BTreeSet<(String, u64)>;
 
@@ -167,13 +167,19 @@ fn patterns(repo: &Path) -> Vec<(String, bool, bool)> {
     out
 }
 
-#[test]
-fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
-    let (_tmp, repo) = fixture("grep-oracle");
+/// The `grep-oracle` fixture with its worktree and the branch `other` indexed.
+fn indexed_fixture() -> (TempDir, PathBuf, Engine) {
+    let (tmp, repo) = fixture("grep-oracle");
     let engine = Engine::open(&repo, &EngineOptions::default()).expect("the fixture opens");
     engine
         .index(&[Scope::Worktree, Scope::Ref("other".to_owned())], IndexOptions::default())
         .expect("the fixture indexes");
+    (tmp, repo, engine)
+}
+
+#[test]
+fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
+    let (_tmp, repo, engine) = indexed_fixture();
     let patterns = patterns(&repo);
     assert!(patterns.len() >= 200, "only {} patterns", patterns.len());
     let mut failures = Vec::new();
@@ -206,11 +212,7 @@ fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
 /// deeper `.gitattributes` gives a file back to text. At the worktree and at another ref.
 #[test]
 fn files_binary_by_attributes_are_skipped_as_git_grep_skips_them() {
-    let (_tmp, repo) = fixture("grep-oracle");
-    let engine = Engine::open(&repo, &EngineOptions::default()).expect("the fixture opens");
-    engine
-        .index(&[Scope::Worktree, Scope::Ref("other".to_owned())], IndexOptions::default())
-        .expect("the fixture indexes");
+    let (_tmp, repo, engine) = indexed_fixture();
     let texts: Lines = [("docs/keep.lock".to_owned(), 2), ("sub/deps.lock".to_owned(), 2)].into();
     for reference in [None, Some("other")] {
         let scope = Scope::from_option(reference);
