@@ -637,7 +637,7 @@ pub(super) fn call_graph(
     t.store.touch_view(t.resolved.view.id);
     let mut meta = metadata(&t.resolved, if b.truncated { "truncated" } else { "complete" });
     meta.notes.extend(notes);
-    Ok(GraphResponse {
+    let response = GraphResponse {
         codecompass_protocol_version: PROTOCOL_VERSION,
         scope: t.resolved.name.clone(),
         commit: t.resolved.commit.map(|c| c.to_hex()),
@@ -649,5 +649,7 @@ pub(super) fn call_graph(
         external: b.external.into_iter().collect(),
         truncated: b.truncated,
         metadata: meta,
-    })
+    };
+    super::across::release(t.store);
+    Ok(response)
 }
