@@ -172,13 +172,16 @@ pub fn each<T: Send>(
     let slots: Vec<std::sync::Mutex<Option<Result<T, Error>>>> =
         targets.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let aside: std::sync::Mutex<(Vec<Engine>, u64)> = std::sync::Mutex::new((Vec::new(), 0));
+    let order = largest_first(targets);
     std::thread::scope(|scope| {
         for _ in 0..targets.len().min(POOL) {
             scope.spawn(|| {
                 POOLED.with(|pooled| pooled.set(targets.len() > 1));
                 loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(target) = targets.get(i) else { break };
+                    let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let target = &targets[i];
                     let answer = match &target.engine {
                         Some(engine) => ask(engine, target),
                         None => target.entry.open().and_then(|engine| {
@@ -211,6 +214,19 @@ pub fn each<T: Send>(
                 .unwrap_or_else(|| Err(Error::new(ErrorCode::Internal, "a repository was not asked")))
         })
         .collect()
+}
+
+/// The order in which the pool takes `targets`: the largest working trees first (by the size
+/// of git's index, which grows with the files a query checks), so that the last repositories
+/// taken are short ones and no core waits at the end for one large repository started last.
+fn largest_first(targets: &[Target]) -> Vec<usize> {
+    let size = |target: &Target| {
+        std::fs::metadata(std::path::Path::new(&target.entry.path).join(".git").join("index")).map_or(0, |m| m.len())
+    };
+    let sizes: Vec<u64> = targets.iter().map(size).collect();
+    let mut order: Vec<usize> = (0..targets.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+    order
 }
 
 /// How one repository answered.
@@ -622,5 +638,26 @@ mod tests {
         // One repository alone has the cores to itself, as outside a pool.
         assert_eq!(asked(&targets[..1]), [true]);
         assert!(helper_threads());
+    }
+
+    #[test]
+    fn the_pool_takes_the_largest_working_trees_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = |name: &str, index: Option<usize>| {
+            let path = tmp.path().join(name);
+            std::fs::create_dir_all(path.join(".git")).unwrap();
+            if let Some(bytes) = index {
+                std::fs::write(path.join(".git").join("index"), vec![0u8; bytes]).unwrap();
+            }
+            let entry = RepoEntry {
+                alias: name.to_owned(),
+                path: path.to_string_lossy().into_owned(),
+                refs: Vec::new(),
+                added_at: 0,
+            };
+            Target { entry, scope: Scope::Worktree, engine: None }
+        };
+        let targets = [target("a", Some(10)), target("b", None), target("c", Some(300)), target("d", Some(20))];
+        assert_eq!(largest_first(&targets), [2, 3, 0, 1]);
     }
 }
