@@ -65,21 +65,6 @@ impl LocalRepo {
             None => (None, None),
         };
         let mut touched: BTreeSet<BString> = BTreeSet::new();
-        let mut platform = self
-            .repo
-            .status(gix::progress::Discard)
-            .map_err(other("computing status"))?
-            .untracked_files(gix::status::UntrackedFiles::Files)
-            .index_worktree_submodules(gix::status::Submodule::Given {
-                ignore: gix::submodule::config::Ignore::All,
-                check_dirty: false,
-            });
-        if serial {
-            platform = platform.index_worktree_options_mut(|o| o.thread_limit = Some(1));
-        }
-        if let Some(index) = kept {
-            platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index));
-        }
         // Literal pathspecs: a path is never read as a pattern.
         let patterns: Vec<BString> = only
             .into_iter()
@@ -90,10 +75,6 @@ impl LocalRepo {
                 spec
             })
             .collect();
-        // The index says it was written from `HEAD`'s tree and not changed since: nothing is
-        // staged, and the half comparing `HEAD` with the index (which reads every tree of
-        // `HEAD`) is skipped.
-        let head_tree = self.repo.head_tree_id_or_empty().map_err(other("reading HEAD's tree"))?;
         let mut note = |item: gix::status::Item| {
             // Stat-only updates and ignored directory entries carry no content change.
             if let gix::status::Item::IndexWorktree(ref inner) = item
@@ -103,27 +84,58 @@ impl LocalRepo {
             }
             touched.insert(item.location().to_owned());
         };
-        let outcome = if nothing_staged(&real, head_tree.detach()) {
-            let mut iter = platform.into_index_worktree_iter(patterns).map_err(other("computing status"))?;
-            for item in iter.by_ref() {
-                note(gix::status::Item::IndexWorktree(item.map_err(other("computing status"))?));
+        // The index says it was written from `HEAD`'s tree and not changed since: nothing is
+        // staged, and the half comparing `HEAD` with the index (which reads every tree of
+        // `HEAD`) is skipped.
+        let head_tree = self.repo.head_tree_id_or_empty().map_err(other("reading HEAD's tree"))?;
+        if nothing_staged(&real, head_tree.detach()) {
+            // Only the index against the files: on this thread, with no thread to relay it.
+            let mut kept = kept;
+            let stats = {
+                let index: &gix::index::State = match &kept {
+                    Some(kept) => kept,
+                    None => &real,
+                };
+                self.index_worktree(index, &patterns, serial, &mut |item| note(gix::status::Item::IndexWorktree(item)))?
+            };
+            // Files compared by content and found unchanged: their stats go into the kept copy,
+            // stamped with the time this status began (a file changed since is read again).
+            if let (Some(path), Some(kept)) = (&kept_path, kept.as_mut())
+                && !stats.is_empty()
+            {
+                let entries = kept.entries_mut();
+                for (at, stat) in stats {
+                    entries[at].stat = stat;
+                }
+                if kept.write(gix::index::write::Options::default()).is_ok() {
+                    let _ = filetime::set_file_mtime(path, started);
+                    remove_other_copies(path);
+                }
             }
-            iter.into_outcome()
         } else {
+            let mut platform = self
+                .repo
+                .status(gix::progress::Discard)
+                .map_err(other("computing status"))?
+                .untracked_files(gix::status::UntrackedFiles::Files)
+                .index_worktree_submodules(SUBMODULES);
+            if serial {
+                platform = platform.index_worktree_options_mut(|o| o.thread_limit = Some(1));
+            }
+            if let Some(index) = kept {
+                platform = platform.index(gix::worktree::IndexPersistedOrInMemory::InMemory(index));
+            }
             let mut iter = platform.into_iter(patterns).map_err(other("computing status"))?;
             for item in iter.by_ref() {
                 note(item.map_err(other("computing status"))?);
             }
-            iter.into_outcome()
-        };
-        // Files compared by content and found unchanged: their stats go into the kept copy,
-        // stamped with the time this status began (a file changed since is read again).
-        if let (Some(path), Some(mut outcome)) = (&kept_path, outcome)
-            && outcome.has_changes()
-            && matches!(outcome.write_changes(), Some(Ok(_)))
-        {
-            let _ = filetime::set_file_mtime(path, started);
-            remove_other_copies(path);
+            if let (Some(path), Some(mut outcome)) = (&kept_path, iter.into_outcome())
+                && outcome.has_changes()
+                && matches!(outcome.write_changes(), Some(Ok(_)))
+            {
+                let _ = filetime::set_file_mtime(path, started);
+                remove_other_copies(path);
+            }
         }
         // A sparse checkout leaves paths out of the working tree (skip-worktree): they are not
         // on disk, so, as for `git grep`, not in the worktree's view.
@@ -180,6 +192,86 @@ impl LocalRepo {
             changes.push(WorktreeChange { path: rela.into(), now });
         }
         Ok(changes)
+    }
+}
+
+/// Submodules are never looked into: a worktree view holds no submodule's files.
+const SUBMODULES: gix::status::Submodule =
+    gix::status::Submodule::Given { ignore: gix::submodule::config::Ignore::All, check_dirty: false };
+
+impl LocalRepo {
+    /// git's status of `index` against the working tree (tracked files changed, untracked files
+    /// found), each item handed to `visit` on this thread as found, as `git status` walks it.
+    /// Returns the entries whose stats alone changed (`git status` would refresh them), by
+    /// their position in `index`.
+    fn index_worktree(
+        &self,
+        index: &gix::index::State,
+        patterns: &[BString],
+        serial: bool,
+        visit: &mut dyn FnMut(gix::status::index_worktree::Item),
+    ) -> Result<Vec<(usize, gix::index::entry::Stat)>, GitError> {
+        use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
+        let dirwalk = self
+            .repo
+            .dirwalk_options()
+            .map_err(other("computing status"))?
+            .emit_untracked(gix::dir::walk::EmissionMode::Matching);
+        let options = gix::status::index_worktree::Options {
+            sorting: None,
+            dirwalk_options: Some(dirwalk),
+            rewrites: None,
+            thread_limit: serial.then_some(1),
+        };
+        let submodule =
+            gix::status::index_worktree::BuiltinSubmoduleStatus::new(self.repo.clone().into_sync(), SUBMODULES)
+                .map_err(other("computing status"))?;
+        let mut visitor = Visitor { visit, stats: Vec::new() };
+        self.repo
+            .index_worktree_status(
+                index,
+                patterns,
+                &mut visitor,
+                gix::status::plumbing::index_as_worktree::traits::FastEq,
+                submodule,
+                &mut gix::progress::Discard,
+                &std::sync::atomic::AtomicBool::new(false),
+                options,
+            )
+            .map_err(other("computing status"))?;
+        return Ok(visitor.stats);
+
+        /// Hands each item on, keeping the stat updates apart as `git status` does.
+        struct Visitor<'a> {
+            visit: &'a mut dyn FnMut(gix::status::index_worktree::Item),
+            stats: Vec<(usize, gix::index::entry::Stat)>,
+        }
+        impl<'index> gix::status::plumbing::index_as_worktree_with_renames::VisitEntry<'index> for Visitor<'_> {
+            type ContentChange = ();
+            type SubmoduleStatus = gix::submodule::Status;
+
+            fn visit_entry(
+                &mut self,
+                entry: gix::status::plumbing::index_as_worktree_with_renames::Entry<'index, (), gix::submodule::Status>,
+            ) {
+                let item: gix::status::index_worktree::Item = entry.into();
+                if let gix::status::index_worktree::Item::Modification { entry_index, status, entry, .. } = &item {
+                    match status {
+                        EntryStatus::NeedsUpdate(stat) => {
+                            self.stats.push((*entry_index, *stat));
+                            return;
+                        }
+                        EntryStatus::Change(Change::Modification { set_entry_stat_size_zero: true, .. }) => {
+                            let mut stat = entry.stat;
+                            stat.size = 0;
+                            self.stats.push((*entry_index, stat));
+                        }
+                        _ => {}
+                    }
+                }
+                (self.visit)(item);
+            }
+        }
     }
 }
 
