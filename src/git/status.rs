@@ -211,22 +211,32 @@ impl LocalRepo {
         serial: bool,
         visit: &mut dyn FnMut(gix::status::index_worktree::Item),
     ) -> Result<Vec<(usize, gix::index::entry::Stat)>, GitError> {
-        use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
         let dirwalk = self
             .repo
             .dirwalk_options()
             .map_err(other("computing status"))?
             .emit_untracked(gix::dir::walk::EmissionMode::Matching);
+        let submodule =
+            gix::status::index_worktree::BuiltinSubmoduleStatus::new(self.repo.clone().into_sync(), SUBMODULES)
+                .map_err(other("computing status"))?;
+        let mut stats = Vec::new();
+        let mut keep = |item: gix::status::index_worktree::Item| {
+            if let Some(item) = stat_update(item, &mut stats) {
+                visit(item);
+            }
+        };
+        let interrupt = std::sync::atomic::AtomicBool::new(false);
+        if serial {
+            self.index_worktree_serial(index, patterns, dirwalk, submodule, &interrupt, &mut keep)?;
+            return Ok(stats);
+        }
         let options = gix::status::index_worktree::Options {
             sorting: None,
             dirwalk_options: Some(dirwalk),
             rewrites: None,
-            thread_limit: serial.then_some(1),
+            thread_limit: None,
         };
-        let submodule =
-            gix::status::index_worktree::BuiltinSubmoduleStatus::new(self.repo.clone().into_sync(), SUBMODULES)
-                .map_err(other("computing status"))?;
-        let mut visitor = Visitor { visit, stats: Vec::new() };
+        let mut visitor = Visitor { keep: &mut keep };
         self.repo
             .index_worktree_status(
                 index,
@@ -235,16 +245,15 @@ impl LocalRepo {
                 gix::status::plumbing::index_as_worktree::traits::FastEq,
                 submodule,
                 &mut gix::progress::Discard,
-                &std::sync::atomic::AtomicBool::new(false),
+                &interrupt,
                 options,
             )
             .map_err(other("computing status"))?;
-        return Ok(visitor.stats);
+        return Ok(stats);
 
-        /// Hands each item on, keeping the stat updates apart as `git status` does.
+        /// Hands each item on as found.
         struct Visitor<'a> {
-            visit: &'a mut dyn FnMut(gix::status::index_worktree::Item),
-            stats: Vec<(usize, gix::index::entry::Stat)>,
+            keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
         }
         impl<'index> gix::status::plumbing::index_as_worktree_with_renames::VisitEntry<'index> for Visitor<'_> {
             type ContentChange = ();
@@ -254,25 +263,131 @@ impl LocalRepo {
                 &mut self,
                 entry: gix::status::plumbing::index_as_worktree_with_renames::Entry<'index, (), gix::submodule::Status>,
             ) {
-                let item: gix::status::index_worktree::Item = entry.into();
-                if let gix::status::index_worktree::Item::Modification { entry_index, status, entry, .. } = &item {
-                    match status {
-                        EntryStatus::NeedsUpdate(stat) => {
-                            self.stats.push((*entry_index, *stat));
-                            return;
-                        }
-                        EntryStatus::Change(Change::Modification { set_entry_stat_size_zero: true, .. }) => {
-                            let mut stat = entry.stat;
-                            stat.size = 0;
-                            self.stats.push((*entry_index, stat));
-                        }
-                        _ => {}
-                    }
-                }
-                (self.visit)(item);
+                (self.keep)(entry.into());
             }
         }
     }
+
+    /// The same two halves as gix's status, one after the other on this thread: the tracked
+    /// files against their entries, then the walk for untracked files. gix runs them on two
+    /// threads of their own, which a small index does not repay (the threads' start and the
+    /// hand-over of each item cost more than the overlap saves).
+    fn index_worktree_serial(
+        &self,
+        index: &gix::index::State,
+        patterns: &[BString],
+        dirwalk: gix::dirwalk::Options,
+        submodule: gix::status::index_worktree::BuiltinSubmoduleStatus,
+        interrupt: &std::sync::atomic::AtomicBool,
+        keep: &mut dyn FnMut(gix::status::index_worktree::Item),
+    ) -> Result<(), GitError> {
+        use gix::worktree::stack::state::attributes::Source;
+        let workdir = self.repo.workdir().ok_or_else(|| GitError::Other {
+            context: "computing status",
+            source: gix::Error::from_error(gix::error::message("no working tree")),
+        })?;
+        let fail = |source| GitError::Other { context: "computing status", source };
+        let (pathspec, _) =
+            self.repo.pathspec(false, patterns, true, index, Source::WorktreeThenIdMapping).map_err(fail)?.into_parts();
+        let stack = self.repo.attributes_only(index, Source::WorktreeThenIdMapping).map_err(fail)?.detach();
+        let (filter, stack) = gix::filter::Pipeline::new(&self.repo, stack).map_err(fail)?.into_parts();
+        let options = gix::status::plumbing::index_as_worktree::Options {
+            fs: self.repo.filesystem_options().map_err(fail)?,
+            thread_limit: Some(1),
+            stat: self.repo.stat_options().map_err(fail)?,
+            fscache: false,
+        };
+        let context =
+            gix::status::plumbing::index_as_worktree::Context { pathspec, stack, filter, should_interrupt: interrupt };
+        let objects = self
+            .repo
+            .objects
+            .clone()
+            .into_arc()
+            .map_err(|e| GitError::Other { context: "computing status", source: gix::Error::from_error(e) })?;
+        gix::status::plumbing::index_as_worktree(
+            index,
+            workdir,
+            &mut Tracked { keep: &mut *keep },
+            gix::status::plumbing::index_as_worktree::traits::FastEq,
+            submodule,
+            objects,
+            &mut gix::progress::Discard,
+            context,
+            options,
+        )
+        .map_err(fail)?;
+        self.repo.dirwalk(index, patterns, interrupt, dirwalk, &mut Untracked { keep }).map_err(fail)?;
+        return Ok(());
+
+        /// The tracked files' items.
+        struct Tracked<'a> {
+            keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
+        }
+        impl<'index> gix::status::plumbing::index_as_worktree::VisitEntry<'index> for Tracked<'_> {
+            type ContentChange = ();
+            type SubmoduleStatus = gix::submodule::Status;
+
+            fn visit_entry(
+                &mut self,
+                _entries: &'index [gix::index::Entry],
+                entry: &'index gix::index::Entry,
+                entry_index: usize,
+                rela_path: &'index gix::bstr::BStr,
+                status: gix::status::plumbing::index_as_worktree::EntryStatus<(), gix::submodule::Status>,
+            ) {
+                (self.keep)(gix::status::index_worktree::Item::Modification {
+                    entry: entry.clone(),
+                    entry_index,
+                    rela_path: rela_path.to_owned(),
+                    status,
+                });
+            }
+        }
+
+        /// The walk's entries.
+        struct Untracked<'a> {
+            keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
+        }
+        impl gix::dir::walk::Delegate for Untracked<'_> {
+            fn emit(
+                &mut self,
+                entry: gix::dir::EntryRef<'_>,
+                collapsed_directory_status: Option<gix::dir::entry::Status>,
+            ) -> gix::dir::walk::Action {
+                (self.keep)(gix::status::index_worktree::Item::DirectoryContents {
+                    entry: entry.to_owned(),
+                    collapsed_directory_status,
+                });
+                std::ops::ControlFlow::Continue(())
+            }
+        }
+    }
+}
+
+/// `item`, unless it only says that an entry's stats changed (`git status` would write them
+/// into the index): those are kept in `stats` by the entry's position, with the stats an
+/// entry changed behind a matching stat gets (size zero, so that the next status reads it).
+fn stat_update(
+    item: gix::status::index_worktree::Item,
+    stats: &mut Vec<(usize, gix::index::entry::Stat)>,
+) -> Option<gix::status::index_worktree::Item> {
+    use gix::status::plumbing::index_as_worktree::{Change, EntryStatus};
+    if let gix::status::index_worktree::Item::Modification { entry_index, status, entry, .. } = &item {
+        match status {
+            EntryStatus::NeedsUpdate(stat) => {
+                stats.push((*entry_index, *stat));
+                return None;
+            }
+            EntryStatus::Change(Change::Modification { set_entry_stat_size_zero: true, .. }) => {
+                let mut stat = entry.stat;
+                stat.size = 0;
+                stats.push((*entry_index, stat));
+            }
+            _ => {}
+        }
+    }
+    Some(item)
 }
 
 /// Whether the index holds exactly `head_tree`: its cache of trees (the `TREE` extension git
@@ -470,4 +585,87 @@ fn mode_of(meta: &std::fs::Metadata) -> FileMode {
 #[cfg(not(unix))]
 fn mode_of(_meta: &std::fs::Metadata) -> FileMode {
     FileMode::Regular
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::git::GitRepo;
+
+    fn git(dir: &Path, args: &[&str]) {
+        let status = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+
+    /// What one status run names: the paths it hands on, the entries it would refresh.
+    fn status(
+        repo: &LocalRepo,
+        index: &gix::index::State,
+        patterns: &[BString],
+        serial: bool,
+    ) -> (Vec<String>, Vec<usize>) {
+        let mut paths = Vec::new();
+        let stats = repo
+            .index_worktree(index, patterns, serial, &mut |item| {
+                if item.summary().is_some() {
+                    paths.push(item.rela_path().to_string());
+                }
+            })
+            .unwrap();
+        paths.sort();
+        let mut refreshed: Vec<usize> = stats.into_iter().map(|(at, _)| at).collect();
+        refreshed.sort();
+        (paths, refreshed)
+    }
+
+    #[test]
+    fn the_serial_status_names_what_the_threaded_one_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q"]);
+        let write = |path: &str, text: &str| {
+            let full = dir.join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        };
+        write(".gitignore", "*.log\nbuild/\n");
+        for path in ["a.txt", "src/b.rs", "src/c.rs", "src/deep/d.rs", "docs/e.md", "same.txt", "touched.txt"] {
+            write(path, &format!("{path} first\n"));
+        }
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "one"]);
+        // Past git's racy window, so that only the changes below tell the files apart.
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        write("a.txt", "a.txt changed, longer\n");
+        write("same.txt", "same.txt FIRST\n");
+        std::fs::remove_file(dir.join("src/c.rs")).unwrap();
+        write("new.txt", "untracked\n");
+        write("src/deep/new/f.rs", "untracked below\n");
+        write("run.log", "ignored\n");
+        write("build/out.txt", "ignored dir\n");
+        let touched = dir.join("touched.txt");
+        filetime::set_file_mtime(&touched, filetime::FileTime::now()).unwrap();
+
+        let repo = GitRepo::open(dir).unwrap().local();
+        let index = repo.repo.index_or_empty().unwrap();
+        let all = status(&repo, &index, &[], false);
+        assert_eq!(all, status(&repo, &index, &[], true));
+        assert_eq!(
+            all.0,
+            ["a.txt", "new.txt", "same.txt", "src/c.rs", "src/deep/new/f.rs"],
+            "changed, deleted and untracked files; ignored ones are left out"
+        );
+        let at = index.entries().iter().position(|e| e.path(&index) == "touched.txt").unwrap();
+        assert!(all.1.contains(&at), "the touched file is refreshed, not changed");
+
+        let only: Vec<BString> = [":(literal)src"].iter().map(|p| BString::from(*p)).collect();
+        let below = status(&repo, &index, &only, false);
+        assert_eq!(below, status(&repo, &index, &only, true));
+        assert_eq!(below.0, ["src/c.rs", "src/deep/new/f.rs"]);
+    }
 }
