@@ -177,10 +177,7 @@ pub fn each<T: Send>(
         for _ in 0..targets.len().min(POOL) {
             scope.spawn(|| {
                 POOLED.with(|pooled| pooled.set(targets.len() > 1));
-                loop {
-                    let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) else {
-                        break;
-                    };
+                while let Some(&i) = order.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
                     let target = &targets[i];
                     let answer = match &target.engine {
                         Some(engine) => ask(engine, target),
