@@ -216,9 +216,6 @@ impl LocalRepo {
             .dirwalk_options()
             .map_err(other("computing status"))?
             .emit_untracked(gix::dir::walk::EmissionMode::Matching);
-        let submodule =
-            gix::status::index_worktree::BuiltinSubmoduleStatus::new(self.repo.clone().into_sync(), SUBMODULES)
-                .map_err(other("computing status"))?;
         let mut stats = Vec::new();
         let mut keep = |item: gix::status::index_worktree::Item| {
             if let Some(item) = stat_update(item, &mut stats) {
@@ -227,7 +224,7 @@ impl LocalRepo {
         };
         let interrupt = std::sync::atomic::AtomicBool::new(false);
         if serial {
-            self.index_worktree_serial(index, patterns, dirwalk, submodule, &interrupt, &mut keep)?;
+            self.index_worktree_serial(index, patterns, dirwalk, &interrupt, &mut keep)?;
             return Ok(stats);
         }
         let options = gix::status::index_worktree::Options {
@@ -243,7 +240,7 @@ impl LocalRepo {
                 patterns,
                 &mut visitor,
                 gix::status::plumbing::index_as_worktree::traits::FastEq,
-                submodule,
+                NoSubmodules,
                 &mut gix::progress::Discard,
                 &interrupt,
                 options,
@@ -277,7 +274,6 @@ impl LocalRepo {
         index: &gix::index::State,
         patterns: &[BString],
         dirwalk: gix::dirwalk::Options,
-        submodule: gix::status::index_worktree::BuiltinSubmoduleStatus,
         interrupt: &std::sync::atomic::AtomicBool,
         keep: &mut dyn FnMut(gix::status::index_worktree::Item),
     ) -> Result<(), GitError> {
@@ -310,7 +306,7 @@ impl LocalRepo {
             workdir,
             &mut Tracked { keep: &mut *keep },
             gix::status::plumbing::index_as_worktree::traits::FastEq,
-            submodule,
+            NoSubmodules,
             objects,
             &mut gix::progress::Discard,
             context,
@@ -362,6 +358,23 @@ impl LocalRepo {
                 std::ops::ControlFlow::Continue(())
             }
         }
+    }
+}
+
+/// The status of a submodule, as [`SUBMODULES`] asks for it: never looked into, so never
+/// changed. gix's own implementation reads `.gitmodules` to find that out.
+#[derive(Clone, Copy)]
+struct NoSubmodules;
+
+impl gix::status::plumbing::index_as_worktree::traits::SubmoduleStatus for NoSubmodules {
+    type Output = gix::submodule::Status;
+
+    fn status(
+        &mut self,
+        _entry: &gix::index::Entry,
+        _rela_path: &gix::bstr::BStr,
+    ) -> gix::Result<Option<gix::submodule::Status>> {
+        Ok(None)
     }
 }
 

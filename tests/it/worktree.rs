@@ -569,3 +569,32 @@ fn balanced_answers_a_changed_tree_from_its_last_view_said_stale_and_printed_onc
     assert_eq!(text.stdout, "src/notes.rs:1:4: // marker_kept_in_the_view\n");
     assert_eq!(cc(&repo, &["search", "--mode", "literal", "marker_written_later"]).code, 1);
 }
+
+#[test]
+fn a_submodules_files_are_never_searched_changed_or_not() {
+    let (_tmp, repo) = fixture("shop");
+    // A second repository, added as a submodule at `vendor/lib`.
+    let lib = repo.parent().unwrap().join("lib");
+    std::fs::create_dir_all(&lib).unwrap();
+    git(&lib, &["init", "-q"]);
+    commit_file(&lib, "lib.rs", "pub fn vendored_function() {}\n", "lib");
+    git(&repo, &["-c", "protocol.file.allow=always", "submodule", "add", "-q", lib.to_str().unwrap(), "vendor/lib"]);
+    git(&repo, &["commit", "-q", "-m", "vendor lib"]);
+    cc(&repo, &["index"]);
+    // Edits inside it, an untracked file in it and a new commit of it: `git grep` searches
+    // none of them without `--recurse-submodules`, and neither does the worktree view.
+    let inside = repo.join("vendor/lib");
+    write(&inside, "lib.rs", "pub fn vendored_function() {}\npub fn edited_in_submodule() {}\n");
+    write(&inside, "new.rs", "pub fn untracked_in_submodule() {}\n");
+    for name in ["vendored_function", "edited_in_submodule", "untracked_in_submodule"] {
+        assert_eq!(cc(&repo, &["locate", name]).code, 1, "{name}");
+        assert_eq!(cc(&repo, &["search", "--mode", "literal", name]).code, 1, "{name}");
+    }
+    git(&inside, &["add", "-A"]);
+    git(&inside, &["commit", "-q", "-m", "moved on"]);
+    assert_eq!(cc(&repo, &["locate", "edited_in_submodule"]).code, 1);
+    // The superproject's own files still answer, fresh.
+    let found = cc(&repo, &["locate", "Inventory"]);
+    assert_eq!(located(&found), [("src/inventory.rs".into(), 4)]);
+    assert_eq!(found.json["metadata"]["freshness_status"], "fresh");
+}
