@@ -33,15 +33,18 @@ impl Contents {
 }
 
 /// A file's bytes, with where its lines start once a line is asked for: many results in one
-/// large file each take their lines without reading the file from its start.
+/// large file each take their lines without reading the file from its start. The starts are
+/// found only as far as the lines asked for reach (a result near the top of a large file reads
+/// no further).
 pub(crate) struct Content {
     bytes: Vec<u8>,
-    line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// The starts of the lines found so far; the first is always 0.
+    line_starts: std::cell::RefCell<Vec<usize>>,
 }
 
 impl Content {
     fn new(bytes: Vec<u8>) -> Content {
-        Content { bytes, line_starts: std::cell::OnceCell::new() }
+        Content { bytes, line_starts: std::cell::RefCell::new(vec![0]) }
     }
 
     /// The whole file.
@@ -52,10 +55,22 @@ impl Content {
     /// Up to `count` lines from line `from` (0-based), each without its `\n`, as
     /// `split(b'\n')` gives them.
     pub(crate) fn lines(&self, from: usize, count: usize) -> impl Iterator<Item = &[u8]> {
-        let starts = self.line_starts.get_or_init(|| {
-            std::iter::once(0).chain(memchr::memchr_iter(b'\n', &self.bytes).map(|at| at + 1)).collect()
-        });
-        starts.iter().skip(from).take(count).map(move |&start| {
+        let wanted = from.saturating_add(count);
+        let starts: Vec<usize> = {
+            let mut starts = self.line_starts.borrow_mut();
+            let last = *starts.last().expect("the first line starts at 0");
+            if starts.len() < wanted && last <= self.bytes.len() {
+                let missing = wanted - starts.len();
+                let found = memchr::memchr_iter(b'\n', &self.bytes[last..]).take(missing).map(|at| last + at + 1);
+                starts.extend(found);
+                // Past the last line end: mark the end so the search is not made again.
+                if starts.len() < wanted && *starts.last().expect("not empty") <= self.bytes.len() {
+                    starts.push(self.bytes.len() + 1);
+                }
+            }
+            starts.iter().copied().filter(|&start| start <= self.bytes.len()).skip(from).take(count).collect()
+        };
+        starts.into_iter().map(move |start| {
             let end = memchr::memchr(b'\n', &self.bytes[start..]).map_or(self.bytes.len(), |n| start + n);
             &self.bytes[start..end]
         })
