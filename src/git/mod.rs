@@ -192,7 +192,16 @@ pub struct GitRepo {
 impl GitRepo {
     /// Finds the repository that contains `path`, or `Ok(None)` when there is none.
     pub fn discover(path: &Path) -> Result<Option<GitRepo>, GitError> {
-        let repo = match gix::discover(path) {
+        // git reads its index without hashing it (only `fsck` checks the trailing checksum);
+        // gix hashes the whole file unless `index.skipHash` is set, which for the kernel's
+        // 8 MB index is a few milliseconds of every status. The setting lives in this process
+        // only; nothing here writes `.git/index`.
+        let mut trust: gix::sec::trust::Mapping<gix::open::Options> = Default::default();
+        for options in [&mut trust.full, &mut trust.reduced] {
+            *options = std::mem::take(options).config_overrides(["index.skipHash=true"]);
+        }
+        let found = gix::ThreadSafeRepository::discover_opts(path, Default::default(), trust);
+        let repo = match found.map(|repo| repo.to_thread_local()) {
             Ok(repo) => repo,
             Err(e) => {
                 // gix reports "not a repository" through the same error type as real failures;
