@@ -233,12 +233,11 @@ impl LocalRepo {
             rewrites: None,
             thread_limit: None,
         };
-        let mut visitor = Visitor { keep: &mut keep };
         self.repo
             .index_worktree_status(
                 index,
                 patterns,
-                &mut visitor,
+                &mut Forward { keep: &mut keep },
                 gix::status::plumbing::index_as_worktree::traits::FastEq,
                 NoSubmodules,
                 &mut gix::progress::Discard,
@@ -246,23 +245,7 @@ impl LocalRepo {
                 options,
             )
             .map_err(other("computing status"))?;
-        return Ok(stats);
-
-        /// Hands each item on as found.
-        struct Visitor<'a> {
-            keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
-        }
-        impl<'index> gix::status::plumbing::index_as_worktree_with_renames::VisitEntry<'index> for Visitor<'_> {
-            type ContentChange = ();
-            type SubmoduleStatus = gix::submodule::Status;
-
-            fn visit_entry(
-                &mut self,
-                entry: gix::status::plumbing::index_as_worktree_with_renames::Entry<'index, (), gix::submodule::Status>,
-            ) {
-                (self.keep)(entry.into());
-            }
-        }
+        Ok(stats)
     }
 
     /// The same two halves as gix's status, one after the other on this thread: the tracked
@@ -304,7 +287,7 @@ impl LocalRepo {
         gix::status::plumbing::index_as_worktree(
             index,
             workdir,
-            &mut Tracked { keep: &mut *keep },
+            &mut Forward { keep: &mut *keep },
             gix::status::plumbing::index_as_worktree::traits::FastEq,
             NoSubmodules,
             objects,
@@ -313,51 +296,61 @@ impl LocalRepo {
             options,
         )
         .map_err(fail)?;
-        self.repo.dirwalk(index, patterns, interrupt, dirwalk, &mut Untracked { keep }).map_err(fail)?;
-        return Ok(());
+        self.repo.dirwalk(index, patterns, interrupt, dirwalk, &mut Forward { keep }).map_err(fail)?;
+        Ok(())
+    }
+}
+/// Hands each item of a status on as found, whichever half found it: the tracked files
+/// against their entries (as gix's status reports them, or its comparison alone), or the walk
+/// for untracked files.
+struct Forward<'a> {
+    keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
+}
 
-        /// The tracked files' items.
-        struct Tracked<'a> {
-            keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
-        }
-        impl<'index> gix::status::plumbing::index_as_worktree::VisitEntry<'index> for Tracked<'_> {
-            type ContentChange = ();
-            type SubmoduleStatus = gix::submodule::Status;
+impl<'index> gix::status::plumbing::index_as_worktree_with_renames::VisitEntry<'index> for Forward<'_> {
+    type ContentChange = ();
+    type SubmoduleStatus = gix::submodule::Status;
 
-            fn visit_entry(
-                &mut self,
-                _entries: &'index [gix::index::Entry],
-                entry: &'index gix::index::Entry,
-                entry_index: usize,
-                rela_path: &'index gix::bstr::BStr,
-                status: gix::status::plumbing::index_as_worktree::EntryStatus<(), gix::submodule::Status>,
-            ) {
-                (self.keep)(gix::status::index_worktree::Item::Modification {
-                    entry: entry.clone(),
-                    entry_index,
-                    rela_path: rela_path.to_owned(),
-                    status,
-                });
-            }
-        }
+    fn visit_entry(
+        &mut self,
+        entry: gix::status::plumbing::index_as_worktree_with_renames::Entry<'index, (), gix::submodule::Status>,
+    ) {
+        (self.keep)(entry.into());
+    }
+}
 
-        /// The walk's entries.
-        struct Untracked<'a> {
-            keep: &'a mut dyn FnMut(gix::status::index_worktree::Item),
-        }
-        impl gix::dir::walk::Delegate for Untracked<'_> {
-            fn emit(
-                &mut self,
-                entry: gix::dir::EntryRef<'_>,
-                collapsed_directory_status: Option<gix::dir::entry::Status>,
-            ) -> gix::dir::walk::Action {
-                (self.keep)(gix::status::index_worktree::Item::DirectoryContents {
-                    entry: entry.to_owned(),
-                    collapsed_directory_status,
-                });
-                std::ops::ControlFlow::Continue(())
-            }
-        }
+impl<'index> gix::status::plumbing::index_as_worktree::VisitEntry<'index> for Forward<'_> {
+    type ContentChange = ();
+    type SubmoduleStatus = gix::submodule::Status;
+
+    fn visit_entry(
+        &mut self,
+        _entries: &'index [gix::index::Entry],
+        entry: &'index gix::index::Entry,
+        entry_index: usize,
+        rela_path: &'index gix::bstr::BStr,
+        status: gix::status::plumbing::index_as_worktree::EntryStatus<(), gix::submodule::Status>,
+    ) {
+        (self.keep)(gix::status::index_worktree::Item::Modification {
+            entry: entry.clone(),
+            entry_index,
+            rela_path: rela_path.to_owned(),
+            status,
+        });
+    }
+}
+
+impl gix::dir::walk::Delegate for Forward<'_> {
+    fn emit(
+        &mut self,
+        entry: gix::dir::EntryRef<'_>,
+        collapsed_directory_status: Option<gix::dir::entry::Status>,
+    ) -> gix::dir::walk::Action {
+        (self.keep)(gix::status::index_worktree::Item::DirectoryContents {
+            entry: entry.to_owned(),
+            collapsed_directory_status,
+        });
+        std::ops::ControlFlow::Continue(())
     }
 }
 
