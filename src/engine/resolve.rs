@@ -258,7 +258,8 @@ impl Engine {
                 let Some(view) = store.view(&self.ws.worktree_view_key())? else {
                     return Ok(Checked::Stale(None));
                 };
-                if repo.local().head().is_ok_and(|head| head.map(|h| h.tree_id) != view.tree) {
+                let trees = self.ws.store_dir().join(crate::indexer::HEAD_TREES);
+                if repo.local().head_remembered(&trees).is_ok_and(|head| head.map(|h| h.tree_id) != view.tree) {
                     return Ok(Checked::Stale(None));
                 }
                 let state = walk.state(&self.ws)?;

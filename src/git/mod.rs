@@ -189,6 +189,9 @@ pub struct GitRepo {
     common_dir: PathBuf,
 }
 
+/// How many commits' trees [`LocalRepo::head_remembered`] keeps.
+const REMEMBERED_TREES: usize = 16;
+
 impl GitRepo {
     /// Finds the repository that contains `path`, or `Ok(None)` when there is none.
     pub fn discover(path: &Path) -> Result<Option<GitRepo>, GitError> {
@@ -301,6 +304,46 @@ impl LocalRepo {
             return Ok(None);
         }
         self.resolve("HEAD").map(Some)
+    }
+
+    /// [`LocalRepo::head`], with the trees of the commits `HEAD` pointed at remembered in the
+    /// file `remembered` (the store's): a commit's tree never changes, so when `HEAD` names a
+    /// commit met before, its tree is known without opening the object store (the pack
+    /// indexes a first object lookup loads are most of the cost of resolving `HEAD` on a
+    /// small repository). A file that cannot be read or written only costs the lookup.
+    pub fn head_remembered(&self, remembered: &Path) -> Result<Option<Resolved>, GitError> {
+        let head = self.repo.head().map_err(other("reading HEAD"))?;
+        if head.is_unborn() {
+            return Ok(None);
+        }
+        // The id `HEAD`'s ref holds, not peeled: a commit, unless it names a tag object.
+        let Some(named) = head.id().map(|id| from_gix(id.detach())) else {
+            return self.resolve("HEAD").map(Some);
+        };
+        let known = std::fs::read_to_string(remembered).unwrap_or_default();
+        let trees: Vec<(ObjectId, ObjectId)> = known
+            .lines()
+            .filter_map(|line| line.split_once(' '))
+            .filter_map(|(commit, tree)| Some((ObjectId::from_hex(commit)?, ObjectId::from_hex(tree)?)))
+            .collect();
+        if let Some(&(commit_id, tree_id)) = trees.iter().find(|(commit, _)| *commit == named) {
+            return Ok(Some(Resolved { commit_id, tree_id }));
+        }
+        let resolved = self.resolve("HEAD")?;
+        // Only a commit named by the ref itself is remembered (never a tag's peeled commit),
+        // with the most recent ones kept: a store two worktrees share sees two `HEAD`s.
+        if resolved.commit_id == named {
+            let kept = trees.iter().rev().take(REMEMBERED_TREES - 1).rev();
+            let text: String = kept
+                .chain(std::iter::once(&(resolved.commit_id, resolved.tree_id)))
+                .map(|(commit, tree)| format!("{} {}\n", commit.to_hex(), tree.to_hex()))
+                .collect();
+            let temp = remembered.with_extension(format!("{}.tmp", std::process::id()));
+            if std::fs::write(&temp, text).is_ok() && std::fs::rename(&temp, remembered).is_err() {
+                let _ = std::fs::remove_file(&temp);
+            }
+        }
+        Ok(Some(resolved))
     }
 
     /// The full name of the branch `HEAD` points at (`refs/heads/main`), `None` when detached.
@@ -568,5 +611,67 @@ impl LocalRepo {
         }
         out.sort();
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let output = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "git {args:?}");
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    }
+
+    #[test]
+    fn head_remembered_answers_as_head_does_and_remembers_only_commits_the_ref_names() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q"]);
+        let trees = dir.join("head-trees");
+        let local = || GitRepo::open(dir).unwrap().local();
+        assert_eq!(local().head_remembered(&trees).unwrap(), None, "unborn");
+        assert!(!trees.exists());
+
+        std::fs::write(dir.join("a.txt"), "one\n").unwrap();
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "one"]);
+        let first = local().head().unwrap();
+        assert_eq!(local().head_remembered(&trees).unwrap(), first);
+        let one = first.unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&trees).unwrap(),
+            format!("{} {}\n", one.commit_id.to_hex(), one.tree_id.to_hex())
+        );
+        // Remembered: answered from the file (a tree written there by hand is what comes back).
+        let other = ObjectId::from_hex(&git(dir, &["hash-object", "-t", "tree", "/dev/null"])).unwrap();
+        std::fs::write(&trees, format!("{} {}\n", one.commit_id.to_hex(), other.to_hex())).unwrap();
+        assert_eq!(local().head_remembered(&trees).unwrap().unwrap().tree_id, other);
+        std::fs::write(&trees, format!("{} {}\n", one.commit_id.to_hex(), one.tree_id.to_hex())).unwrap();
+
+        // A new commit is resolved and added; unreadable lines are skipped.
+        std::fs::write(dir.join("a.txt"), "two\n").unwrap();
+        git(dir, &["commit", "-q", "-am", "two"]);
+        let mut text = std::fs::read_to_string(&trees).unwrap();
+        text.push_str("not a line\n");
+        std::fs::write(&trees, text).unwrap();
+        let second = local().head().unwrap();
+        assert_eq!(local().head_remembered(&trees).unwrap(), second);
+        let lines = std::fs::read_to_string(&trees).unwrap();
+        assert_eq!(lines.lines().count(), 2, "{lines}");
+
+        // `HEAD` detached at an annotated tag's object: the commit it peels to is answered,
+        // and the tag is not remembered as a commit.
+        git(dir, &["tag", "-a", "-m", "v1", "v1"]);
+        let tag = git(dir, &["rev-parse", "v1"]);
+        std::fs::write(dir.join(".git/HEAD"), format!("{tag}\n")).unwrap();
+        assert_eq!(local().head_remembered(&trees).unwrap(), second);
+        assert!(!std::fs::read_to_string(&trees).unwrap().contains(&tag));
     }
 }

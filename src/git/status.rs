@@ -41,11 +41,13 @@ impl LocalRepo {
     /// `refreshed` names where this worktree keeps the stats of files found unchanged by
     /// content (see [`refreshed_index`]); `None` keeps nothing. `only` limits the answer to
     /// those paths and what lies below them (the paths a watcher saw change): the same answer
-    /// as the whole walk for them, nothing for the others.
+    /// as the whole walk for them, nothing for the others. `head_tree` is `HEAD`'s tree as the
+    /// caller resolved it (`None`: unborn).
     pub fn worktree_changes(
         &self,
         refreshed: Option<&Path>,
         only: Option<&BTreeSet<BString>>,
+        head_tree: Option<ObjectId>,
     ) -> Result<Vec<WorktreeChange>, GitError> {
         let Some(workdir) = self.repo.workdir().map(Path::to_owned) else {
             return Ok(Vec::new());
@@ -87,8 +89,8 @@ impl LocalRepo {
         // The index says it was written from `HEAD`'s tree and not changed since: nothing is
         // staged, and the half comparing `HEAD` with the index (which reads every tree of
         // `HEAD`) is skipped.
-        let head_tree = self.repo.head_tree_id_or_empty().map_err(other("reading HEAD's tree"))?;
-        if nothing_staged(&real, head_tree.detach()) {
+        let head_tree = head_tree.map_or_else(|| gix::ObjectId::empty_tree(self.repo.object_hash()), ObjectId::to_gix);
+        if nothing_staged(&real, head_tree) {
             // Only the index against the files: on this thread, with no thread to relay it.
             let mut kept = kept;
             let stats = {

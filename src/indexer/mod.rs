@@ -33,7 +33,8 @@ pub use history::{HistoryOptions, HistoryReport};
 use jobs::Job;
 pub use seed::{SeedReport, seed};
 pub use state::{
-    WorktreeMemory, WorktreeState, derivation, gaps_filled, record_key, worktree_state, worktree_state_since,
+    HEAD_TREES, WorktreeMemory, WorktreeState, derivation, gaps_filled, record_key, worktree_state,
+    worktree_state_since,
 };
 
 /// What went wrong while indexing.

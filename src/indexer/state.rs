@@ -51,6 +51,10 @@ pub(super) fn refreshed_index_name(worktree_key: &str) -> String {
     format!("refreshed-{}", worktree_key.replace(':', "-"))
 }
 
+/// The file in the store remembering the trees of the commits `HEAD` pointed at (see
+/// [`crate::git::LocalRepo::head_remembered`]).
+pub const HEAD_TREES: &str = "head-trees";
+
 /// The extractor key of records of `lang` (`""` for plain text) under a size limit: what
 /// else than the blob decides a record's content.
 pub fn record_key(lang: &str, max_file_size: u64) -> String {
@@ -187,7 +191,10 @@ fn read_state(
 ) -> Result<ReadState, GitError> {
     // The index is read before the status: a change to it meanwhile is seen by the next sync.
     let index = repo.index_snapshot()?;
-    let head = repo.head()?;
+    let head = match refreshed.parent() {
+        Some(store) => repo.head_remembered(&store.join(HEAD_TREES))?,
+        None => repo.head()?,
+    };
     let head_tree = head.map(|h| h.tree_id);
     let only = match since {
         Some((memory, changed)) => {
@@ -213,7 +220,7 @@ fn read_state(
         }
         None => None,
     };
-    let changes = repo.worktree_changes(Some(refreshed), only.as_ref())?;
+    let changes = repo.worktree_changes(Some(refreshed), only.as_ref(), head_tree)?;
     let touched = changes.iter().map(|c| BString::from(c.path.clone())).collect();
     let rechecked = only.as_ref().map(BTreeSet::len);
     Ok((head, changes, WorktreeMemory { head_tree, index, touched, rechecked }))
