@@ -338,7 +338,10 @@ impl LocalRepo {
                 .chain(std::iter::once(&(resolved.commit_id, resolved.tree_id)))
                 .map(|(commit, tree)| format!("{} {}\n", commit.to_hex(), tree.to_hex()))
                 .collect();
-            let temp = remembered.with_extension(format!("{}.tmp", std::process::id()));
+            // A temporary file of its own per call: two threads of one process may both write.
+            static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let temp = remembered.with_extension(format!("{}-{write}.tmp", std::process::id()));
             if std::fs::write(&temp, text).is_ok() && std::fs::rename(&temp, remembered).is_err() {
                 let _ = std::fs::remove_file(&temp);
             }

@@ -158,7 +158,8 @@ impl Indexer<'_> {
         self.drop_unreachable(tx, &live, Segments::Compact, &mut report)?;
 
         // 7. Kept index copies (`refreshed-<worktree>-<checksum>`, see `git::status`) of
-        // worktrees no longer listed.
+        // worktrees no longer listed, and the temporary files of `HEAD`'s remembered trees a
+        // killed process left (one being written now only fails to replace the file).
         let worktrees: HashSet<String> = self
             .store
             .refs()?
@@ -168,8 +169,10 @@ impl Indexer<'_> {
             .collect();
         for entry in std::fs::read_dir(self.store.dir()).into_iter().flatten().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&super::state::refreshed_index_name(""))
-                && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str()))
+            let left_temporary = name.starts_with(&format!("{}.", super::state::HEAD_TREES)) && name.ends_with(".tmp");
+            if left_temporary
+                || name.starts_with(&super::state::refreshed_index_name(""))
+                    && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str()))
             {
                 let _ = std::fs::remove_file(entry.path());
             }

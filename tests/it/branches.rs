@@ -160,8 +160,12 @@ fn gc_drops_what_no_ref_reaches_and_keeps_answers() {
         meta["segments"].as_array().unwrap().len() as u64
     };
     let before = segments();
+    // A temporary file of HEAD's remembered trees that a killed process left goes too.
+    let store = repo.join(".git/codecompass");
+    std::fs::write(store.join("head-trees.4242-0.tmp"), "left by a killed process\n").unwrap();
     let run = cc(&repo, &["gc", "--grace-days", "0"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!store.join("head-trees.4242-0.tmp").exists());
     let report = &run.json["gc"];
     assert_eq!(report["refs_dropped"], 2, "{report}");
     // Each index run committed its own full-text segment; gc leaves one (here with nothing to
