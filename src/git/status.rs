@@ -599,16 +599,7 @@ fn mode_of(_meta: &std::fs::Metadata) -> FileMode {
 mod tests {
     use super::*;
     use crate::git::GitRepo;
-
-    fn git(dir: &Path, args: &[&str]) {
-        let status = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
-            .args(args)
-            .current_dir(dir)
-            .status()
-            .unwrap();
-        assert!(status.success(), "git {args:?}");
-    }
+    use crate::git::tests::git;
 
     /// What one status run names: the paths it hands on, the entries it would refresh.
     fn status(
