@@ -110,8 +110,7 @@ impl LocalRepo {
                     entries[at].stat = stat;
                 }
                 if kept.write(gix::index::write::Options::default()).is_ok() {
-                    let _ = filetime::set_file_mtime(path, started);
-                    remove_other_copies(path);
+                    stamp_as_only_copy(path, started);
                 }
             }
         } else {
@@ -135,8 +134,7 @@ impl LocalRepo {
                 && outcome.has_changes()
                 && matches!(outcome.write_changes(), Some(Ok(_)))
             {
-                let _ = filetime::set_file_mtime(path, started);
-                remove_other_copies(path);
+                stamp_as_only_copy(path, started);
             }
         }
         // A sparse checkout leaves paths out of the working tree (skip-worktree): they are not
@@ -502,6 +500,13 @@ fn refreshed_index(
         copy
     });
     Some((index, path))
+}
+
+/// After the kept copy at `path` was written: stamps it with the time its status began (the
+/// time git's racy rule compares with) and removes the copies made from other indexes.
+fn stamp_as_only_copy(path: &Path, started: filetime::FileTime) {
+    let _ = filetime::set_file_mtime(path, started);
+    remove_other_copies(path);
 }
 
 /// Removes the copies of the same worktree made from other indexes than the one at `path`

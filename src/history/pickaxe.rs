@@ -63,23 +63,19 @@ fn line_matches(matcher: &Matcher, line: &[u8]) -> bool {
 }
 
 impl Pickaxe {
-    /// Whether the pair (an absent side is empty) is one `git log` keeps.
-    pub fn pair_matches<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>) -> bool {
-        self.sides_match(old, new, [None, None])
-    }
-
     /// [`Pickaxe::pair_matches`] for two sides of a change, with what their attributes say.
     fn sides_keep(&self, old: Option<&Side<'_>>, new: Option<&Side<'_>>) -> bool {
-        self.sides_match(
+        self.pair_matches(
             old.map(|s| s.data),
             new.map(|s| s.data),
             [old.and_then(|s| s.binary), new.and_then(|s| s.binary)],
         )
     }
 
-    /// `binary` per side: what the attributes say of it, `None` to decide by the content (`-G`
-    /// skips a binary side, as git does; `-S` counts in it).
-    fn sides_match<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>, binary: [Option<bool>; 2]) -> bool {
+    /// Whether the pair (an absent side is empty) is one `git log` keeps; `binary` per side:
+    /// what the attributes say of it, `None` to decide by the content (`-G` skips a binary
+    /// side, as git does; `-S` counts in it).
+    pub fn pair_matches<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>, binary: [Option<bool>; 2]) -> bool {
         let (a, b) = (old.unwrap_or_default(), new.unwrap_or_default());
         match self {
             Pickaxe::Count(needle) => count(a, needle) != count(b, needle),
@@ -450,11 +446,11 @@ mod tests {
     #[test]
     fn grep_sees_a_moved_matching_line_only_when_the_diff_moves_it() {
         let g = Pickaxe::Grep(Matcher::new("foo", false, false).unwrap());
-        assert!(g.pair_matches(Some(b"a\n"), Some(b"a\nfoo\n")));
-        assert!(!g.pair_matches(Some(b"foo\na\n"), Some(b"foo\nb\n")));
+        assert!(g.pair_matches(Some(b"a\n"), Some(b"a\nfoo\n"), [None, None]));
+        assert!(!g.pair_matches(Some(b"foo\na\n"), Some(b"foo\nb\n"), [None, None]));
         // A last line without its newline is another line to the diff.
-        assert!(g.pair_matches(Some(b"foo"), Some(b"foo\nbar\n")));
-        assert!(!g.pair_matches(Some(b"\0foo"), Some(b"\0bar")));
+        assert!(g.pair_matches(Some(b"foo"), Some(b"foo\nbar\n"), [None, None]));
+        assert!(!g.pair_matches(Some(b"\0foo"), Some(b"\0bar"), [None, None]));
     }
 
     #[test]

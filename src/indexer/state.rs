@@ -138,12 +138,13 @@ pub fn worktree_state_since(
 ) -> Result<(WorktreeState, WorktreeMemory), IndexError> {
     let repo = ws.git().ok_or_else(|| IndexError::NotARepository { path: ws.root().to_owned() })?.local();
     let refreshed = ws.store_dir().join(refreshed_index_name(&ws.worktree_view_key()));
+    let trees = ws.store_dir().join(HEAD_TREES);
     let mut attempt = 0;
     let (head, changes, memory) = loop {
         let read = if crate::failpoint::fails("worktree.read") {
             Err(GitError::Io { path: ws.root().to_owned(), source: std::io::Error::other("failpoint worktree.read") })
         } else {
-            read_state(&repo, &refreshed, since)
+            read_state(&repo, &refreshed, &trees, since)
         };
         match read {
             Ok(state) => break state,
@@ -183,18 +184,17 @@ pub fn worktree_state_since(
 type ReadState = (Option<crate::git::Resolved>, Vec<crate::git::WorktreeChange>, WorktreeMemory);
 
 /// One attempt at reading `HEAD`, the index and the touched paths (all, or those `since`
-/// says can have changed).
+/// says can have changed). `refreshed` and `trees` are the store's kept index copy and
+/// remembered `HEAD` trees.
 fn read_state(
     repo: &LocalRepo,
     refreshed: &std::path::Path,
+    trees: &std::path::Path,
     since: Option<(&WorktreeMemory, &BTreeSet<BString>)>,
 ) -> Result<ReadState, GitError> {
     // The index is read before the status: a change to it meanwhile is seen by the next sync.
     let index = repo.index_snapshot()?;
-    let head = match refreshed.parent() {
-        Some(store) => repo.head_remembered(&store.join(HEAD_TREES))?,
-        None => repo.head()?,
-    };
+    let head = repo.head_remembered(trees)?;
     let head_tree = head.map(|h| h.tree_id);
     let only = match since {
         Some((memory, changed)) => {
