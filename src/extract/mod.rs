@@ -11,6 +11,7 @@
 mod doc;
 mod occurrences;
 mod outline;
+mod parents;
 mod parse;
 mod patterns;
 mod signature;
@@ -422,7 +423,9 @@ fn extract_to(
         definition_names.remove(&id);
     }
     definition_names.extend(not_references);
-    out.occurrences = occurrences::collect(source, references, &definition_names, &locals, &bindings, &out.symbols);
+    let parents = parents::Parents::new(trees[0].root_node());
+    out.occurrences =
+        occurrences::collect(source, references, &definition_names, &locals, &bindings, &out.symbols, &parents);
     out
 }
 

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::parents::Parents;
 use super::{Symbol, clean_name, node_text};
 
 /// What a reference does with the name.
@@ -127,14 +128,14 @@ pub(super) struct FoundBinding<'t> {
 /// Whether `node` names a JSX element that is an HTML element (`<main>`, `<my-widget>`): a
 /// lower-case name is no name of the code, as JSX reads it. The parent is asked for only
 /// after a `<` or `</` (asking walks down from the root).
-fn html_element(node: Node<'_>, name: &str, source: &[u8]) -> bool {
+fn html_element<'t>(node: Node<'t>, name: &str, source: &[u8], parents: &Parents<'t>) -> bool {
     let before = source.get(..node.start_byte()).unwrap_or_default().trim_ascii_end();
     if !matches!(before.last(), Some(b'<' | b'/'))
         || !(name.starts_with(|c: char| c.is_ascii_lowercase()) || name.contains('-'))
     {
         return false;
     }
-    node.parent().is_some_and(|p| {
+    parents.of(node).is_some_and(|p| {
         matches!(p.kind(), "jsx_opening_element" | "jsx_closing_element" | "jsx_self_closing_element")
             && p.child_by_field_name("name").is_some_and(|n| n.id() == node.id())
     })
@@ -147,13 +148,14 @@ pub const MAX_QUALIFIER: usize = 80;
 /// wins), none on a definition's own name, none on a bare name bound locally in the same
 /// symbol (`local_definitions`: a parameter, a local assignment), each placed in its innermost
 /// symbol.
-pub(super) fn collect(
+pub(super) fn collect<'t>(
     source: &[u8],
-    mut found: Vec<FoundRef<'_>>,
+    mut found: Vec<FoundRef<'t>>,
     definition_names: &HashSet<usize>,
-    local_definitions: &[Node<'_>],
-    bindings: &[FoundBinding<'_>],
+    local_definitions: &[Node<'t>],
+    bindings: &[FoundBinding<'t>],
     symbols: &[Symbol],
+    parents: &Parents<'t>,
 ) -> Vec<Occurrence> {
     // `mod x;` names a definition and imports a file: imports keep their node.
     found.retain(|f| f.kind == RefKind::Import || !definition_names.contains(&f.name_node.id()));
@@ -176,7 +178,7 @@ pub(super) fn collect(
             let node = local_definitions[i];
             let name = node_text(node, source);
             locals.insert((Some(owner), name));
-            if node.parent().is_some_and(|p| matches!(p.kind(), "type_parameter" | "type_parameter_declaration")) {
+            if parents.of(node).is_some_and(|p| matches!(p.kind(), "type_parameter" | "type_parameter_declaration")) {
                 type_parameters.insert((owner, name));
             }
         }
@@ -200,13 +202,13 @@ pub(super) fn collect(
         }
         let raw = node_text(f.name_node, source);
         let name = if f.kind == RefKind::Import { import_text(raw) } else { clean_name(raw) };
-        if name.is_empty() || html_element(f.name_node, &name, source) {
+        if name.is_empty() || html_element(f.name_node, &name, source, parents) {
             continue;
         }
         let qualifier = match f.kind {
-            RefKind::Import => import_alias(f.name_node, source),
-            RefKind::ImportName => import_source(f.name_node, source),
-            _ => qualifier(f.name_node, source),
+            RefKind::Import => import_alias(f.name_node, source, parents),
+            RefKind::ImportName => import_source(f.name_node, source, parents),
+            _ => qualifier(f.name_node, source, parents),
         };
         // A local is named bare: `options.storage` is a member even where the function binds
         // a `storage` of its own.
@@ -232,7 +234,7 @@ pub(super) fn collect(
             .filter_map(|b| {
                 // A name bound to a value of no known shape is kept with an empty value: it is
                 // still the function's own name, whatever the module has of that name.
-                let looped = b.value.and_then(looped_over);
+                let looped = b.value.and_then(|v| looped_over(v, parents));
                 let value = b.value.and_then(|v| binding_value(v, looped.is_some(), source));
                 let at = b.name_node.or(b.value)?;
                 let name = match b.name_node {
@@ -243,7 +245,7 @@ pub(super) fn collect(
                 // A loop's variable is bound where its body starts: after what a `for` loops
                 // over, at the start of a comprehension (its element comes first).
                 let position = match looped {
-                    Some(l) if l.kind() == "for_in_clause" => l.parent().unwrap_or(l).start_position(),
+                    Some(l) if l.kind() == "for_in_clause" => parents.of(l).unwrap_or(l).start_position(),
                     Some(_) => b.value.map_or(at.start_position(), |v| v.end_position()),
                     None => at.start_position(),
                 };
@@ -280,8 +282,8 @@ fn binding_value(node: Node<'_>, looped: bool, source: &[u8]) -> Option<String> 
 }
 
 /// The loop (`for_statement`, `for_in_clause`) whose iterable `node` is.
-fn looped_over(node: Node<'_>) -> Option<Node<'_>> {
-    node.parent().filter(|p| {
+fn looped_over<'t>(node: Node<'t>, parents: &Parents<'t>) -> Option<Node<'t>> {
+    parents.of(node).filter(|p| {
         matches!(p.kind(), "for_statement" | "for_in_clause")
             && p.child_by_field_name("right").is_some_and(|r| r.id() == node.id())
     })
@@ -363,13 +365,13 @@ fn innermost(symbols: &[Symbol], positions: impl Iterator<Item = usize>) -> Vec<
 
 /// The text written before a member name, up to the enclosing member or scoped expression:
 /// `self` in `self.greet`, `os.path` in `os.path.join`, `Index` in `Index::find`.
-fn qualifier(name: Node<'_>, source: &[u8]) -> String {
-    let Some(parent) = name.parent() else {
+fn qualifier<'t>(name: Node<'t>, source: &[u8], parents: &Parents<'t>) -> String {
+    let Some(parent) = parents.of(name) else {
         return String::new();
     };
     // `StoreApi<S>['setState']`: the type before the brackets, without its arguments.
     if name.kind() == "string_fragment"
-        && let Some(lookup) = parent.parent().and_then(|l| l.parent()).filter(|l| l.kind() == "lookup_type")
+        && let Some(lookup) = parents.of(parent).and_then(|l| parents.of(l)).filter(|l| l.kind() == "lookup_type")
         && let Some(object) = lookup.named_child(0)
     {
         let text = node_text(object, source);
@@ -379,7 +381,7 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
         return if plain && base.len() <= MAX_QUALIFIER { base.to_owned() } else { String::new() };
     }
     if parent.kind() == "pair" {
-        return argument_key(parent, source).unwrap_or_default();
+        return argument_key(parent, source, parents).unwrap_or_default();
     }
     if parent.start_byte() >= name.start_byte() {
         return String::new();
@@ -423,10 +425,10 @@ fn qualifier(name: Node<'_>, source: &[u8]) -> String {
 
 /// Which call and argument an object literal's key is passed to: `persist()#1` for the key of
 /// `persist(fn, {name: "x"})` (the callee's last name, the argument's position from 0).
-fn argument_key(pair: Node<'_>, source: &[u8]) -> Option<String> {
-    let object = pair.parent().filter(|o| o.kind() == "object")?;
-    let arguments = object.parent().filter(|a| a.kind() == "arguments")?;
-    let call = arguments.parent().filter(|c| c.kind() == "call_expression")?;
+fn argument_key<'t>(pair: Node<'t>, source: &[u8], parents: &Parents<'t>) -> Option<String> {
+    let object = parents.of(pair).filter(|o| o.kind() == "object")?;
+    let arguments = parents.of(object).filter(|a| a.kind() == "arguments")?;
+    let call = parents.of(arguments).filter(|c| c.kind() == "call_expression")?;
     let mut cursor = arguments.walk();
     let index =
         arguments.named_children(&mut cursor).filter(|n| n.kind() != "comment").position(|n| n.id() == object.id())?;
@@ -441,9 +443,9 @@ fn argument_key(pair: Node<'_>, source: &[u8]) -> Option<String> {
 
 /// The name an import binds instead of the module's own (`_json` of `import json as _json`),
 /// empty when none.
-fn import_alias(module: Node<'_>, source: &[u8]) -> String {
-    module
-        .parent()
+fn import_alias<'t>(module: Node<'t>, source: &[u8], parents: &Parents<'t>) -> String {
+    parents
+        .of(module)
         .filter(|p| p.kind() == "aliased_import")
         .and_then(|p| p.child_by_field_name("alias"))
         .map_or_else(String::new, |alias| node_text(alias, source).to_owned())
@@ -451,10 +453,10 @@ fn import_alias(module: Node<'_>, source: &[u8]) -> String {
 
 /// The module an imported name comes from, as written: `.sansio.app` of
 /// `from .sansio.app import App`.
-fn import_source(name: Node<'_>, source: &[u8]) -> String {
+fn import_source<'t>(name: Node<'t>, source: &[u8], parents: &Parents<'t>) -> String {
     let mut node = name;
     for _ in 0..4 {
-        let Some(parent) = node.parent() else { break };
+        let Some(parent) = parents.of(node) else { break };
         if let Some(module) = parent.child_by_field_name("module_name").or_else(|| parent.child_by_field_name("source"))
         {
             return import_text(node_text(module, source));
