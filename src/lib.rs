@@ -24,6 +24,7 @@ pub mod mcp;
 pub mod progress;
 pub mod query;
 pub mod quote;
+pub mod replace;
 pub mod snapshot;
 pub mod store;
 pub mod view;

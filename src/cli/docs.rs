@@ -166,9 +166,7 @@ pub(super) fn install_man(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (name, roff) in man_pages() {
         let path = section.join(name);
-        let temp = path.with_extension("1.tmp");
-        std::fs::write(&temp, roff)?;
-        std::fs::rename(&temp, &path)?;
+        crate::replace::replace(&path, &roff)?;
         written.push(path);
     }
     Ok(written)

@@ -107,10 +107,9 @@ fn read_state(dir: &Path) -> Result<JobState, Error> {
 
 fn write_state(dir: &Path, state: &JobState) -> Result<(), Error> {
     let path = dir.join("state.json");
-    let staged = dir.join("state.json.tmp");
     let text = serde_json::to_vec_pretty(state).expect("job states serialize");
-    std::fs::write(&staged, text).map_err(|e| io_error(&staged, e))?;
-    std::fs::rename(&staged, &path).map_err(|e| io_error(&path, e))
+    // The job's process and a `jobs cancel` may write at once: each through a file of its own.
+    crate::replace::replace(&path, &text).map_err(|e| io_error(&path, e))
 }
 
 /// The state as it is: a job marked running or queued whose lock nobody holds has lost its

@@ -144,9 +144,7 @@ impl Registry {
         repos.sort_by(|a, b| a.alias.cmp(&b.alias));
         let text = serde_json::to_vec_pretty(&RegistryFile { version: FORMAT, repos })
             .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
-        let tmp = path.with_extension(format!("json.{}", std::process::id()));
-        std::fs::write(&tmp, text).map_err(|e| io(&tmp, e))?;
-        std::fs::rename(&tmp, &path).map_err(|e| io(&path, e))?;
+        crate::replace::replace(&path, &text).map_err(|e| io(&path, e))?;
         Ok(result)
     }
 

@@ -133,10 +133,7 @@ fn lock_path(engine: &Engine) -> PathBuf {
 }
 
 fn save(path: &Path, state: &WatchState) {
-    let tmp = path.with_extension("json.tmp");
-    if std::fs::write(&tmp, serde_json::to_vec_pretty(state).unwrap_or_default()).is_ok() {
-        let _ = std::fs::rename(&tmp, path);
-    }
+    let _ = crate::replace::replace(path, &serde_json::to_vec_pretty(state).unwrap_or_default());
 }
 
 fn io(e: std::io::Error) -> Error {

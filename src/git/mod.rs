@@ -338,13 +338,8 @@ impl LocalRepo {
                 .chain(std::iter::once(&(resolved.commit_id, resolved.tree_id)))
                 .map(|(commit, tree)| format!("{} {}\n", commit.to_hex(), tree.to_hex()))
                 .collect();
-            // A temporary file of its own per call: two threads of one process may both write.
-            static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-            let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let temp = remembered.with_extension(format!("{}-{write}.tmp", std::process::id()));
-            if std::fs::write(&temp, text).is_ok() && std::fs::rename(&temp, remembered).is_err() {
-                let _ = std::fs::remove_file(&temp);
-            }
+            // Two threads of one process may both write: failing only forgets the tree.
+            let _ = crate::replace::replace(remembered, text.as_bytes());
         }
         Ok(Some(resolved))
     }

@@ -83,10 +83,7 @@ fn read_stamps(fts: &Path) -> HashMap<String, String> {
 /// write the store verifies again next time, nothing worse.
 fn write_stamps(fts: &Path, stamps: &BTreeMap<String, String>) {
     let text: String = stamps.iter().map(|(name, stamp)| format!("{name}\t{stamp}\n")).collect();
-    let temp = fts.join(format!("{STAMPS}.{}.tmp", std::process::id()));
-    if std::fs::write(&temp, text).is_ok() && std::fs::rename(&temp, fts.join(STAMPS)).is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
+    let _ = crate::replace::replace(&fts.join(STAMPS), text.as_bytes());
 }
 
 /// The files of the last commit of `index` (in `fts`) whose checksum fails or that cannot be

@@ -169,7 +169,7 @@ impl Indexer<'_> {
             .collect();
         for entry in std::fs::read_dir(self.store.dir()).into_iter().flatten().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let left_temporary = name.starts_with(&format!("{}.", super::state::HEAD_TREES)) && name.ends_with(".tmp");
+            let left_temporary = crate::replace::is_temporary(&name, super::state::HEAD_TREES);
             if left_temporary
                 || name.starts_with(&super::state::refreshed_index_name(""))
                     && !worktrees.iter().any(|prefix| name.starts_with(prefix.as_str()))

@@ -22,10 +22,7 @@ pub fn put(dir: &Path, blob_id: ObjectId, data: &[u8]) -> Result<(), StoreError>
     let parent = path.parent().expect("a blob path has a parent because it is built under blobs/");
     std::fs::create_dir_all(parent).map_err(io)?;
     let compressed = zstd::encode_all(data, 3).map_err(io)?;
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    std::fs::write(&tmp, compressed).map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)?;
-    Ok(())
+    crate::replace::replace(&path, &compressed).map_err(io)
 }
 
 /// The content stored under `blob_id`, if any.
