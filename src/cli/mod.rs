@@ -118,7 +118,8 @@ enum Command {
         /// Fit whole results into this many estimated tokens (`ceil(words * 1.3)`).
         #[arg(long, value_name = "N")]
         max_tokens: Option<usize>,
-        /// One JSON line per result, then a summary line.
+        /// One JSON line per result, then a summary line. Exact lines (text and regex modes)
+        /// are printed as each file is verified, so memory stays bounded however many match.
         #[arg(long)]
         jsonl: bool,
         /// Rank files, not snippets: which files to read for a question or a pasted issue
@@ -557,11 +558,20 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             };
             let context = grep.context.or(grep.after_context).or(grep.before_context).is_some_and(|n| n > 0);
             let mut printer = output::LinePrinter::new(!grep.no_filename, context, grep.files_with_matches, grep.count);
-            let mut response = if text && !grep.files_without_match {
-                // Exact lines are printed as each file is verified: memory stays bounded
-                // however many lines match.
+            // Whether a streamed JSON document has opened its `results` array.
+            let mut opened = false;
+            let mut response = if !grep.files_without_match {
+                // Exact lines are printed as each file is verified (as text, as JSON lines with
+                // the summary last, or in the JSON document's `results` array with its other
+                // fields after it): memory stays bounded however many lines match.
                 let out_ref: &Out = out;
                 let mut sink = |mut results: Vec<crate::query::SearchResult>| {
+                    if *jsonl {
+                        return out_ref.jsonl_results(&results);
+                    }
+                    if !text {
+                        return out_ref.json_results(&results, &mut opened);
+                    }
                     for result in &mut results {
                         result.path = shown(&result.path);
                     }
@@ -576,7 +586,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             if *jsonl {
                 out.search_jsonl(&response);
             } else if cli.global.json {
-                out.search(&response);
+                out.search_json_end(&response, opened);
             } else if response.output.streamed {
                 out.streamed(&response);
             } else {

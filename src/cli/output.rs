@@ -288,12 +288,6 @@ impl Out {
         self.write(&text);
     }
 
-    /// The answer of `search`: line matches grep-style (grouped by file on a terminal),
-    /// ranked results as a heading per result with their matching lines.
-    pub fn search(&self, response: &SearchResponse) {
-        self.search_lines(response, true, false)
-    }
-
     /// With `-l`, `-L` or `-c`: one line per file, its name (and with `count`, `:N`, the number
     /// of its matching lines), in the order of the results.
     pub fn file_list(&self, response: &SearchResponse, count: bool) {
@@ -433,14 +427,59 @@ impl Out {
         }
     }
 
-    /// The answer of `search --jsonl`: a `result` line per result, then a `summary` line.
-    pub fn search_jsonl(&self, response: &SearchResponse) {
+    /// Results of a streamed `search --json`, as they come: the document opens with its
+    /// `results` array at the first call (`opened` says whether it has), each result follows;
+    /// [`Out::search_json_end`] closes the array and adds the other fields.
+    pub fn json_results(&self, results: &[SearchResult], opened: &mut bool) {
         let mut text = String::new();
-        for r in &response.output.results {
-            let line = serde_json::json!({ "type": "result", "data": r });
-            text.push_str(&line.to_string());
+        for r in results {
+            text.push_str(if *opened { ",\n" } else { "{\n  \"results\": [\n" });
+            *opened = true;
+            let item = serde_json::to_string_pretty(r).expect("results serialize because they hold plain data");
+            for (i, line) in item.lines().enumerate() {
+                if i > 0 {
+                    text.push('\n');
+                }
+                text.push_str("    ");
+                text.push_str(line);
+            }
+        }
+        self.write(&text);
+    }
+
+    /// The end of a streamed `search --json` ([`Out::json_results`]): the array closed, then
+    /// the answer's other fields. Nothing opened (no result came): the whole document.
+    pub fn search_json_end(&self, response: &SearchResponse, opened: bool) {
+        if !opened {
+            return self.json_doc(response);
+        }
+        let mut rest = serde_json::to_value(response).expect("responses serialize because they hold plain data");
+        if let Some(object) = rest.as_object_mut() {
+            object.remove("results");
+        }
+        let rest = serde_json::to_string_pretty(&rest).expect("values serialize");
+        // `{\n  "a": 1,\n  ...\n}`: its fields follow the array.
+        let fields = rest.strip_prefix("{\n").unwrap_or("}");
+        let separator = if fields.starts_with('}') { "\n" } else { ",\n" };
+        self.write(&format!("\n  ]{separator}{fields}\n"));
+    }
+
+    /// `result` lines of `search --jsonl`, one per result.
+    pub fn jsonl_results(&self, results: &[SearchResult]) {
+        let mut text = String::new();
+        for r in results {
+            text.push_str(&serde_json::json!({ "type": "result", "data": r }).to_string());
             text.push('\n');
         }
+        self.write(&text);
+    }
+
+    /// The answer of `search --jsonl`: a `result` line per result, then a `summary` line. A
+    /// streamed answer's results were printed as they came ([`Out::jsonl_results`]): the
+    /// summary follows them.
+    pub fn search_jsonl(&self, response: &SearchResponse) {
+        self.jsonl_results(&response.output.results);
+        let mut text = String::new();
         let mut summary = serde_json::to_value(response).expect("responses serialize because they hold plain data");
         if let Some(object) = summary.as_object_mut() {
             object.remove("results");

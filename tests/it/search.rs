@@ -24,6 +24,13 @@ fn regex_output_is_grep_like_and_jsonl_has_a_line_per_result() {
     assert_eq!(records[3]["type"], "summary");
     assert_eq!(records[3]["data"]["metadata"]["result_completeness"], "complete");
     assert_eq!(records[0]["data"]["lines"][0]["column"], 9);
+    // The lines are printed as each file is verified, the summary last: the same results, in
+    // the same order, as the one JSON document holds.
+    let json = cc(&repo, &["search", "--mode", "regex", r"fn \w+\(&"]);
+    let streamed: Vec<&serde_json::Value> = records[..3].iter().map(|r| &r["data"]).collect();
+    let whole: Vec<&serde_json::Value> = json.json["results"].as_array().unwrap().iter().collect();
+    assert_eq!(streamed, whole);
+    assert_eq!(records[3]["data"]["total_candidates"], json.json["total_candidates"]);
 }
 
 #[test]
