@@ -43,6 +43,10 @@ const TS: &[&str] = &["ts", "tsx"];
 const RS: &[&str] = &["rs"];
 const C: &[&str] = &["c", "h"];
 
+/// Rules of a fixed number of arguments skip comments before, between and after them
+/// (`(comment)+` first in the second alternative, `(comment)*` after each argument, and no
+/// argument is a comment), as ast-grep's patterns do: a comment is a named node in
+/// tree-sitter's trees, and `(argument_list . (_) . (_) .)` alone would count it.
 const RULES: &[Rule] = &[
     Rule {
         name: "open() with two arguments",
@@ -50,7 +54,7 @@ const RULES: &[Rule] = &[
         sg_lang: "python",
         extensions: PY,
         driver: Some("open"),
-        query: r#"(call function: (identifier) @_f (#eq? @_f "open") arguments: (argument_list . (_) . (_) .)) @match"#,
+        query: r#"(call function: (identifier) @_f (#eq? @_f "open") arguments: [(argument_list . (_) @_a . (comment)* . (_) @_b . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* . (_) @_b . (comment)* .)] (#not-match? @_a "^#") (#not-match? @_b "^#")) @match"#,
         pattern: "open($A, $B)",
         selector: None,
     },
@@ -60,7 +64,7 @@ const RULES: &[Rule] = &[
         sg_lang: "python",
         extensions: PY,
         driver: Some("isinstance"),
-        query: r#"(call function: (identifier) @_f (#eq? @_f "isinstance") arguments: (argument_list . (_) . (_) .)) @match"#,
+        query: r#"(call function: (identifier) @_f (#eq? @_f "isinstance") arguments: [(argument_list . (_) @_a . (comment)* . (_) @_b . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* . (_) @_b . (comment)* .)] (#not-match? @_a "^#") (#not-match? @_b "^#")) @match"#,
         pattern: "isinstance($A, $B)",
         selector: None,
     },
@@ -70,7 +74,7 @@ const RULES: &[Rule] = &[
         sg_lang: "python",
         extensions: PY,
         driver: Some("append"),
-        query: r#"(call function: (attribute attribute: (identifier) @_m (#eq? @_m "append")) arguments: (argument_list . (_) .)) @match"#,
+        query: r#"(call function: (attribute attribute: (identifier) @_m (#eq? @_m "append")) arguments: [(argument_list . (_) @_a . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* .)] (#not-match? @_a "^#")) @match"#,
         pattern: "$X.append($Y)",
         selector: None,
     },
@@ -150,7 +154,7 @@ const RULES: &[Rule] = &[
         sg_lang: "c",
         extensions: C,
         driver: Some("memcpy"),
-        query: r#"(call_expression function: (identifier) @_f (#eq? @_f "memcpy") arguments: (argument_list . (_) . (_) . (_) .)) @match"#,
+        query: r#"(call_expression function: (identifier) @_f (#eq? @_f "memcpy") arguments: [(argument_list . (_) @_a . (comment)* . (_) @_b . (comment)* . (_) @_c . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* . (_) @_b . (comment)* . (_) @_c . (comment)* .)] (#not-match? @_a "^/[*/]") (#not-match? @_b "^/[*/]") (#not-match? @_c "^/[*/]")) @match"#,
         pattern: "memcpy($A, $B, $C)",
         selector: None,
     },
@@ -160,7 +164,7 @@ const RULES: &[Rule] = &[
         sg_lang: "c",
         extensions: C,
         driver: Some("kfree"),
-        query: r#"(call_expression function: (identifier) @_f (#eq? @_f "kfree") arguments: (argument_list . (_) .)) @match"#,
+        query: r#"(call_expression function: (identifier) @_f (#eq? @_f "kfree") arguments: [(argument_list . (_) @_a . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* .)] (#not-match? @_a "^/[*/]")) @match"#,
         pattern: "kfree($X);",
         selector: Some("call_expression"),
     },
