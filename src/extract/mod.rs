@@ -52,10 +52,7 @@ pub use parse::parse_whole;
 ///   (`… -> Response`); a TypeScript module's top-level declaration is `export` or `private`.
 /// - 7: a record keeps its file's outline (where a parse of the file may start and stop, and
 ///   the syntax between; see [`Outline`]), for X-Ray's parses of a few items.
-/// - 8: an outline's fingerprint reads each item's own node and its children (their counts of
-///   nodes below), and every node only of an item that holds an error: walking every node of
-///   every item was a fifth of the cost of the parse.
-pub const EXTRACTOR_VERSION: u32 = 8;
+pub const EXTRACTOR_VERSION: u32 = 7;
 
 /// A parse taking longer than this is cut off and reported as partial.
 const PARSE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -29,7 +29,23 @@ const MIN_CHUNK: u32 = 512;
 pub struct Outline {
     bounds: Vec<u32>,
     prints: Vec<u64>,
+    scheme: Scheme,
 }
+
+/// What a fingerprint reads of the items of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scheme {
+    /// Every node of every item: the outlines of records made before the second scheme, which
+    /// are still read (their records are not made again for it).
+    EveryNode,
+    /// Each item's own node and its children, and every node only of an item that holds an
+    /// error (see [`hash_item`]).
+    Items,
+}
+
+/// The first byte of a stored outline of a scheme after the first (whose first byte starts the
+/// length of a run, never 0), followed by the scheme's number.
+const SCHEME_MARK: u8 = 0;
 
 impl Outline {
     /// The outline of a file whose whole parse is `tree`; `None` when the grammar is not one
@@ -55,8 +71,8 @@ impl Outline {
             return None;
         }
         bounds.push(len as u32);
-        let prints = fingerprints(root, &bounds);
-        Some(Outline { bounds, prints })
+        let prints = fingerprints(root, &bounds, Scheme::Items);
+        Some(Outline { bounds, prints, scheme: Scheme::Items })
     }
 
     /// The file's length the outline was made for.
@@ -84,12 +100,16 @@ impl Outline {
         if last <= first + 1 {
             return true;
         }
-        fingerprints(tree.root_node(), &self.bounds[first..last]) == self.prints[first..last - 1]
+        fingerprints(tree.root_node(), &self.bounds[first..last], self.scheme) == self.prints[first..last - 1]
     }
 
-    /// The stored form: per run, its length as a LEB128 number and its fingerprint in 8 bytes.
+    /// The stored form: the scheme's mark and number (none for the first), then per run, its
+    /// length as a LEB128 number and its fingerprint in 8 bytes.
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.prints.len() * 11);
+        let mut out = Vec::with_capacity(self.prints.len() * 11 + 2);
+        if self.scheme == Scheme::Items {
+            out.extend_from_slice(&[SCHEME_MARK, 2]);
+        }
         for (pair, print) in self.bounds.windows(2).zip(&self.prints) {
             let mut value = pair[1] - pair[0];
             loop {
@@ -108,6 +128,14 @@ impl Outline {
 
     /// From the stored form; `None` when it does not decode.
     pub fn decode(mut data: &[u8]) -> Option<Outline> {
+        let scheme = match data {
+            [SCHEME_MARK, 2, rest @ ..] => {
+                data = rest;
+                Scheme::Items
+            }
+            [SCHEME_MARK, ..] => return None,
+            _ => Scheme::EveryNode,
+        };
         let mut bounds = vec![0u32];
         let mut prints = Vec::new();
         while !data.is_empty() {
@@ -129,14 +157,14 @@ impl Outline {
             bounds.push(bounds[bounds.len() - 1].checked_add(gap).filter(|_| gap > 0)?);
             prints.push(u64::from_le_bytes(*print));
         }
-        (bounds.len() > 2).then_some(Outline { bounds, prints })
+        (bounds.len() > 2).then_some(Outline { bounds, prints, scheme })
     }
 }
 
 /// Per run between consecutive `bounds`, the fingerprint of the syntax of the top-level items
-/// of `root` that start in it (see [`hash_item`]). One walk along the items for all runs (a
+/// of `root` that start in it, read as `scheme` says. One walk along the items for all runs (a
 /// file may have thousands of items).
-fn fingerprints(root: Node<'_>, bounds: &[u32]) -> Vec<u64> {
+fn fingerprints(root: Node<'_>, bounds: &[u32], scheme: Scheme) -> Vec<u64> {
     let mut hashes: Vec<Fingerprint> = (1..bounds.len()).map(|_| Fingerprint(0x9e37_79b9_7f4a_7c15)).collect();
     let mut cursor = root.walk();
     let mut run = 0;
@@ -150,7 +178,10 @@ fn fingerprints(root: Node<'_>, bounds: &[u32]) -> Vec<u64> {
                 break;
             }
             if start >= bounds[run] as usize {
-                hash_item(&mut cursor, &mut hashes[run]);
+                match scheme {
+                    Scheme::Items => hash_item(&mut cursor, &mut hashes[run]),
+                    Scheme::EveryNode => hash_every_node(&mut cursor, &mut hashes[run]),
+                }
             }
             if !cursor.goto_next_sibling() {
                 break;
@@ -184,6 +215,32 @@ fn hash_item(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
             if depth == 0 {
                 return;
             }
+            depth -= 1;
+        }
+    }
+}
+
+/// Adds the item under `cursor` and every node below it, each by its kind, field, place and
+/// whether it is missing (the first scheme); leaves the cursor on the item.
+fn hash_every_node(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
+    let mut depth = 0usize;
+    loop {
+        let node = cursor.node();
+        let field = cursor.field_id().map_or(0, |f| u64::from(f.get()));
+        hash.add(u64::from(node.kind_id()) | (field << 16) | (u64::from(node.is_missing()) << 32));
+        hash.add(((node.start_byte() as u64) << 32) | node.end_byte() as u64);
+        if cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
             depth -= 1;
         }
     }
@@ -235,7 +292,11 @@ mod tests {
     use super::*;
 
     fn outline(bounds: &[u32]) -> Outline {
-        Outline { bounds: bounds.to_vec(), prints: (0..bounds.len() as u64 - 1).map(|i| i << 60 | i).collect() }
+        Outline {
+            bounds: bounds.to_vec(),
+            prints: (0..bounds.len() as u64 - 1).map(|i| i << 60 | i).collect(),
+            scheme: Scheme::Items,
+        }
     }
 
     #[test]
@@ -249,6 +310,50 @@ mod tests {
         assert_eq!(Outline::decode(&[[5].as_slice(), &[0; 8], &[0], &[0; 8]].concat()), None);
         assert_eq!(Outline::decode(&[[5].as_slice(), &[0; 8]].concat()), None);
         assert_eq!(Outline::decode(&[]), None);
+        // Stored before the mark existed: the first scheme; an unknown scheme does not decode.
+        let first = Outline { scheme: Scheme::EveryNode, ..o.clone() };
+        assert_eq!(first.encode(), stored[2..]);
+        assert_eq!(Outline::decode(&stored[2..]), Some(first));
+        assert_eq!(Outline::decode(&[[SCHEME_MARK, 3].as_slice(), &stored[2..]].concat()), None);
+    }
+
+    #[test]
+    fn an_outline_stored_by_the_first_scheme_agrees_where_the_second_does() {
+        let language = crate::lang::by_name("c").unwrap();
+        let mut source = String::new();
+        for i in 0..40 {
+            if i % 7 == 3 {
+                source.push_str("int broken(;\nstatic int (*table[])(void) = { f, g, };\n");
+            }
+            source.push_str(&format!(
+                "/* {i} */\nstatic int copy_{i}(struct buf *b, const char *s)\n{{\n\tif (!b)\n\t\tgoto out;\n\
+                 \tmemcpy(b->data, s, b->len);\nout:\n\treturn {i};\n}}\n\n#define LIMIT_{i} {i}\n"
+            ));
+        }
+        let data = source.as_bytes();
+        let whole = super::super::parse::parse_whole(language, data).unwrap();
+        let second = Outline::of(language, &whole, data.len()).unwrap();
+        let first = Outline {
+            prints: fingerprints(whole.root_node(), &second.bounds, Scheme::EveryNode),
+            scheme: Scheme::EveryNode,
+            ..second.clone()
+        };
+        let runs: Vec<Range<usize>> = second.runs().collect();
+        let mut agreed = 0;
+        for region in runs.iter().cloned().chain(runs.windows(2).map(|p| p[0].start..p[1].end)) {
+            let start = tree_sitter::Point { row: source[..region.start].matches('\n').count(), column: 0 };
+            let end = tree_sitter::Point { row: source[..region.end].matches('\n').count(), column: 0 };
+            let range = tree_sitter::Range {
+                start_byte: region.start,
+                end_byte: region.end,
+                start_point: start,
+                end_point: end,
+            };
+            let tree = super::super::parse::parse_in(language, data, &[range]).unwrap();
+            assert_eq!(first.agrees(&tree, &region), second.agrees(&tree, &region), "{region:?}");
+            agreed += usize::from(second.agrees(&tree, &region));
+        }
+        assert!(agreed > runs.len(), "{agreed} of {} regions agreed", runs.len() * 2 - 1);
     }
 
     #[test]
