@@ -558,8 +558,6 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             };
             let context = grep.context.or(grep.after_context).or(grep.before_context).is_some_and(|n| n > 0);
             let mut printer = output::LinePrinter::new(!grep.no_filename, context, grep.files_with_matches, grep.count);
-            // Whether a streamed JSON document has opened its `results` array.
-            let mut opened = false;
             let mut response = if !grep.files_without_match {
                 // Exact lines are printed as each file is verified (as text, as JSON lines with
                 // the summary last, or in the JSON document's `results` array with its other
@@ -570,7 +568,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
                         return out_ref.jsonl_results(&results);
                     }
                     if !text {
-                        return out_ref.json_results(&results, &mut opened);
+                        return out_ref.json_results(&results);
                     }
                     for result in &mut results {
                         result.path = shown(&result.path);
@@ -586,7 +584,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             if *jsonl {
                 out.search_jsonl(&response);
             } else if cli.global.json {
-                out.search_json_end(&response, opened);
+                out.search_json_end(&response);
             } else if response.output.streamed {
                 out.streamed(&response);
             } else {

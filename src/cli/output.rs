@@ -28,6 +28,9 @@ pub struct Out {
     heading: bool,
     /// What `--color` asked.
     choice: ColorChoice,
+    /// Whether a streamed JSON document has opened its `results` array (see
+    /// [`Out::json_results`]): what follows must close it.
+    json_open: std::cell::Cell<bool>,
 }
 
 impl Out {
@@ -40,7 +43,13 @@ impl Out {
                 ColorChoice::Never => false,
                 ColorChoice::Auto => auto_color(&|_| None),
             };
-        Out { json, color, heading: !json && heading.unwrap_or_else(for_a_person), choice }
+        Out {
+            json,
+            color,
+            heading: !json && heading.unwrap_or_else(for_a_person),
+            choice,
+            json_open: std::cell::Cell::new(false),
+        }
     }
 
     /// Under `--color auto`, follows git's colour settings (`color.ui`, `color.pager`) as
@@ -88,14 +97,19 @@ impl Out {
     /// An error: JSON on stdout under `--json`, text on stderr otherwise.
     pub fn error(&self, error: &Error) {
         if self.json {
-            self.json_doc(&serde_json::json!({
+            let document = serde_json::json!({
                 "codecompass_protocol_version": PROTOCOL_VERSION,
                 "error": {
                     "code": error.code.as_str(),
                     "message": error.message,
                     "data": { "remedy": error.remedy },
                 }
-            }));
+            });
+            // A streamed answer cut short by the error: its document ends with the error.
+            if self.json_open.get() {
+                return self.close_json(&document);
+            }
+            self.json_doc(&document);
         } else {
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(stderr, "error: {}", error.message);
@@ -428,13 +442,12 @@ impl Out {
     }
 
     /// Results of a streamed `search --json`, as they come: the document opens with its
-    /// `results` array at the first call (`opened` says whether it has), each result follows;
-    /// [`Out::search_json_end`] closes the array and adds the other fields.
-    pub fn json_results(&self, results: &[SearchResult], opened: &mut bool) {
+    /// `results` array at the first result, each result follows; [`Out::search_json_end`]
+    /// (or an error) closes the array and adds the other fields.
+    pub fn json_results(&self, results: &[SearchResult]) {
         let mut text = String::new();
         for r in results {
-            text.push_str(if *opened { ",\n" } else { "{\n  \"results\": [\n" });
-            *opened = true;
+            text.push_str(if self.json_open.replace(true) { ",\n" } else { "{\n  \"results\": [\n" });
             let item = serde_json::to_string_pretty(r).expect("results serialize because they hold plain data");
             for (i, line) in item.lines().enumerate() {
                 if i > 0 {
@@ -447,17 +460,24 @@ impl Out {
         self.write(&text);
     }
 
-    /// The end of a streamed `search --json` ([`Out::json_results`]): the array closed, then
-    /// the answer's other fields. Nothing opened (no result came): the whole document.
-    pub fn search_json_end(&self, response: &SearchResponse, opened: bool) {
-        if !opened {
+    /// The answer of `search --json`; after a streamed one ([`Out::json_results`]), the array
+    /// closed and the answer's other fields. Nothing opened (no result came, or not streamed):
+    /// the whole document.
+    pub fn search_json_end(&self, response: &SearchResponse) {
+        if !self.json_open.get() {
             return self.json_doc(response);
         }
         let mut rest = serde_json::to_value(response).expect("responses serialize because they hold plain data");
         if let Some(object) = rest.as_object_mut() {
             object.remove("results");
         }
-        let rest = serde_json::to_string_pretty(&rest).expect("values serialize");
+        self.close_json(&rest);
+    }
+
+    /// Closes a streamed document's `results` array and adds the fields of `rest` after it.
+    fn close_json(&self, rest: &serde_json::Value) {
+        self.json_open.set(false);
+        let rest = serde_json::to_string_pretty(rest).expect("values serialize");
         // `{\n  "a": 1,\n  ...\n}`: its fields follow the array.
         let fields = rest.strip_prefix("{\n").unwrap_or("}");
         let separator = if fields.starts_with('}') { "\n" } else { ",\n" };

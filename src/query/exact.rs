@@ -320,6 +320,10 @@ pub(super) fn run(
         }
         None => search(ctx, &matcher, allowed, &options, deadline, None)?,
     };
+    // An error after lines were handed on (tests cut a streamed answer short here).
+    if crate::failpoint::fails("search.after_lines") {
+        return Err(QueryError::Invalid("failpoint search.after_lines".to_owned()));
+    }
     if request.grep.files_without_match {
         for info in &outcome.unmatched {
             total += 1;

@@ -1,7 +1,7 @@
 //! The `search` and `context` commands end to end: output formats, filters, freshness,
 //! duplicates, budgets and errors.
 
-use crate::support::{cc, cc_text, fixture};
+use crate::support::{cc, cc_env, cc_text, fixture};
 
 #[test]
 fn regex_output_is_grep_like_and_jsonl_has_a_line_per_result() {
@@ -31,6 +31,16 @@ fn regex_output_is_grep_like_and_jsonl_has_a_line_per_result() {
     let whole: Vec<&serde_json::Value> = json.json["results"].as_array().unwrap().iter().collect();
     assert_eq!(streamed, whole);
     assert_eq!(records[3]["data"]["total_candidates"], json.json["total_candidates"]);
+    // An error after lines were printed still ends the document: with the error.
+    let failed = cc_env(
+        &repo,
+        &["search", "--mode", "regex", r"fn \w+\(&", "--json"],
+        &[("CODECOMPASS_FAILPOINTS", "search.after_lines=fail")],
+    );
+    assert_eq!(failed.code, 2, "{}", failed.stderr);
+    let document: serde_json::Value = serde_json::from_str(&failed.stdout).expect("one JSON document");
+    assert_eq!(document["results"].as_array().map(Vec::len), Some(3));
+    assert!(document["error"]["message"].as_str().unwrap().contains("search.after_lines"));
 }
 
 #[test]
