@@ -18,7 +18,7 @@ use std::path::Path;
 
 use gix::bstr::{BString, ByteSlice};
 
-use super::{FileMode, GitError, LocalRepo, ObjectId, other};
+use super::{FileMode, GitError, LocalRepo, ObjectId, boxed, other};
 
 /// Indexes with fewer entries are compared with the working tree on one thread.
 const SERIAL_STATUS_BELOW: usize = 2_000;
@@ -261,29 +261,24 @@ impl LocalRepo {
         keep: &mut dyn FnMut(gix::status::index_worktree::Item),
     ) -> Result<(), GitError> {
         use gix::worktree::stack::state::attributes::Source;
-        let workdir = self.repo.workdir().ok_or_else(|| GitError::Other {
-            context: "computing status",
-            source: gix::Error::from_error(gix::error::message("no working tree")),
-        })?;
-        let fail = |source| GitError::Other { context: "computing status", source };
-        let (pathspec, _) =
-            self.repo.pathspec(false, patterns, true, index, Source::WorktreeThenIdMapping).map_err(fail)?.into_parts();
-        let stack = self.repo.attributes_only(index, Source::WorktreeThenIdMapping).map_err(fail)?.detach();
-        let (filter, stack) = gix::filter::Pipeline::new(&self.repo, stack).map_err(fail)?.into_parts();
+        let fail = || other("computing status");
+        let workdir = self.repo.workdir().ok_or_else(|| fail()(boxed(gix::error::message("no working tree"))))?;
+        let (pathspec, _) = self
+            .repo
+            .pathspec(false, patterns, true, index, Source::WorktreeThenIdMapping)
+            .map_err(fail())?
+            .into_parts();
+        let stack = self.repo.attributes_only(index, Source::WorktreeThenIdMapping).map_err(fail())?.detach();
+        let (filter, stack) = gix::filter::Pipeline::new(&self.repo, stack).map_err(fail())?.into_parts();
         let options = gix::status::plumbing::index_as_worktree::Options {
-            fs: self.repo.filesystem_options().map_err(fail)?,
+            fs: self.repo.filesystem_options().map_err(fail())?,
             thread_limit: Some(1),
-            stat: self.repo.stat_options().map_err(fail)?,
+            stat: self.repo.stat_options().map_err(fail())?,
             fscache: false,
         };
         let context =
             gix::status::plumbing::index_as_worktree::Context { pathspec, stack, filter, should_interrupt: interrupt };
-        let objects = self
-            .repo
-            .objects
-            .clone()
-            .into_arc()
-            .map_err(|e| GitError::Other { context: "computing status", source: gix::Error::from_error(e) })?;
+        let objects = self.repo.objects.clone().into_arc().map_err(|e| fail()(boxed(e)))?;
         gix::status::plumbing::index_as_worktree(
             index,
             workdir,
@@ -295,8 +290,8 @@ impl LocalRepo {
             context,
             options,
         )
-        .map_err(fail)?;
-        self.repo.dirwalk(index, patterns, interrupt, dirwalk, &mut Forward { keep }).map_err(fail)?;
+        .map_err(fail())?;
+        self.repo.dirwalk(index, patterns, interrupt, dirwalk, &mut Forward { keep }).map_err(fail())?;
         Ok(())
     }
 }
