@@ -198,15 +198,32 @@ fn fingerprints(root: Node<'_>, bounds: &[u32], scheme: Scheme) -> Vec<u64> {
 /// an item without an error parsed from the same state reads the same. Leaves the cursor on
 /// the item.
 fn hash_item(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
-    let whole = cursor.node().has_error();
-    hash_node(cursor, hash);
-    let mut depth = 0usize;
+    let deep = cursor.node().has_error();
+    visit_item(cursor, deep, &mut |cursor| hash_node(cursor, hash));
+}
+
+/// Adds the item under `cursor` and every node below it, each by its kind, field, place and
+/// whether it is missing (the first scheme); leaves the cursor on the item.
+fn hash_every_node(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
+    visit_item(cursor, true, &mut |cursor| {
+        let node = cursor.node();
+        let field = cursor.field_id().map_or(0, |f| u64::from(f.get()));
+        hash.add(u64::from(node.kind_id()) | (field << 16) | (u64::from(node.is_missing()) << 32));
+        hash.add(((node.start_byte() as u64) << 32) | node.end_byte() as u64);
+    });
+}
+
+/// Visits the node under `cursor`, then its children, and with `deep` every node below them,
+/// in order; leaves the cursor on the node.
+fn visit_item(cursor: &mut TreeCursor<'_>, deep: bool, visit: &mut dyn FnMut(&TreeCursor<'_>)) {
+    visit(cursor);
     if !cursor.goto_first_child() {
         return;
     }
+    let mut depth = 0usize;
     loop {
-        hash_node(cursor, hash);
-        if whole && cursor.goto_first_child() {
+        visit(cursor);
+        if deep && cursor.goto_first_child() {
             depth += 1;
             continue;
         }
@@ -215,32 +232,6 @@ fn hash_item(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
             if depth == 0 {
                 return;
             }
-            depth -= 1;
-        }
-    }
-}
-
-/// Adds the item under `cursor` and every node below it, each by its kind, field, place and
-/// whether it is missing (the first scheme); leaves the cursor on the item.
-fn hash_every_node(cursor: &mut TreeCursor<'_>, hash: &mut Fingerprint) {
-    let mut depth = 0usize;
-    loop {
-        let node = cursor.node();
-        let field = cursor.field_id().map_or(0, |f| u64::from(f.get()));
-        hash.add(u64::from(node.kind_id()) | (field << 16) | (u64::from(node.is_missing()) << 32));
-        hash.add(((node.start_byte() as u64) << 32) | node.end_byte() as u64);
-        if cursor.goto_first_child() {
-            depth += 1;
-            continue;
-        }
-        loop {
-            if depth == 0 {
-                return;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            cursor.goto_parent();
             depth -= 1;
         }
     }
