@@ -68,7 +68,8 @@ impl Content {
                     starts.push(self.bytes.len() + 1);
                 }
             }
-            starts.iter().copied().filter(|&start| start <= self.bytes.len()).skip(from).take(count).collect()
+            // Only the mark past the end is beyond the bytes.
+            starts.iter().skip(from).take(count).copied().take_while(|&start| start <= self.bytes.len()).collect()
         };
         starts.into_iter().map(move |start| {
             let end = memchr::memchr(b'\n', &self.bytes[start..]).map_or(self.bytes.len(), |n| start + n);
