@@ -8,6 +8,11 @@
 //! Places are at items that start a line (Python's indentation starts afresh there), in a
 //! grammar whose file is a run of items each parsed from the state the file starts in; items
 //! are grouped into runs of at least [`MIN_CHUNK`] bytes, so a file has few places.
+//!
+//! A container item (a class, an impl block) is cut again at the items of its body: a run of
+//! them is parsed with the container's header before it and its footer after it (the line
+//! `class Session:`, the closing brace), so a question about one method of a large class
+//! parses that method, not the class (Python's and Java's files are often one class).
 
 use std::ops::Range;
 
@@ -30,6 +35,25 @@ pub struct Outline {
     bounds: Vec<u32>,
     prints: Vec<u64>,
     scheme: Scheme,
+    /// The container items whose bodies are cut again, in order.
+    nested: Vec<Nested>,
+}
+
+/// A container item whose body is cut at its items: the runs of them parse alone with the
+/// header and footer around them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Nested {
+    /// The top-level run that holds the item.
+    run: u32,
+    /// Where the item starts: its header runs from here to the first bound.
+    start: u32,
+    /// Places in the body (the starts of the lines its items start), then the end of the
+    /// body's last item.
+    bounds: Vec<u32>,
+    /// Per run between them, the fingerprint of its items in the whole file's parse.
+    prints: Vec<u64>,
+    /// Where the item ends: its footer runs from the last bound to here.
+    end: u32,
 }
 
 /// What a fingerprint reads of the items of a run.
@@ -39,8 +63,13 @@ enum Scheme {
     /// are still read (their records are not made again for it).
     EveryNode,
     /// Each item's own node and its children, and every node only of an item that holds an
-    /// error (see [`hash_item`]).
+    /// error (see [`hash_item`]). Stored as scheme 2 without container items cut again, as
+    /// scheme 3 with them.
     Items,
+    /// As `Items`, leaving out comments and other extras: the runs of a container's items
+    /// (a parse of a run alone may attach the comments before its first item to the
+    /// container rather than to its body). Never an outline's own scheme.
+    Members,
 }
 
 /// The first byte of a stored outline of a scheme after the first (whose first byte starts the
@@ -67,12 +96,19 @@ impl Outline {
         if bounds.len() > 1 && (len as u32) < bounds[bounds.len() - 1] + MIN_CHUNK / 2 {
             bounds.pop();
         }
-        if bounds.len() < 2 {
+        bounds.push(len as u32);
+        let mut nested = Vec::new();
+        for item in root.named_children(&mut cursor) {
+            if let Some(body) = body_of(language.grammar, item) {
+                let run = bounds.partition_point(|&b| b as usize <= item.start_byte()) - 1;
+                nested.extend(Nested::of(run, item, body));
+            }
+        }
+        if bounds.len() < 3 && nested.is_empty() {
             return None;
         }
-        bounds.push(len as u32);
         let prints = fingerprints(root, &bounds, Scheme::Items);
-        Some(Outline { bounds, prints, scheme: Scheme::Items })
+        Some(Outline { bounds, prints, scheme: Scheme::Items, nested })
     }
 
     /// The file's length the outline was made for.
@@ -90,75 +126,275 @@ impl Outline {
         self.bounds.windows(2).map(|pair| pair[0] as usize..pair[1] as usize)
     }
 
-    /// Whether `tree`, a parse of some runs of this outline's file alone, has the syntax the
-    /// whole file's parse has in each run it covers (`region`: the byte range parsed).
-    pub fn agrees(&self, tree: &Tree, region: &Range<usize>) -> bool {
-        // The runs inside the region are consecutive: from the first starting at or after its
-        // start to the last ending at or before its end.
-        let first = self.bounds.partition_point(|&b| (b as usize) < region.start);
-        let last = self.bounds.partition_point(|&b| (b as usize) <= region.end);
-        if last <= first + 1 {
-            return true;
+    /// The same outline without its container items cut again: for a question whose matches
+    /// may be a container itself (a query for classes).
+    pub fn top_level(mut self) -> Outline {
+        self.nested.clear();
+        self
+    }
+
+    /// Whether `tree`, a parse of `region` of this outline's file alone (its ranges as if the
+    /// rest of the file were not there), has the syntax the whole file's parse has in each run
+    /// the region covers. `grammar` is the file's.
+    pub fn agrees(&self, tree: &Tree, region: &Region, grammar: &str) -> bool {
+        match region.nested {
+            None => agree(tree.root_node(), &self.bounds, &self.prints, self.scheme, &region.runs),
+            Some(n) => {
+                let nested = &self.nested[n];
+                let root = tree.root_node();
+                let mut cursor = root.walk();
+                let item = root.named_children(&mut cursor).find(|c| c.start_byte() == nested.start as usize);
+                match item.and_then(|item| body_of(grammar, item)) {
+                    Some(body) => agree(body, &nested.bounds, &nested.prints, Scheme::Members, &region.runs),
+                    None => false,
+                }
+            }
         }
-        fingerprints(tree.root_node(), &self.bounds[first..last], self.scheme) == self.prints[first..last - 1]
     }
 
     /// The stored form: the scheme's mark and number (none for the first), then per run, its
-    /// length as a LEB128 number and its fingerprint in 8 bytes.
+    /// length as a LEB128 number and its fingerprint in 8 bytes. Scheme 3 (container items cut
+    /// again) counts the runs and the container items first, and adds per container item: its
+    /// run, its start from the run's, its header's length, its number of runs, their lengths
+    /// and fingerprints, and its footer's length.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.prints.len() * 11 + 2);
-        if self.scheme == Scheme::Items {
-            out.extend_from_slice(&[SCHEME_MARK, 2]);
-        }
-        for (pair, print) in self.bounds.windows(2).zip(&self.prints) {
-            let mut value = pair[1] - pair[0];
-            loop {
-                let byte = (value & 0x7f) as u8;
-                value >>= 7;
-                if value == 0 {
-                    out.push(byte);
-                    break;
-                }
-                out.push(byte | 0x80);
+        match self.scheme {
+            Scheme::EveryNode | Scheme::Members => {}
+            Scheme::Items if self.nested.is_empty() => out.extend_from_slice(&[SCHEME_MARK, 2]),
+            Scheme::Items => {
+                out.extend_from_slice(&[SCHEME_MARK, 3]);
+                put(&mut out, self.prints.len() as u32);
+                put(&mut out, self.nested.len() as u32);
             }
-            out.extend_from_slice(&print.to_le_bytes());
+        }
+        put_runs(&mut out, &self.bounds, &self.prints);
+        for nested in &self.nested {
+            put(&mut out, nested.run);
+            put(&mut out, nested.start - self.bounds[nested.run as usize]);
+            put(&mut out, nested.bounds[0] - nested.start);
+            put(&mut out, nested.prints.len() as u32);
+            put_runs(&mut out, &nested.bounds, &nested.prints);
+            put(&mut out, nested.end - nested.bounds[nested.bounds.len() - 1]);
         }
         out
     }
 
     /// From the stored form; `None` when it does not decode.
     pub fn decode(mut data: &[u8]) -> Option<Outline> {
-        let scheme = match data {
+        let (scheme, runs, containers) = match data {
             [SCHEME_MARK, 2, rest @ ..] => {
                 data = rest;
-                Scheme::Items
+                (Scheme::Items, None, 0)
+            }
+            [SCHEME_MARK, 3, rest @ ..] => {
+                data = rest;
+                let runs = take(&mut data)?;
+                (Scheme::Items, Some(runs), take(&mut data)?)
             }
             [SCHEME_MARK, ..] => return None,
-            _ => Scheme::EveryNode,
+            _ => (Scheme::EveryNode, None, 0),
         };
-        let mut bounds = vec![0u32];
-        let mut prints = Vec::new();
-        while !data.is_empty() {
-            let (mut gap, mut shift) = (0u32, 0u32);
-            loop {
-                let (&byte, rest) = data.split_first()?;
-                data = rest;
-                if shift > 28 {
-                    return None;
-                }
-                gap |= u32::from(byte & 0x7f) << shift;
-                shift += 7;
-                if byte & 0x80 == 0 {
-                    break;
-                }
+        let (bounds, prints) = take_runs(&mut data, 0, runs)?;
+        let mut nested: Vec<Nested> = Vec::new();
+        for _ in 0..containers {
+            let run = take(&mut data)?;
+            if run as usize >= prints.len() {
+                return None;
             }
-            let (print, rest) = data.split_first_chunk::<8>()?;
-            data = rest;
-            bounds.push(bounds[bounds.len() - 1].checked_add(gap).filter(|_| gap > 0)?);
-            prints.push(u64::from_le_bytes(*print));
+            let run_start = bounds[run as usize];
+            let start = run_start.checked_add(take(&mut data)?)?;
+            let first = start.checked_add(take(&mut data)?)?;
+            let count = take(&mut data)?;
+            let (inner, inner_prints) = take_runs(&mut data, first, Some(count))?;
+            let end = inner[inner.len() - 1].checked_add(take(&mut data)?)?;
+            let in_order = nested.last().is_none_or(|n| n.end <= start);
+            if !in_order || first == start || end > bounds[run as usize + 1] {
+                return None;
+            }
+            nested.push(Nested { run, start, bounds: inner, prints: inner_prints, end });
         }
-        (bounds.len() > 2).then_some(Outline { bounds, prints, scheme })
+        (data.is_empty() && (bounds.len() > 2 || !nested.is_empty())).then_some(Outline {
+            bounds,
+            prints,
+            scheme,
+            nested,
+        })
     }
+}
+
+impl Nested {
+    /// The runs of the items of `body`, the body of `item` (a container in top-level run
+    /// `run`): places at the starts of the lines its items start, runs of at least
+    /// [`MIN_CHUNK`] bytes; `None` when that makes fewer than two runs.
+    fn of(run: usize, item: Node<'_>, body: Node<'_>) -> Option<Nested> {
+        let mut bounds: Vec<u32> = Vec::new();
+        let mut last_end = None;
+        let mut walk = body.walk();
+        let children: Vec<Node<'_>> = body.children(&mut walk).collect();
+        for (i, child) in children.iter().enumerate() {
+            if !child.is_named() {
+                continue;
+            }
+            last_end = Some(child.end_byte() as u32);
+            if child.is_extra() {
+                continue;
+            }
+            // It starts a line when the token before it (the previous child's last, or the
+            // header's) ends on an earlier row.
+            let before = match i.checked_sub(1) {
+                Some(previous) => Some(children[previous]),
+                None => body.prev_sibling(),
+            };
+            if before.is_none_or(|b| b.end_position().row >= child.start_position().row) {
+                continue;
+            }
+            let line = (child.start_byte() - child.start_position().column) as u32;
+            if line > item.start_byte() as u32 && bounds.last().is_none_or(|&b| line >= b + MIN_CHUNK) {
+                bounds.push(line);
+            }
+        }
+        let end = last_end?;
+        // A last run shorter than the others joins the one before.
+        if bounds.len() > 1 && end < bounds[bounds.len() - 1] + MIN_CHUNK / 2 {
+            bounds.pop();
+        }
+        if bounds.len() < 2 || end <= bounds[bounds.len() - 1] {
+            return None;
+        }
+        bounds.push(end);
+        let prints = fingerprints(body, &bounds, Scheme::Members);
+        Some(Nested { run: run as u32, start: item.start_byte() as u32, bounds, prints, end: item.end_byte() as u32 })
+    }
+}
+
+/// Whether the items of `parent` in the runs of `bounds` that `region` covers have the
+/// fingerprints `prints` (read as `scheme`).
+fn agree(parent: Node<'_>, bounds: &[u32], prints: &[u64], scheme: Scheme, region: &Range<usize>) -> bool {
+    // The runs inside the region are consecutive: from the first starting at or after its
+    // start to the last ending at or before its end.
+    let first = bounds.partition_point(|&b| (b as usize) < region.start);
+    let last = bounds.partition_point(|&b| (b as usize) <= region.end);
+    if last <= first + 1 {
+        return true;
+    }
+    fingerprints(parent, &bounds[first..last], scheme) == prints[first..last - 1]
+}
+
+/// Writes `value` as a LEB128 number.
+fn put(out: &mut Vec<u8>, mut value: u32) {
+    loop {
+        let byte = (value & 0x7f) as u8;
+        value >>= 7;
+        if value == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Reads a LEB128 number.
+fn take(data: &mut &[u8]) -> Option<u32> {
+    let (mut value, mut shift) = (0u32, 0u32);
+    loop {
+        let (&byte, rest) = data.split_first()?;
+        *data = rest;
+        if shift > 28 {
+            return None;
+        }
+        value |= u32::from(byte & 0x7f) << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+}
+
+/// Writes per run between `bounds` its length and its fingerprint.
+fn put_runs(out: &mut Vec<u8>, bounds: &[u32], prints: &[u64]) {
+    for (pair, print) in bounds.windows(2).zip(prints) {
+        put(out, pair[1] - pair[0]);
+        out.extend_from_slice(&print.to_le_bytes());
+    }
+}
+
+/// Reads `count` runs (all that is left with `None`) from `start`: their bounds and prints.
+fn take_runs(data: &mut &[u8], start: u32, count: Option<u32>) -> Option<(Vec<u32>, Vec<u64>)> {
+    let mut bounds = vec![start];
+    let mut prints = Vec::new();
+    while count.map_or(!data.is_empty(), |c| prints.len() < c as usize) {
+        let gap = take(data)?;
+        let (print, rest) = data.split_first_chunk::<8>()?;
+        *data = rest;
+        bounds.push(bounds[bounds.len() - 1].checked_add(gap).filter(|_| gap > 0)?);
+        prints.push(u64::from_le_bytes(*print));
+    }
+    (bounds.len() >= 2).then_some((bounds, prints))
+}
+
+/// Where a grammar's container items keep items of their own: the kinds that wrap a
+/// container (with the field that holds it), the containers (each keeps its items in its
+/// `body` field), and the kinds of those bodies.
+struct Containers {
+    wrappers: &'static [(&'static str, &'static str)],
+    kinds: &'static [&'static str],
+    bodies: &'static [&'static str],
+}
+
+fn containers(grammar: &str) -> Option<&'static Containers> {
+    const PYTHON: Containers = Containers {
+        wrappers: &[("decorated_definition", "definition")],
+        kinds: &["class_definition"],
+        bodies: &["block"],
+    };
+    const JAVA: Containers = Containers {
+        wrappers: &[],
+        kinds: &["class_declaration", "interface_declaration", "record_declaration"],
+        bodies: &["class_body", "interface_body"],
+    };
+    const SCRIPT: Containers = Containers {
+        wrappers: &[("export_statement", "declaration")],
+        kinds: &["class_declaration", "abstract_class_declaration"],
+        bodies: &["class_body"],
+    };
+    const RUST: Containers =
+        Containers { wrappers: &[], kinds: &["impl_item", "trait_item", "mod_item"], bodies: &["declaration_list"] };
+    match grammar {
+        "python" => Some(&PYTHON),
+        "java" => Some(&JAVA),
+        "javascript" | "typescript" | "tsx" => Some(&SCRIPT),
+        "rust" => Some(&RUST),
+        _ => None,
+    }
+}
+
+/// The body that holds the items of `item`, a top-level node of a file of `grammar`, when it
+/// is a container.
+fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<Node<'t>> {
+    let containers = containers(grammar)?;
+    let mut node = item;
+    if let Some((_, field)) = containers.wrappers.iter().find(|(kind, _)| *kind == node.kind()) {
+        node = node.child_by_field_name(field)?;
+    }
+    if !containers.kinds.contains(&node.kind()) {
+        return None;
+    }
+    node.child_by_field_name("body").filter(|body| containers.bodies.contains(&body.kind()))
+}
+
+/// The node kinds of `grammar` that may hold an item of a container's body (besides the
+/// file's): a match whose node is of none of them lies inside one such item, and is found
+/// by a parse of the item's run with its container's header and footer.
+pub fn holder_kinds(grammar: &str) -> Vec<&'static str> {
+    containers(grammar).map_or_else(Vec::new, |c| {
+        c.wrappers
+            .iter()
+            .map(|(kind, _)| *kind)
+            .chain(c.kinds.iter().copied())
+            .chain(c.bodies.iter().copied())
+            .collect()
+    })
 }
 
 /// Per run between consecutive `bounds`, the fingerprint of the syntax of the top-level items
@@ -180,6 +416,8 @@ fn fingerprints(root: Node<'_>, bounds: &[u32], scheme: Scheme) -> Vec<u64> {
             if start >= bounds[run] as usize {
                 match scheme {
                     Scheme::Items => hash_item(&mut cursor, &mut hashes[run]),
+                    Scheme::Members if cursor.node().is_extra() => {}
+                    Scheme::Members => hash_item(&mut cursor, &mut hashes[run]),
                     Scheme::EveryNode => hash_every_node(&mut cursor, &mut hashes[run]),
                 }
             }
@@ -256,11 +494,39 @@ impl Fingerprint {
     }
 }
 
-/// The byte ranges of the runs of `outline` that hold a byte of one of `spans` (in order; an
-/// empty span is the byte at its place), adjacent runs joined.
-pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Range<usize>> {
+/// What a part parse reads: byte ranges of the file, in order, and the runs its parse is
+/// checked on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The ranges to parse: runs of top-level items, or a container's header, a run of its
+    /// items and its footer.
+    pub ranges: Vec<Range<usize>>,
+    /// The runs checked: top-level ones, or those of the outline's container item `nested`.
+    runs: Range<usize>,
+    nested: Option<usize>,
+}
+
+impl Region {
+    /// The bytes it parses.
+    pub fn len(&self) -> usize {
+        self.ranges.iter().map(ExactSizeIterator::len).sum()
+    }
+
+    /// Whether it parses nothing (never so for a region of [`regions`]).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The regions to parse for `spans` (in order; an empty span is the byte at its place): a
+/// span inside a run of a container's items takes that run (with the container's header and
+/// footer), any other the top-level runs it touches; adjacent runs are joined, and runs of a
+/// container whose top-level run is parsed anyway are left to it. In the file's order.
+pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Region> {
     let bounds = &outline.bounds;
-    let mut out: Vec<Range<usize>> = Vec::new();
+    let mut whole: Vec<Range<usize>> = Vec::new();
+    // Per container: its index and the first and last of its runs taken.
+    let mut inner: Vec<(usize, usize, usize)> = Vec::new();
     for &(start, end) in spans {
         let end = end.max(start + 1).min(outline.len());
         if start >= end {
@@ -269,13 +535,59 @@ pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Range<usize>>
         // The runs from the one holding `start` to the one holding `end - 1`.
         let first = bounds.partition_point(|&b| b as usize <= start) - 1;
         let last = bounds.partition_point(|&b| (b as usize) < end) - 1;
+        if first == last
+            && let Some((n, a, b)) = outline.inner_runs(first, start, end)
+        {
+            match inner.last_mut() {
+                Some(previous) if previous.0 == n && a <= previous.2 + 1 => previous.2 = previous.2.max(b),
+                _ => inner.push((n, a, b)),
+            }
+            continue;
+        }
         let range = bounds[first] as usize..bounds[last + 1] as usize;
-        match out.last_mut() {
+        match whole.last_mut() {
             Some(previous) if range.start <= previous.end => previous.end = previous.end.max(range.end),
-            _ => out.push(range),
+            _ => whole.push(range),
         }
     }
+    let mut out: Vec<Region> =
+        whole.iter().map(|range| Region { ranges: vec![range.clone()], runs: range.clone(), nested: None }).collect();
+    for (n, a, b) in inner {
+        let nested = &outline.nested[n];
+        if whole.iter().any(|w| w.contains(&(nested.start as usize))) {
+            continue;
+        }
+        let runs = nested.bounds[a] as usize..nested.bounds[b + 1] as usize;
+        let mut ranges: Vec<Range<usize>> = Vec::with_capacity(3);
+        let body_end = nested.bounds[nested.bounds.len() - 1] as usize;
+        for range in [nested.start as usize..nested.bounds[0] as usize, runs.clone(), body_end..nested.end as usize] {
+            match ranges.last_mut() {
+                _ if range.is_empty() => {}
+                Some(previous) if previous.end == range.start => previous.end = range.end,
+                _ => ranges.push(range),
+            }
+        }
+        out.push(Region { ranges, runs, nested: Some(n) });
+    }
+    out.sort_by_key(|r| r.ranges[0].start);
     out
+}
+
+impl Outline {
+    /// The container item of top-level run `run` whose runs of items hold all of `[start,
+    /// end)`, and the first and last of those runs.
+    fn inner_runs(&self, run: usize, start: usize, end: usize) -> Option<(usize, usize, usize)> {
+        let from = self.nested.partition_point(|n| (n.run as usize) < run);
+        let n = from
+            + self.nested[from..]
+                .iter()
+                .take_while(|n| n.run as usize == run)
+                .position(|n| n.bounds[0] as usize <= start && end <= n.bounds[n.bounds.len() - 1] as usize)?;
+        let bounds = &self.nested[n].bounds;
+        let a = bounds.partition_point(|&b| b as usize <= start) - 1;
+        let b = bounds.partition_point(|&b| (b as usize) < end) - 1;
+        Some((n, a, b))
+    }
 }
 
 #[cfg(test)]
@@ -287,7 +599,16 @@ mod tests {
             bounds: bounds.to_vec(),
             prints: (0..bounds.len() as u64 - 1).map(|i| i << 60 | i).collect(),
             scheme: Scheme::Items,
+            nested: Vec::new(),
         }
+    }
+
+    /// An outline of runs 0..100, 100..400, 400..500 whose second run holds a container from
+    /// 120 to 390: header to 150, items at 150, 200 and 300, the last ending at 380.
+    fn with_container() -> Outline {
+        let mut o = outline(&[0, 100, 400, 500]);
+        o.nested.push(Nested { run: 1, start: 120, bounds: vec![150, 200, 300, 380], prints: vec![7, 8, 9], end: 390 });
+        o
     }
 
     #[test]
@@ -305,7 +626,59 @@ mod tests {
         let first = Outline { scheme: Scheme::EveryNode, ..o.clone() };
         assert_eq!(first.encode(), stored[2..]);
         assert_eq!(Outline::decode(&stored[2..]), Some(first));
-        assert_eq!(Outline::decode(&[[SCHEME_MARK, 3].as_slice(), &stored[2..]].concat()), None);
+        assert_eq!(Outline::decode(&[[SCHEME_MARK, 4].as_slice(), &stored[2..]].concat()), None);
+    }
+
+    #[test]
+    fn an_outline_with_a_container_comes_back_from_its_stored_form() {
+        let o = with_container();
+        let stored = o.encode();
+        assert_eq!(&stored[..2], &[SCHEME_MARK, 3]);
+        assert_eq!(Outline::decode(&stored), Some(o.clone()));
+        for cut in 1..stored.len() - 2 {
+            assert_eq!(Outline::decode(&stored[..stored.len() - cut]), None, "cut {cut}");
+        }
+        // Without it, the second scheme's form, byte for byte.
+        assert_eq!(o.clone().top_level().encode(), outline(&[0, 100, 400, 500]).encode());
+        // A container past its run's end, or in a run that does not exist, does not decode.
+        let mut past = o.clone();
+        past.nested[0].end = 401;
+        assert_eq!(Outline::decode(&past.encode()), None);
+        let mut elsewhere = o.clone();
+        elsewhere.nested[0] = Nested { run: 3, start: 500, bounds: vec![510, 520, 530], prints: vec![1, 2], end: 540 };
+        assert_eq!(Outline::decode(&elsewhere.encode()), None);
+        // One run holding a container is an outline.
+        let mut one = outline(&[0, 500]);
+        one.nested.push(Nested { run: 0, start: 0, bounds: vec![50, 200, 400], prints: vec![1, 2], end: 450 });
+        assert_eq!(Outline::decode(&one.encode()), Some(one));
+    }
+
+    #[test]
+    fn a_span_inside_a_containers_items_takes_their_run_with_the_header_and_footer() {
+        let o = with_container();
+        let one = |range: Range<usize>| vec![range];
+        let ranges = |spans: &[(usize, usize)]| -> Vec<Vec<Range<usize>>> {
+            regions(&o, spans).into_iter().map(|r| r.ranges).collect()
+        };
+        assert_eq!(ranges(&[(210, 220)]), [vec![120..150, 200..300, 380..390]]);
+        // The first run of items follows the header: one range.
+        assert_eq!(ranges(&[(160, 161)]), [vec![120..200, 380..390]]);
+        // Adjacent runs join; a span across runs of items takes them all.
+        assert_eq!(ranges(&[(210, 220), (310, 320)]), [vec![120..150, 200..390]]);
+        assert_eq!(ranges(&[(190, 210)]), [vec![120..300, 380..390]]);
+        // Runs apart are two regions, each with the header.
+        assert_eq!(ranges(&[(160, 161), (310, 311)]), [vec![120..200, 380..390], vec![120..150, 300..390]]);
+        // The header, the footer, or the run's bytes outside the container: the whole run.
+        for span in [(125, 126), (385, 386), (395, 396), (105, 106)] {
+            assert_eq!(ranges(&[span]), [one(100..400)], "{span:?}");
+        }
+        // A span that takes the whole run leaves no region of its items; others come in order.
+        assert_eq!(ranges(&[(50, 51), (210, 220), (395, 396)]), [one(0..400)]);
+        assert_eq!(ranges(&[(210, 220), (395, 396)]), [one(100..400)]);
+        assert_eq!(ranges(&[(210, 220), (450, 451)]), [vec![120..150, 200..300, 380..390], one(400..500)]);
+        // Without the container, its run.
+        let top = o.clone().top_level();
+        assert_eq!(regions(&top, &[(210, 220)]).into_iter().map(|r| r.ranges).collect::<Vec<_>>(), [one(100..400)]);
     }
 
     #[test]
@@ -341,8 +714,9 @@ mod tests {
                 end_point: end,
             };
             let tree = super::super::parse::parse_in(language, data, &[range]).unwrap();
-            assert_eq!(first.agrees(&tree, &region), second.agrees(&tree, &region), "{region:?}");
-            agreed += usize::from(second.agrees(&tree, &region));
+            let region = Region { ranges: vec![region.clone()], runs: region, nested: None };
+            assert_eq!(first.agrees(&tree, &region, "c"), second.agrees(&tree, &region, "c"), "{region:?}");
+            agreed += usize::from(second.agrees(&tree, &region, "c"));
         }
         assert!(agreed > runs.len(), "{agreed} of {} regions agreed", runs.len() * 2 - 1);
     }
@@ -350,12 +724,21 @@ mod tests {
     #[test]
     fn regions_are_the_runs_the_spans_touch_joined() {
         let o = outline(&[0, 100, 200, 300, 400]);
-        assert_eq!(regions(&o, &[(150, 160)]), vec![100..200]);
+        let ranges = |spans: &[(usize, usize)]| -> Vec<Range<usize>> {
+            regions(&o, spans)
+                .into_iter()
+                .map(|r| {
+                    assert_eq!(r.ranges.len(), 1);
+                    r.ranges[0].clone()
+                })
+                .collect()
+        };
+        assert_eq!(ranges(&[(150, 160)]), vec![100..200]);
         // A span across a place takes both runs; an empty span its byte's run.
-        assert_eq!(regions(&o, &[(190, 210), (300, 300)]), vec![100..400]);
-        assert_eq!(regions(&o, &[(0, 1), (399, 400)]), [0..100, 300..400]);
-        assert_eq!(regions(&o, &[(100, 100), (250, 260)]), vec![100..300]);
+        assert_eq!(ranges(&[(190, 210), (300, 300)]), vec![100..400]);
+        assert_eq!(ranges(&[(0, 1), (399, 400)]), [0..100, 300..400]);
+        assert_eq!(ranges(&[(100, 100), (250, 260)]), vec![100..300]);
         // A span past the end touches nothing.
-        assert_eq!(regions(&o, &[(400, 410)]), Vec::<Range<usize>>::new());
+        assert_eq!(ranges(&[(400, 410)]), Vec::<Range<usize>>::new());
     }
 }

@@ -475,7 +475,8 @@ pub fn run(
 }
 
 /// The outline of a candidate's record when the query can use it: each of its matches in the
-/// file's language lies inside one top-level item. `None` otherwise, and when the store has
+/// file's language lies inside one top-level item (with its containers' items cut again when
+/// each lies inside one of those too). `None` otherwise, and when the store has
 /// none (a file of one run of items, a record made before outlines): the file is parsed whole.
 fn outline_of(
     ctx: &SearchContext<'_>,
@@ -485,10 +486,9 @@ fn outline_of(
 ) -> Option<Outline> {
     let Compiled::Query(queries) = compiled else { return None };
     let language = language_of(info)?;
-    if !queries.get(language.name).is_some_and(pattern::CompiledQuery::regional) {
-        return None;
-    }
-    ctx.store.outline(info.blob_id, &info.lang, record_keys.get(language.name)?).ok().flatten()
+    let query = queries.get(language.name).filter(|q| q.regional())?;
+    let outline = ctx.store.outline(info.blob_id, &info.lang, record_keys.get(language.name)?).ok().flatten()?;
+    Some(if query.inner() { outline } else { outline.top_level() })
 }
 
 /// What every file is evaluated with.

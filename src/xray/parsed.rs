@@ -1,12 +1,13 @@
 //! What of a candidate file is parsed: the whole file, or, for a query each of whose matches
 //! lies inside one top-level item, only the items that hold driver matches, each run of them
-//! parsed alone (see [`crate::extract::Outline`]).
+//! parsed alone (a run of a container's items with the container's header and footer; see
+//! [`crate::extract::Outline`]).
 
 use std::ops::Range;
 
 use tree_sitter::{Point, Tree};
 
-use crate::extract::{self, Outline};
+use crate::extract::{self, Outline, Region};
 use crate::lang::Language;
 
 /// A part parse is made when it leaves out at least this share of the file.
@@ -34,7 +35,7 @@ pub(super) fn parse(
         && outline.len() == data.len()
     {
         let regions = extract::regions(outline, spans);
-        let bytes: usize = regions.iter().map(ExactSizeIterator::len).sum();
+        let bytes: usize = regions.iter().map(Region::len).sum();
         if (bytes as f64) <= data.len() as f64 * (1.0 - MIN_SAVING)
             && let Some(trees) = parse_regions(language, data, outline, &regions)
         {
@@ -45,16 +46,11 @@ pub(super) fn parse(
 }
 
 /// One tree per region, or `None` when one does not parse as in the whole file.
-fn parse_regions(
-    language: &'static Language,
-    data: &[u8],
-    outline: &Outline,
-    regions: &[Range<usize>],
-) -> Option<Vec<Tree>> {
+fn parse_regions(language: &'static Language, data: &[u8], outline: &Outline, regions: &[Region]) -> Option<Vec<Tree>> {
     let mut trees = Vec::with_capacity(regions.len());
-    for (region, range) in regions.iter().zip(ranges_of(data, regions)) {
-        let tree = extract::parse_in(language, data, &[range]).ok()?;
-        if !outline.agrees(&tree, region) {
+    for region in regions {
+        let tree = extract::parse_in(language, data, &ranges_of(data, &region.ranges)).ok()?;
+        if !outline.agrees(&tree, region, language.grammar) {
             return None;
         }
         trees.push(tree);
@@ -200,21 +196,154 @@ mod tests {
         let whole = extract::parse_whole(language, data).unwrap();
         let outline = Outline::of(language, &whole, data.len()).unwrap_or_else(|| panic!("{grammar}: no outline"));
         let runs: Vec<Range<usize>> = outline.runs().collect();
-        let mut regions = runs.clone();
-        regions.extend(runs.windows(2).map(|p| p[0].start..p[1].end));
+        let mut spans = runs.clone();
+        spans.extend(runs.windows(2).map(|p| p[0].start..p[1].end));
         let mut agreed = Vec::new();
-        for (i, region) in regions.iter().enumerate() {
-            let tree = extract::parse_in(language, data, &ranges_of(data, std::slice::from_ref(region))).unwrap();
-            let agrees = outline.agrees(&tree, region);
+        for (i, span) in spans.iter().enumerate() {
+            let regions = extract::regions(&outline, &[(span.start, span.end)]);
+            assert_eq!(regions.iter().map(|r| r.ranges.clone()).collect::<Vec<_>>(), [[span.clone()]]);
+            let tree = extract::parse_in(language, data, &ranges_of(data, &regions[0].ranges)).unwrap();
+            let agrees = outline.agrees(&tree, &regions[0], grammar);
             if agrees {
-                assert_eq!(children(&tree, region), children(&whole, region), "{grammar}: {region:?}");
-                assert!(!children(&tree, region).is_empty());
+                assert_eq!(children(&tree, span), children(&whole, span), "{grammar}: {span:?}");
+                assert!(!children(&tree, span).is_empty());
             }
             if i < runs.len() {
                 agreed.push(agrees);
             }
         }
         agreed
+    }
+
+    /// The items of the body of the container that holds byte `at` (the innermost node of a
+    /// container kind's body around it) that lie inside `within`.
+    fn body_items(tree: &Tree, at: usize, within: &Range<usize>) -> Vec<(usize, usize, String)> {
+        let mut node = tree.root_node().descendant_for_byte_range(at, at).unwrap();
+        while !matches!(node.kind(), "block" | "class_body" | "interface_body" | "declaration_list") {
+            node = node.parent().unwrap();
+        }
+        let mut cursor = node.walk();
+        node.children(&mut cursor)
+            .filter(|c| c.start_byte() >= within.start && c.end_byte() <= within.end)
+            .map(|c| (c.start_byte(), c.end_byte(), c.to_sexp()))
+            .collect()
+    }
+
+    /// Parses each run of a container's items of `source`'s outline with the container's header
+    /// and footer: where the fingerprints agree, the items are the whole parse's there. Returns
+    /// per run whether it agreed.
+    fn check_container_runs(grammar: &str, source: &str, marker: &str) -> Vec<bool> {
+        let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
+        let data = source.as_bytes();
+        let whole = extract::parse_whole(language, data).unwrap();
+        let outline = Outline::of(language, &whole, data.len()).unwrap_or_else(|| panic!("{grammar}: no outline"));
+        let mut agreed = Vec::new();
+        for (at, _) in source.match_indices(marker) {
+            let regions = extract::regions(&outline, &[(at, at + marker.len())]);
+            assert_eq!(regions.len(), 1);
+            let region = &regions[0];
+            assert!(
+                region.len() * 4 < data.len(),
+                "{grammar}: {marker} at {at} is not in a container's run: {region:?}"
+            );
+            let tree = extract::parse_in(language, data, &ranges_of(data, &region.ranges)).unwrap();
+            let agrees = outline.agrees(&tree, region, grammar);
+            if agrees {
+                let run = region.ranges.iter().find(|r| r.contains(&at)).unwrap().clone();
+                let (parts, all) = (body_items(&tree, at, &run), body_items(&whole, at, &run));
+                assert_eq!(parts, all, "{grammar}: {run:?}");
+                assert!(!parts.is_empty());
+            }
+            agreed.push(agrees);
+        }
+        agreed
+    }
+
+    /// A file of `grammar` with a container (a class, an impl block) of many members, each of
+    /// which calls `probe`, between two top-level items.
+    fn container(grammar: &str) -> String {
+        let (open, member, close) = match grammar {
+            "python" => (
+                "import os\n\n\n@dataclass\nclass Session(Base, metaclass=Meta):\n    \"\"\"A session.\"\"\"\n\n    \
+                 limit = 10\n\n",
+                "    # Member §.\n    @property\n    def member_§(self, value=None):\n        if isinstance(value, \
+                 (list, tuple)):\n            return [probe(v) for v in value]\n        data = {\"k\": 1,\n                \
+                 \"v\": value}\n        return probe(data)  # probe\n\n",
+                "\ndef after():\n    return None\n",
+            ),
+            "java" => (
+                "package a.b;\n\nimport java.util.List;\n\n/** A session. */\n@Deprecated\npublic class Session \
+                 extends Base implements Runnable {\n    private int limit = 10;\n\n",
+                "    /** Member §. */\n    @Override\n    public List<String> member§(List<String> value) {\n        \
+                 for (String v : value) {\n            probe(v);\n        }\n        return probe(value);\n    }\n\n",
+                "}\n\nclass After {\n    void run() {}\n}\n",
+            ),
+            "rust" => (
+                "use std::fmt;\n\n/// A session.\n#[derive(Debug)]\npub struct Session {\n    limit: u32,\n}\n\n\
+                 impl Session {\n    const LIMIT: u32 = 10;\n\n",
+                "    /// Member §.\n    #[inline]\n    pub fn member_§(&self, value: &[u32]) -> Option<u32> {\n        \
+                 for v in value {\n            probe(*v);\n        }\n        probe(self.limit)\n    }\n\n",
+                "}\n\nfn after() {}\n",
+            ),
+            _ => (
+                "import { a } from './a';\n\n/** A session. */\nexport class Session extends Base {\n  \
+                 private limit = 10;\n\n",
+                "  /** Member §. */\n  async member§(value: string[]): Promise<number> {\n    for (const v of \
+                 value) {\n      await probe(v)\n    }\n    return probe(this.limit)\n  }\n\n",
+                "}\n\nfunction after() {\n  return null\n}\n",
+            ),
+        };
+        let members: String = (0..24).map(|n| member.replace('§', &n.to_string())).collect();
+        format!("{open}{members}{close}")
+    }
+
+    #[test]
+    fn each_run_of_a_containers_items_parses_with_its_header_and_footer_as_in_the_whole_file() {
+        for grammar in ["python", "java", "rust", "typescript", "tsx", "javascript"] {
+            let mut source = container(grammar);
+            if grammar == "javascript" {
+                source =
+                    source.replace("private limit = 10;", "limit = 10;").replace(": string[]): Promise<number>", ")");
+            }
+            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
+            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
+            assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), &source));
+            let agreed = check_container_runs(grammar, &source, "probe(");
+            assert!(agreed.len() >= 48 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+            // A region of a container's items parses far less than the file.
+            let outline = Outline::of(language, &whole, source.len()).unwrap();
+            let at = source.find("member_5").or_else(|| source.find("member5")).unwrap();
+            let regions = extract::regions(&outline, &[(at, at + 6)]);
+            assert!(regions[0].len() * 4 < source.len(), "{grammar}: {} of {}", regions[0].len(), source.len());
+        }
+    }
+
+    #[test]
+    fn a_container_run_that_differs_is_not_taken_and_a_span_in_a_header_takes_the_whole_run() {
+        let language = crate::lang::by_name("python").unwrap();
+        let source = container("python");
+        let data = source.as_bytes();
+        let whole = extract::parse_whole(language, data).unwrap();
+        let outline = Outline::of(language, &whole, data.len()).unwrap();
+        // The header: the top-level run that holds the class.
+        let at = source.find("metaclass").unwrap();
+        let regions = extract::regions(&outline, &[(at, at + 4)]);
+        assert_eq!(regions.len(), 1);
+        assert_eq!(regions[0].ranges.len(), 1);
+        assert!(regions[0].ranges[0].start <= source.find("@dataclass").unwrap());
+        // Spans in the header and in a member: the member's run is left to the whole run.
+        let member = source.find("member_7").unwrap();
+        assert_eq!(extract::regions(&outline, &[(at, at + 4), (member, member + 3)]), regions);
+        // Content the outline was not made for: its fingerprints differ, the whole file is parsed.
+        let other = source.replacen("return probe(data)  # probe", "return probe(data)  or (pr)", 1);
+        let other_outline =
+            Outline::of(language, &extract::parse_whole(language, other.as_bytes()).unwrap(), other.len());
+        let at = source.find("return probe(data)").unwrap();
+        let parsed = parse(language, data, other_outline.as_ref(), Some(&[(at, at + 6)])).unwrap();
+        assert_eq!((parsed.trees.len(), parsed.bytes), (1, data.len()));
+        // With its own outline, only a run of members and the header are parsed.
+        let parsed = parse(language, data, Some(&outline), Some(&[(at, at + 6)])).unwrap();
+        assert!(parsed.bytes * 4 < data.len(), "{} of {}", parsed.bytes, data.len());
     }
 
     #[test]

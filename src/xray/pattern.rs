@@ -34,6 +34,9 @@ pub struct CompiledQuery {
     /// Whether every match lies inside one top-level item of the file: each pattern has a root
     /// of a concrete kind, and none is the file's own (see [`CompiledQuery::regional`]).
     regional: bool,
+    /// Whether, besides, every match lies inside one item of a container's body: no pattern's
+    /// root is of a kind that may hold such items (see [`CompiledQuery::inner`]).
+    inner: bool,
 }
 
 /// Compiles `text` for each of `languages` (names of [`crate::lang::LANGUAGES`]); with none,
@@ -62,9 +65,8 @@ pub fn compile_for(
     let mut first_error: Option<tree_sitter::QueryError> = None;
     let mut syntax_error = false;
     for &name in tried {
-        let Some(grammar) = crate::lang::by_name(name).and_then(|l| codecompass_grammars::language(l.grammar)) else {
-            continue;
-        };
+        let Some(language) = crate::lang::by_name(name) else { continue };
+        let Some(grammar) = codecompass_grammars::language(language.grammar) else { continue };
         match Query::new(&grammar, text) {
             Ok(query) => {
                 refuse_unsupported_predicates(&query, text)?;
@@ -84,7 +86,12 @@ pub fn compile_for(
                     let file = file_kind(&grammar);
                     let regional =
                         root_kinds.as_ref().is_some_and(|kinds| file.is_some_and(|file| !kinds.contains(&file)));
-                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds, regional });
+                    let holders = crate::extract::holder_kinds(language.grammar);
+                    let inner = regional
+                        && root_kinds
+                            .as_ref()
+                            .is_some_and(|kinds| kinds.iter().all(|k| !holders.contains(&k.as_str())));
+                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds, regional, inner });
                 }
                 if checking_only {
                     // It compiles for one language: nothing runs, nothing more to check.
@@ -183,6 +190,14 @@ impl CompiledQuery {
     /// [`crate::extract::Outline`]).
     pub(super) fn regional(&self) -> bool {
         self.regional
+    }
+
+    /// Whether the pattern root of every match is, besides, of no kind that may hold an item
+    /// of a container's body (a class, its body, a decorated class): a match whose pattern
+    /// root intersects a driver match inside such an item is then found in a parse of that
+    /// item's run with its container's header and footer.
+    pub(super) fn inner(&self) -> bool {
+        self.inner
     }
 
     /// The query's matches in `tree`, one per place (two patterns matching the same place give
@@ -494,6 +509,7 @@ mod tests {
                 main: compiled.main,
                 root_kinds: None,
                 regional: false,
+                inner: false,
             };
             assert!(!places(&whole).is_empty(), "{query}");
             assert_eq!(places(compiled), places(&whole), "{query}");

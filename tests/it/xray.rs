@@ -169,6 +169,63 @@ fn a_query_parses_only_the_items_that_hold_its_drivers_matches() {
 }
 
 #[test]
+fn a_query_about_a_method_parses_the_methods_around_it_with_the_class_header() {
+    let (_tmp, repo) = fixture("xray");
+    // A module that is one large class: a question about a call in one method parses the
+    // run of methods around it and the `class` line, not the class.
+    let mut source = String::from("import os\n\n\nclass Session(Base):\n    \"\"\"A session.\"\"\"\n\n");
+    for n in 0..30 {
+        let check = if n % 10 == 3 { "        if isinstance(value, dict):\n            return value\n" } else { "" };
+        source.push_str(&format!(
+            "    # Member {n}.\n    @property\n    def member_{n}(self, value=None):\n{check}        data = \
+             {{\"k\": {n},\n                \"v\": value}}\n        return os.fspath(data)\n\n"
+        ));
+    }
+    source.push_str("\ndef after():\n    return None\n");
+    std::fs::write(repo.join("app/session.py"), &source).unwrap();
+    git(&repo, &["add", "app/session.py"]);
+    git(&repo, &["commit", "-q", "-m", "A session"]);
+    let size = source.len() as u64;
+    let line = |text: &str| source[..source.find(text).unwrap()].matches('\n').count() + 1;
+    let calls = r#"(call function: (identifier) @f (#eq? @f "isinstance")) @match"#;
+    let expected: Vec<String> = source
+        .match_indices("isinstance(")
+        .map(|(at, _)| format!("app/session.py:{}", source[..at].matches('\n').count() + 1))
+        .collect();
+    assert_eq!(expected.len(), 3);
+    for reference in [None, Some("HEAD")] {
+        let mut args = vec!["xray", "isinstance", "--query", calls, "--path", "app/session.py"];
+        args.extend(reference.map(|r| ["--ref", r]).into_iter().flatten());
+        let items = cc(&repo, &args);
+        assert_eq!(items.code, 0, "{} {}", items.stdout, items.stderr);
+        assert_eq!(places(&items.json), expected, "at {reference:?}");
+        let parsed = items.json["bytes_parsed"].as_u64().unwrap();
+        assert!(parsed > 0 && parsed * 2 < size, "{parsed} of {size} at {reference:?}");
+        // The same answers from a whole parse (an alternation of one has no one root kind).
+        let whole = r#"[(call function: (identifier) @f (#eq? @f "isinstance"))] @match"#;
+        args[3] = whole;
+        let all = cc(&repo, &args);
+        assert_eq!(all.json["results"], items.json["results"], "at {reference:?}");
+        assert_eq!(all.json["bytes_parsed"].as_u64(), Some(size));
+    }
+    // A method by name: its place and its whole text, from the run that holds it.
+    let method = r#"(function_definition name: (identifier) @n (#eq? @n "member_13")) @match"#;
+    let found = cc(&repo, &["xray", "member_13", "--query", method, "--ref", "HEAD"]);
+    assert_eq!(places(&found.json), vec![format!("app/session.py:{}", line("def member_13"))], "{}", found.stdout);
+    assert!(found.json["bytes_parsed"].as_u64().unwrap() * 3 < size);
+    let def = source.find("def member_13").unwrap();
+    let last = def + source[def..].find("return os.fspath").unwrap();
+    assert_eq!(found.json["results"][0]["line_end"].as_u64(), Some(source[..last].matches('\n').count() as u64 + 1));
+    // A question whose match may be the class itself parses the class: the class's place and
+    // its last line are the whole file's.
+    let class = r#"(class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @n (#eq? @n "member_13"))))) @match"#;
+    let found = cc(&repo, &["xray", "member_13", "--query", class, "--ref", "HEAD"]);
+    assert_eq!(places(&found.json), vec![format!("app/session.py:{}", line("class Session"))], "{}", found.stdout);
+    assert_eq!(found.json["results"][0]["line_end"].as_u64(), Some(line("\ndef after") as u64 - 2));
+    assert!(found.json["bytes_parsed"].as_u64().unwrap() * 10 > size * 9, "{}", found.json["bytes_parsed"]);
+}
+
+#[test]
 fn the_working_tree_is_searched_as_it_is_on_disk() {
     let (_tmp, repo) = fixture("xray");
     std::fs::write(repo.join("app/util.py"), "def log(name):\n    return open(name, \"a\")\n").unwrap();
