@@ -36,6 +36,9 @@ struct Rule {
     /// only a call in a context: C reads `kfree($X)` alone as a declaration, `kfree($X);` as
     /// a statement whose `call_expression` is the match.
     selector: Option<&'static str>,
+    /// A node kind ast-grep matches every node of (an inline rule `kind:`) instead of the
+    /// pattern: a pattern names one spelling, `loop { $$$ }` leaves out labeled loops.
+    sg_kind: Option<&'static str>,
 }
 
 const PY: &[&str] = &["py"];
@@ -57,6 +60,7 @@ const RULES: &[Rule] = &[
         query: r#"(call function: (identifier) @_f (#eq? @_f "open") arguments: [(argument_list . (_) @_a . (comment)* . (_) @_b . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* . (_) @_b . (comment)* .)] (#not-match? @_a "^#") (#not-match? @_b "^#")) @match"#,
         pattern: "open($A, $B)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "isinstance() calls",
@@ -67,6 +71,7 @@ const RULES: &[Rule] = &[
         query: r#"(call function: (identifier) @_f (#eq? @_f "isinstance") arguments: [(argument_list . (_) @_a . (comment)* . (_) @_b . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* . (_) @_b . (comment)* .)] (#not-match? @_a "^#") (#not-match? @_b "^#")) @match"#,
         pattern: "isinstance($A, $B)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "x.append(y)",
@@ -77,6 +82,7 @@ const RULES: &[Rule] = &[
         query: r#"(call function: (attribute attribute: (identifier) @_m (#eq? @_m "append")) arguments: [(argument_list . (_) @_a . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* .)] (#not-match? @_a "^#")) @match"#,
         pattern: "$X.append($Y)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "return None (no driver)",
@@ -87,6 +93,7 @@ const RULES: &[Rule] = &[
         query: "(return_statement (none)) @match",
         pattern: "return None",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "console.log(...)",
@@ -97,6 +104,7 @@ const RULES: &[Rule] = &[
         query: r#"(call_expression function: (member_expression object: (identifier) @_o (#eq? @_o "console") property: (property_identifier) @_p (#eq? @_p "log"))) @match"#,
         pattern: "console.log($$$)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "JSON.stringify(...)",
@@ -107,6 +115,7 @@ const RULES: &[Rule] = &[
         query: r#"(call_expression function: (member_expression object: (identifier) @_o (#eq? @_o "JSON") property: (property_identifier) @_p (#eq? @_p "stringify"))) @match"#,
         pattern: "JSON.stringify($$$)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "throw (no driver)",
@@ -117,6 +126,7 @@ const RULES: &[Rule] = &[
         query: "(throw_statement) @match",
         pattern: "throw $E",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "x.unwrap()",
@@ -127,6 +137,7 @@ const RULES: &[Rule] = &[
         query: r#"(call_expression function: (field_expression field: (field_identifier) @_f (#eq? @_f "unwrap")) arguments: (arguments) @_a (#eq? @_a "()")) @match"#,
         pattern: "$X.unwrap()",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "Box::new(x)",
@@ -137,6 +148,7 @@ const RULES: &[Rule] = &[
         query: r#"(call_expression function: (scoped_identifier path: (identifier) @_p (#eq? @_p "Box") name: (identifier) @_n (#eq? @_n "new")) arguments: (arguments . (_) .)) @match"#,
         pattern: "Box::new($X)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "loop { } (no driver)",
@@ -147,6 +159,7 @@ const RULES: &[Rule] = &[
         query: "(loop_expression) @match",
         pattern: "loop { $$$ }",
         selector: None,
+        sg_kind: Some("loop_expression"),
     },
     Rule {
         name: "memcpy(a, b, n)",
@@ -157,6 +170,7 @@ const RULES: &[Rule] = &[
         query: r#"(call_expression function: (identifier) @_f (#eq? @_f "memcpy") arguments: [(argument_list . (_) @_a . (comment)* . (_) @_b . (comment)* . (_) @_c . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* . (_) @_b . (comment)* . (_) @_c . (comment)* .)] (#not-match? @_a "^/[*/]") (#not-match? @_b "^/[*/]") (#not-match? @_c "^/[*/]")) @match"#,
         pattern: "memcpy($A, $B, $C)",
         selector: None,
+        sg_kind: None,
     },
     Rule {
         name: "kfree(x)",
@@ -167,6 +181,7 @@ const RULES: &[Rule] = &[
         query: r#"(call_expression function: (identifier) @_f (#eq? @_f "kfree") arguments: [(argument_list . (_) @_a . (comment)* .) (argument_list . (comment)+ . (_) @_a . (comment)* .)] (#not-match? @_a "^/[*/]")) @match"#,
         pattern: "kfree($X);",
         selector: Some("call_expression"),
+        sg_kind: None,
     },
     Rule {
         name: "goto (no driver)",
@@ -177,6 +192,7 @@ const RULES: &[Rule] = &[
         query: "(goto_statement) @match",
         pattern: "goto $L;",
         selector: None,
+        sg_kind: None,
     },
 ];
 
@@ -241,7 +257,13 @@ fn ours(bin: &Path, store: &Path, repo: &Path, rule: &Rule, reference: Option<&s
 
 fn theirs(sg: &Path, repo: &Path, rule: &Rule) -> Result<Found> {
     let mut command = Command::new(sg);
-    command.args(["run", "--pattern", rule.pattern, "--lang", rule.sg_lang, "--json=stream"]);
+    match rule.sg_kind {
+        Some(kind) => {
+            let inline = format!("id: bench\nlanguage: {}\nrule:\n  kind: {kind}\n", rule.sg_lang);
+            command.args(["scan", "--inline-rules", &inline, "--json=stream"])
+        }
+        None => command.args(["run", "--pattern", rule.pattern, "--lang", rule.sg_lang, "--json=stream"]),
+    };
     if let Some(kind) = rule.selector {
         command.args(["--selector", kind]);
     }
