@@ -9,7 +9,7 @@
 //! grammar whose file is a run of items each parsed from the state the file starts in; items
 //! are grouped into runs of at least [`MIN_CHUNK`] bytes, so a file has few places.
 //!
-//! A container item (a class, an impl block) is cut again at the items of its body: a run of
+//! A container item (a class, an impl block, a C++ namespace) is cut again at the items of its body: a run of
 //! them is parsed with the container's header before it and its footer after it (the line
 //! `class Session:`, the closing brace), so a question about one method of a large class
 //! parses that method, not the class (Python's and Java's files are often one class).
@@ -360,11 +360,17 @@ fn containers(grammar: &str) -> Option<&'static Containers> {
     };
     const RUST: Containers =
         Containers { wrappers: &[], kinds: &["impl_item", "trait_item", "mod_item"], bodies: &["declaration_list"] };
+    const CPP: Containers = Containers {
+        wrappers: &[],
+        kinds: &["namespace_definition", "linkage_specification"],
+        bodies: &["declaration_list"],
+    };
     match grammar {
         "python" => Some(&PYTHON),
         "java" => Some(&JAVA),
         "javascript" | "typescript" | "tsx" => Some(&SCRIPT),
         "rust" => Some(&RUST),
+        "cpp" => Some(&CPP),
         _ => None,
     }
 }
