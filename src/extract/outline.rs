@@ -45,6 +45,8 @@ pub struct Outline {
 struct Nested {
     /// The top-level run that holds the item.
     run: u32,
+    /// The item's family (see [`families`]).
+    family: u8,
     /// Where the item starts: its header runs from here to the first bound.
     start: u32,
     /// Places in the body (the starts of the lines its items start), then the end of the
@@ -64,7 +66,7 @@ enum Scheme {
     EveryNode,
     /// Each item's own node and its children, and every node only of an item that holds an
     /// error (see [`hash_item`]). Stored as scheme 2 without container items cut again, as
-    /// scheme 3 with them.
+    /// scheme 4 with them.
     Items,
     /// As `Items`, leaving out comments and other extras: the runs of a container's items
     /// (a parse of a run alone may attach the comments before its first item to the
@@ -99,9 +101,9 @@ impl Outline {
         bounds.push(len as u32);
         let mut nested = Vec::new();
         for item in root.named_children(&mut cursor) {
-            if let Some(body) = body_of(language.grammar, item) {
+            if let Some((family, body)) = body_of(language.grammar, item) {
                 let run = bounds.partition_point(|&b| b as usize <= item.start_byte()) - 1;
-                nested.extend(Nested::of(run, item, body));
+                nested.extend(Nested::of(run, family, item, body));
             }
         }
         if bounds.len() < 3 && nested.is_empty() {
@@ -126,10 +128,27 @@ impl Outline {
         self.bounds.windows(2).map(|pair| pair[0] as usize..pair[1] as usize)
     }
 
-    /// The same outline without its container items cut again: for a question whose matches
-    /// may be a container itself (a query for classes).
-    pub fn top_level(mut self) -> Outline {
-        self.nested.clear();
+    /// The same outline with the fingerprints of its containers' runs changed: as if each run
+    /// of a container's items read otherwise alone.
+    #[cfg(test)]
+    pub fn with_container_prints_changed(mut self) -> Outline {
+        for nested in &mut self.nested {
+            nested.prints.iter_mut().for_each(|p| *p = !*p);
+        }
+        self
+    }
+
+    /// Whether a container item of the file is cut again at its items.
+    pub fn has_containers(&self) -> bool {
+        !self.nested.is_empty()
+    }
+
+    /// The same outline with only the container items of the families in `mask` (a bit each,
+    /// see [`families_inside`]) cut again: for a question whose matches may be a container of
+    /// another family (a query for classes keeps none of classes, a query for functions none of
+    /// functions).
+    pub fn keep_families(mut self, mask: u32) -> Outline {
+        self.nested.retain(|n| mask & (1 << n.family) != 0);
         self
     }
 
@@ -145,25 +164,28 @@ impl Outline {
                 let mut cursor = root.walk();
                 let item = root.named_children(&mut cursor).find(|c| c.start_byte() == nested.start as usize);
                 match item.and_then(|item| body_of(grammar, item)) {
-                    Some(body) => agree(body, &nested.bounds, &nested.prints, Scheme::Members, &region.runs),
-                    None => false,
+                    Some((family, body)) if family == nested.family => {
+                        agree(body, &nested.bounds, &nested.prints, Scheme::Members, &region.runs)
+                    }
+                    _ => false,
                 }
             }
         }
     }
 
     /// The stored form: the scheme's mark and number (none for the first), then per run, its
-    /// length as a LEB128 number and its fingerprint in 8 bytes. Scheme 3 (container items cut
-    /// again) counts the runs and the container items first, and adds per container item: its
-    /// run, its start from the run's, its header's length, its number of runs, their lengths
-    /// and fingerprints, and its footer's length.
+    /// length as a LEB128 number and its fingerprint in 8 bytes. Scheme 4 (container items cut
+    /// again; 3 was an earlier form of it, not read) counts the runs and the container items
+    /// first, and adds per container item: its run, its family, its start from the run's, its
+    /// header's length, its number of runs, their lengths and fingerprints, and its footer's
+    /// length.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.prints.len() * 11 + 2);
         match self.scheme {
             Scheme::EveryNode | Scheme::Members => {}
             Scheme::Items if self.nested.is_empty() => out.extend_from_slice(&[SCHEME_MARK, 2]),
             Scheme::Items => {
-                out.extend_from_slice(&[SCHEME_MARK, 3]);
+                out.extend_from_slice(&[SCHEME_MARK, 4]);
                 put(&mut out, self.prints.len() as u32);
                 put(&mut out, self.nested.len() as u32);
             }
@@ -171,6 +193,7 @@ impl Outline {
         put_runs(&mut out, &self.bounds, &self.prints);
         for nested in &self.nested {
             put(&mut out, nested.run);
+            out.push(nested.family);
             put(&mut out, nested.start - self.bounds[nested.run as usize]);
             put(&mut out, nested.bounds[0] - nested.start);
             put(&mut out, nested.prints.len() as u32);
@@ -187,7 +210,7 @@ impl Outline {
                 data = rest;
                 (Scheme::Items, None, 0)
             }
-            [SCHEME_MARK, 3, rest @ ..] => {
+            [SCHEME_MARK, 4, rest @ ..] => {
                 data = rest;
                 let runs = take(&mut data)?;
                 (Scheme::Items, Some(runs), take(&mut data)?)
@@ -203,6 +226,8 @@ impl Outline {
                 return None;
             }
             let run_start = bounds[run as usize];
+            let (&family, rest) = data.split_first().filter(|(family, _)| **family < 32)?;
+            data = rest;
             let start = run_start.checked_add(take(&mut data)?)?;
             let first = start.checked_add(take(&mut data)?)?;
             let count = take(&mut data)?;
@@ -212,7 +237,7 @@ impl Outline {
             if !in_order || first == start || end > bounds[run as usize + 1] {
                 return None;
             }
-            nested.push(Nested { run, start, bounds: inner, prints: inner_prints, end });
+            nested.push(Nested { run, family, start, bounds: inner, prints: inner_prints, end });
         }
         (data.is_empty() && (bounds.len() > 2 || !nested.is_empty())).then_some(Outline {
             bounds,
@@ -227,26 +252,28 @@ impl Nested {
     /// The runs of the items of `body`, the body of `item` (a container in top-level run
     /// `run`): places at the starts of the lines its items start, runs of at least
     /// [`MIN_CHUNK`] bytes; `None` when that makes fewer than two runs.
-    fn of(run: usize, item: Node<'_>, body: Node<'_>) -> Option<Nested> {
+    fn of(run: usize, family: u8, item: Node<'_>, body: Node<'_>) -> Option<Nested> {
+        // Two runs need more bytes than this.
+        if body.end_byte() - body.start_byte() < (MIN_CHUNK + MIN_CHUNK / 2) as usize {
+            return None;
+        }
         let mut bounds: Vec<u32> = Vec::new();
         let mut last_end = None;
-        let mut walk = body.walk();
-        let children: Vec<Node<'_>> = body.children(&mut walk).collect();
-        for (i, child) in children.iter().enumerate() {
+        // The row the token before a child ends on: the previous child's last, or the
+        // header's; a child starts a line when it starts on a later row.
+        let mut before_row = body.prev_sibling().map(|b| b.end_position().row);
+        let mut cursor = body.walk();
+        let mut more = cursor.goto_first_child();
+        while more {
+            let child = cursor.node();
+            more = cursor.goto_next_sibling();
+            let starts_line = before_row.is_some_and(|row| row < child.start_position().row);
+            before_row = Some(child.end_position().row);
             if !child.is_named() {
                 continue;
             }
             last_end = Some(child.end_byte() as u32);
-            if child.is_extra() {
-                continue;
-            }
-            // It starts a line when the token before it (the previous child's last, or the
-            // header's) ends on an earlier row.
-            let before = match i.checked_sub(1) {
-                Some(previous) => Some(children[previous]),
-                None => body.prev_sibling(),
-            };
-            if before.is_none_or(|b| b.end_position().row >= child.start_position().row) {
+            if child.is_extra() || !starts_line {
                 continue;
             }
             let line = (child.start_byte() - child.start_position().column) as u32;
@@ -264,7 +291,14 @@ impl Nested {
         }
         bounds.push(end);
         let prints = fingerprints(body, &bounds, Scheme::Members);
-        Some(Nested { run: run as u32, start: item.start_byte() as u32, bounds, prints, end: item.end_byte() as u32 })
+        Some(Nested {
+            run: run as u32,
+            family,
+            start: item.start_byte() as u32,
+            bounds,
+            prints,
+            end: item.end_byte() as u32,
+        })
     }
 }
 
@@ -333,74 +367,133 @@ fn take_runs(data: &mut &[u8], start: u32, count: Option<u32>) -> Option<(Vec<u3
     (bounds.len() >= 2).then_some((bounds, prints))
 }
 
-/// Where a grammar's container items keep items of their own: the kinds that wrap a
-/// container (with the field that holds it), the containers (each keeps its items in its
-/// `body` field), and the kinds of those bodies.
-struct Containers {
+/// A kind of container item of a grammar (classes, functions): the kinds that wrap such a
+/// container (with the field that holds it), the container kinds (each keeps its items in its
+/// `body` field), the kinds of those bodies, and the kind of the one child of a body that
+/// holds the items, where the grammar has one (Go's `statement_list`).
+struct Family {
     wrappers: &'static [(&'static str, &'static str)],
     kinds: &'static [&'static str],
     bodies: &'static [&'static str],
+    list: Option<&'static str>,
 }
 
-fn containers(grammar: &str) -> Option<&'static Containers> {
-    const PYTHON: Containers = Containers {
-        wrappers: &[("decorated_definition", "definition")],
-        kinds: &["class_definition"],
-        bodies: &["block"],
-    };
-    const JAVA: Containers = Containers {
+impl Family {
+    /// Whether a node of `kind` may be the container, its wrapper or its body: a match of
+    /// that kind need not lie inside one of its items.
+    fn holds(&self, kind: &str) -> bool {
+        self.wrappers.iter().any(|(w, _)| *w == kind)
+            || self.kinds.contains(&kind)
+            || self.bodies.contains(&kind)
+            || self.list == Some(kind)
+    }
+}
+
+/// The families of container items of `grammar`, in the order an outline numbers them (a
+/// stored outline names its containers' families by that number: append, never reorder).
+fn families(grammar: &str) -> &'static [Family] {
+    const PYTHON: &[Family] = &[
+        Family {
+            wrappers: &[("decorated_definition", "definition")],
+            kinds: &["class_definition"],
+            bodies: &["block"],
+            list: None,
+        },
+        Family {
+            wrappers: &[("decorated_definition", "definition")],
+            kinds: &["function_definition"],
+            bodies: &["block"],
+            list: None,
+        },
+    ];
+    const JAVA: &[Family] = &[Family {
         wrappers: &[],
         kinds: &["class_declaration", "interface_declaration", "record_declaration"],
         bodies: &["class_body", "interface_body"],
-    };
-    const SCRIPT: Containers = Containers {
-        wrappers: &[("export_statement", "declaration")],
-        kinds: &["class_declaration", "abstract_class_declaration"],
-        bodies: &["class_body"],
-    };
-    const RUST: Containers =
-        Containers { wrappers: &[], kinds: &["impl_item", "trait_item", "mod_item"], bodies: &["declaration_list"] };
-    const CPP: Containers = Containers {
+        list: None,
+    }];
+    const SCRIPT: &[Family] = &[
+        Family {
+            wrappers: &[("export_statement", "declaration")],
+            kinds: &["class_declaration", "abstract_class_declaration"],
+            bodies: &["class_body"],
+            list: None,
+        },
+        Family {
+            wrappers: &[("export_statement", "declaration")],
+            kinds: &["function_declaration", "generator_function_declaration"],
+            bodies: &["statement_block"],
+            list: None,
+        },
+    ];
+    const RUST: &[Family] = &[
+        Family {
+            wrappers: &[],
+            kinds: &["impl_item", "trait_item", "mod_item"],
+            bodies: &["declaration_list"],
+            list: None,
+        },
+        Family { wrappers: &[], kinds: &["function_item"], bodies: &["block"], list: None },
+    ];
+    const C: &[Family] =
+        &[Family { wrappers: &[], kinds: &["function_definition"], bodies: &["compound_statement"], list: None }];
+    const CPP: &[Family] = &[
+        Family {
+            wrappers: &[],
+            kinds: &["namespace_definition", "linkage_specification"],
+            bodies: &["declaration_list"],
+            list: None,
+        },
+        Family { wrappers: &[], kinds: &["function_definition"], bodies: &["compound_statement"], list: None },
+    ];
+    const GO: &[Family] = &[Family {
         wrappers: &[],
-        kinds: &["namespace_definition", "linkage_specification"],
-        bodies: &["declaration_list"],
-    };
+        kinds: &["function_declaration", "method_declaration"],
+        bodies: &["block"],
+        list: Some("statement_list"),
+    }];
     match grammar {
-        "python" => Some(&PYTHON),
-        "java" => Some(&JAVA),
-        "javascript" | "typescript" | "tsx" => Some(&SCRIPT),
-        "rust" => Some(&RUST),
-        "cpp" => Some(&CPP),
-        _ => None,
+        "python" => PYTHON,
+        "java" => JAVA,
+        "javascript" | "typescript" | "tsx" => SCRIPT,
+        "rust" => RUST,
+        "c" => C,
+        "cpp" => CPP,
+        "go" => GO,
+        _ => &[],
     }
 }
 
-/// The body that holds the items of `item`, a top-level node of a file of `grammar`, when it
-/// is a container.
-fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<Node<'t>> {
-    let containers = containers(grammar)?;
-    let mut node = item;
-    if let Some((_, field)) = containers.wrappers.iter().find(|(kind, _)| *kind == node.kind()) {
-        node = node.child_by_field_name(field)?;
+/// The family of `item`, a top-level node of a file of `grammar`, and the body that holds its
+/// items, when it is a container.
+fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<(u8, Node<'t>)> {
+    for (i, family) in families(grammar).iter().enumerate() {
+        let mut node = item;
+        if let Some((_, field)) = family.wrappers.iter().find(|(kind, _)| *kind == node.kind()) {
+            match node.child_by_field_name(field) {
+                Some(inner) => node = inner,
+                None => continue,
+            }
+        }
+        if family.kinds.contains(&node.kind()) {
+            let body = node.child_by_field_name("body").filter(|body| family.bodies.contains(&body.kind()))?;
+            let body = match family.list {
+                Some(list) => body.named_child(0).filter(|child| child.kind() == list)?,
+                None => body,
+            };
+            return Some((i as u8, body));
+        }
     }
-    if !containers.kinds.contains(&node.kind()) {
-        return None;
-    }
-    node.child_by_field_name("body").filter(|body| containers.bodies.contains(&body.kind()))
+    None
 }
 
-/// The node kinds of `grammar` that may hold an item of a container's body (besides the
-/// file's): a match whose node is of none of them lies inside one such item, and is found
-/// by a parse of the item's run with its container's header and footer.
-pub fn holder_kinds(grammar: &str) -> Vec<&'static str> {
-    containers(grammar).map_or_else(Vec::new, |c| {
-        c.wrappers
-            .iter()
-            .map(|(kind, _)| *kind)
-            .chain(c.kinds.iter().copied())
-            .chain(c.bodies.iter().copied())
-            .collect()
-    })
+/// The families of `grammar`'s containers (a bit each, by number) whose items hold every match
+/// of a query whose patterns' roots have `kinds`: no root may be such a container, its wrapper
+/// or its body. Those matches are found by a parse of the item's run with its container's
+/// header and footer.
+pub fn families_inside(grammar: &str, kinds: &[String]) -> u32 {
+    let families = families(grammar);
+    (0..families.len()).filter(|&i| !kinds.iter().any(|k| families[i].holds(k))).fold(0, |mask, i| mask | 1 << i)
 }
 
 /// Per run between consecutive `bounds`, the fingerprint of the syntax of the top-level items
@@ -613,7 +706,14 @@ mod tests {
     /// 120 to 390: header to 150, items at 150, 200 and 300, the last ending at 380.
     fn with_container() -> Outline {
         let mut o = outline(&[0, 100, 400, 500]);
-        o.nested.push(Nested { run: 1, start: 120, bounds: vec![150, 200, 300, 380], prints: vec![7, 8, 9], end: 390 });
+        o.nested.push(Nested {
+            run: 1,
+            family: 0,
+            start: 120,
+            bounds: vec![150, 200, 300, 380],
+            prints: vec![7, 8, 9],
+            end: 390,
+        });
         o
     }
 
@@ -632,30 +732,45 @@ mod tests {
         let first = Outline { scheme: Scheme::EveryNode, ..o.clone() };
         assert_eq!(first.encode(), stored[2..]);
         assert_eq!(Outline::decode(&stored[2..]), Some(first));
-        assert_eq!(Outline::decode(&[[SCHEME_MARK, 4].as_slice(), &stored[2..]].concat()), None);
+        assert_eq!(Outline::decode(&[[SCHEME_MARK, 5].as_slice(), &stored[2..]].concat()), None);
     }
 
     #[test]
     fn an_outline_with_a_container_comes_back_from_its_stored_form() {
         let o = with_container();
         let stored = o.encode();
-        assert_eq!(&stored[..2], &[SCHEME_MARK, 3]);
+        assert_eq!(&stored[..2], &[SCHEME_MARK, 4]);
+        // The earlier form of it (scheme 3) is not read.
+        assert_eq!(Outline::decode(&[[SCHEME_MARK, 3].as_slice(), &stored[2..]].concat()), None);
         assert_eq!(Outline::decode(&stored), Some(o.clone()));
         for cut in 1..stored.len() - 2 {
             assert_eq!(Outline::decode(&stored[..stored.len() - cut]), None, "cut {cut}");
         }
         // Without it, the second scheme's form, byte for byte.
-        assert_eq!(o.clone().top_level().encode(), outline(&[0, 100, 400, 500]).encode());
-        // A container past its run's end, or in a run that does not exist, does not decode.
+        assert_eq!(o.clone().keep_families(0b10).encode(), outline(&[0, 100, 400, 500]).encode());
+        assert_eq!(o.clone().keep_families(0b01), o);
+        // A container past its run's end, in a run that does not exist, or of a family past
+        // the mask's bits does not decode.
+        let mut family = o.clone();
+        family.nested[0].family = 32;
+        assert_eq!(Outline::decode(&family.encode()), None);
         let mut past = o.clone();
         past.nested[0].end = 401;
         assert_eq!(Outline::decode(&past.encode()), None);
         let mut elsewhere = o.clone();
-        elsewhere.nested[0] = Nested { run: 3, start: 500, bounds: vec![510, 520, 530], prints: vec![1, 2], end: 540 };
+        elsewhere.nested[0] =
+            Nested { run: 3, family: 0, start: 500, bounds: vec![510, 520, 530], prints: vec![1, 2], end: 540 };
         assert_eq!(Outline::decode(&elsewhere.encode()), None);
         // One run holding a container is an outline.
         let mut one = outline(&[0, 500]);
-        one.nested.push(Nested { run: 0, start: 0, bounds: vec![50, 200, 400], prints: vec![1, 2], end: 450 });
+        one.nested.push(Nested {
+            run: 0,
+            family: 1,
+            start: 0,
+            bounds: vec![50, 200, 400],
+            prints: vec![1, 2],
+            end: 450,
+        });
         assert_eq!(Outline::decode(&one.encode()), Some(one));
     }
 
@@ -683,7 +798,7 @@ mod tests {
         assert_eq!(ranges(&[(210, 220), (395, 396)]), [one(100..400)]);
         assert_eq!(ranges(&[(210, 220), (450, 451)]), [vec![120..150, 200..300, 380..390], one(400..500)]);
         // Without the container, its run.
-        let top = o.clone().top_level();
+        let top = o.clone().keep_families(0);
         assert_eq!(regions(&top, &[(210, 220)]).into_iter().map(|r| r.ranges).collect::<Vec<_>>(), [one(100..400)]);
     }
 
@@ -725,6 +840,23 @@ mod tests {
             agreed += usize::from(second.agrees(&tree, &region, "c"));
         }
         assert!(agreed > runs.len(), "{agreed} of {} regions agreed", runs.len() * 2 - 1);
+    }
+
+    #[test]
+    fn a_query_keeps_the_families_of_containers_its_roots_cannot_be() {
+        let kinds = |k: &[&str]| k.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>();
+        // Python: classes are family 0, functions 1.
+        assert_eq!(families_inside("python", &kinds(&["call"])), 0b11);
+        assert_eq!(families_inside("python", &kinds(&["function_definition"])), 0b01);
+        assert_eq!(families_inside("python", &kinds(&["class_definition", "call"])), 0b10);
+        assert_eq!(families_inside("python", &kinds(&["decorated_definition"])), 0);
+        assert_eq!(families_inside("python", &kinds(&["block"])), 0);
+        assert_eq!(families_inside("go", &kinds(&["statement_list"])), 0);
+        assert_eq!(families_inside("c", &kinds(&["call_expression"])), 0b1);
+        assert_eq!(families_inside("php", &kinds(&["call"])), 0);
+        let o = with_container();
+        assert_eq!(o.clone().keep_families(0b10).nested, Vec::new());
+        assert_eq!(o.clone().keep_families(0b11), o);
     }
 
     #[test]

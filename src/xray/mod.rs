@@ -475,8 +475,8 @@ pub fn run(
 }
 
 /// The outline of a candidate's record when the query can use it: each of its matches in the
-/// file's language lies inside one top-level item (with its containers' items cut again when
-/// each lies inside one of those too). `None` otherwise, and when the store has
+/// file's language lies inside one top-level item (with the containers cut again at their
+/// items whose items hold every match inside them). `None` otherwise, and when the store has
 /// none (a file of one run of items, a record made before outlines): the file is parsed whole.
 fn outline_of(
     ctx: &SearchContext<'_>,
@@ -488,7 +488,7 @@ fn outline_of(
     let language = language_of(info)?;
     let query = queries.get(language.name).filter(|q| q.regional())?;
     let outline = ctx.store.outline(info.blob_id, &info.lang, record_keys.get(language.name)?).ok().flatten()?;
-    Some(if query.inner() { outline } else { outline.top_level() })
+    Some(outline.keep_families(query.families()))
 }
 
 /// What every file is evaluated with.

@@ -24,7 +24,8 @@ pub(super) struct Parsed {
 /// Parses `data`, a file of `language`: only the runs of items of `outline` that hold a byte
 /// of `spans` when there is an outline made for this content and it leaves enough out, else
 /// the whole file. A run whose syntax alone differs from the whole file's (its fingerprint)
-/// means the part parse is not the whole file's: the whole file is parsed then.
+/// means the part parse is not the whole file's: the top-level runs are tried then (when a
+/// run of a container's items read otherwise), and the whole file after them.
 pub(super) fn parse(
     language: &'static Language,
     data: &[u8],
@@ -34,12 +35,17 @@ pub(super) fn parse(
     if let (Some(outline), Some(spans)) = (outline, spans)
         && outline.len() == data.len()
     {
-        let regions = extract::regions(outline, spans);
-        let bytes: usize = regions.iter().map(Region::len).sum();
-        if (bytes as f64) <= data.len() as f64 * (1.0 - MIN_SAVING)
-            && let Some(trees) = parse_regions(language, data, outline, &regions)
-        {
-            return Ok(Parsed { trees, bytes });
+        let top_level = outline.has_containers().then(|| outline.clone().keep_families(0));
+        for outline in std::iter::once(outline).chain(top_level.as_ref()) {
+            let regions = extract::regions(outline, spans);
+            let bytes: usize = regions.iter().map(Region::len).sum();
+            // Without the containers, more is parsed: too much as well.
+            if (bytes as f64) > data.len() as f64 * (1.0 - MIN_SAVING) {
+                break;
+            }
+            if let Some(trees) = parse_regions(language, data, outline, &regions) {
+                return Ok(Parsed { trees, bytes });
+            }
         }
     }
     Ok(Parsed { trees: vec![extract::parse_whole(language, data)?], bytes: data.len() })
@@ -215,18 +221,56 @@ mod tests {
         agreed
     }
 
-    /// The items of the body of the container that holds byte `at` (the innermost node of a
-    /// container kind's body around it) that lie inside `within`.
+    /// The items of the body of the container that holds byte `at` (the outermost node of a
+    /// container body's kind around it) that lie inside `within`.
     fn body_items(tree: &Tree, at: usize, within: &Range<usize>) -> Vec<(usize, usize, String)> {
         let mut node = tree.root_node().descendant_for_byte_range(at, at).unwrap();
-        while !matches!(node.kind(), "block" | "class_body" | "interface_body" | "declaration_list") {
-            node = node.parent().unwrap();
+        let mut body = None;
+        while let Some(parent) = node.parent() {
+            if matches!(
+                node.kind(),
+                "block"
+                    | "class_body"
+                    | "interface_body"
+                    | "declaration_list"
+                    | "statement_block"
+                    | "compound_statement"
+            ) {
+                body = Some(node);
+            }
+            node = parent;
         }
-        let mut cursor = node.walk();
-        node.children(&mut cursor)
-            .filter(|c| c.start_byte() >= within.start && c.end_byte() <= within.end)
+        let mut body = body.unwrap();
+        // Go's statements are in the block's one statement list.
+        if let Some(list) = body.named_child(0).filter(|c| c.kind() == "statement_list") {
+            body = list;
+        }
+        let mut cursor = body.walk();
+        body.children(&mut cursor)
+            .filter(|c| c.start_byte() >= within.start && c.end_byte() <= within.end && !c.is_extra())
             .map(|c| (c.start_byte(), c.end_byte(), c.to_sexp()))
             .collect()
+    }
+
+    /// The places of the extras (comments) of `tree` inside `within`, wherever they hang.
+    fn extras(tree: &Tree, within: &Range<usize>) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut cursor = tree.walk();
+        loop {
+            let node = cursor.node();
+            if node.is_extra() && node.start_byte() >= within.start && node.end_byte() <= within.end {
+                out.push((node.start_byte(), node.end_byte()));
+            }
+            let inside = node.end_byte() > within.start && node.start_byte() < within.end;
+            if !(inside && cursor.goto_first_child()) {
+                while !cursor.goto_next_sibling() {
+                    if !cursor.goto_parent() {
+                        out.sort_unstable();
+                        return out;
+                    }
+                }
+            }
+        }
     }
 
     /// Parses each run of a container's items of `source`'s outline with the container's header
@@ -252,6 +296,7 @@ mod tests {
                 let run = region.ranges.iter().find(|r| r.contains(&at)).unwrap().clone();
                 let (parts, all) = (body_items(&tree, at, &run), body_items(&whole, at, &run));
                 assert_eq!(parts, all, "{grammar}: {run:?}");
+                assert_eq!(extras(&tree, &run), extras(&whole, &run), "{grammar}: {run:?}");
                 assert!(!parts.is_empty());
             }
             agreed.push(agrees);
@@ -301,6 +346,79 @@ mod tests {
         };
         let members: String = (0..24).map(|n| member.replace('§', &n.to_string())).collect();
         format!("{open}{members}{close}")
+    }
+
+    /// A file of `grammar` with a long function whose statements call `probe`, between two
+    /// top-level items.
+    fn long_function(grammar: &str) -> String {
+        let (open, statement, close) = match grammar {
+            "python" => (
+                "import os\n\n\n@app.route(\"/\")\ndef handler(request, limit=10):\n    \"\"\"A handler.\"\"\"\n",
+                "    # Step §.\n    value_§ = probe(request.args.get(\"k§\"), limit)\n    if value_§:\n        \
+                 probe(value_§)\n\n",
+                "    return None\n\n\ndef after():\n    return None\n",
+            ),
+            "c" | "cpp" => (
+                "#include <stdio.h>\n\n/* A handler. */\nstatic int handler(struct req *r, int limit)\n{\n\tint total \
+                 = 0;\n\n",
+                "\t/* Step §. */\n\ttotal += probe(r->v[§], limit);\n\tif (total > §)\n\t\tprobe(total);\n\n",
+                "\treturn total;\n}\n\nint after(void) { return 0; }\n",
+            ),
+            "go" => (
+                "package main\n\n// handler handles.\nfunc handler(r *Req, limit int) int {\n\ttotal := 0\n",
+                "\t// Step §.\n\ttotal += probe(r.V[§], limit)\n\tif total > § {\n\t\tprobe(total)\n\t}\n\n",
+                "\treturn total\n}\n\nfunc after() {}\n",
+            ),
+            "rust" => (
+                "use std::fmt;\n\n/// A handler.\nfn handler(r: &Req, limit: usize) -> usize {\n    let mut total = 0;\n",
+                "    // Step §.\n    total += probe(r.v[§], limit);\n    if total > § {\n        probe(total);\n    }\n\n",
+                "    total\n}\n\nfn after() {}\n",
+            ),
+            _ => (
+                "import { a } from './a'\n\n/** A handler. */\nexport function handler(r, limit) {\n  let total = 0\n",
+                "  // Step §.\n  total += probe(r.v[§], limit)\n  if (total > §) {\n    probe(total)\n  }\n\n",
+                "  return total\n}\n\nfunction after() {\n  return null\n}\n",
+            ),
+        };
+        let statements: String = (0..40).map(|n| statement.replace('§', &n.to_string())).collect();
+        format!("{open}{statements}{close}")
+    }
+
+    #[test]
+    fn each_run_of_a_functions_statements_parses_with_its_header_and_footer_as_in_the_whole_file() {
+        for grammar in ["python", "c", "cpp", "go", "rust", "typescript", "tsx", "javascript"] {
+            let source = long_function(grammar);
+            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
+            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
+            assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), &source));
+            let agreed = check_container_runs(grammar, &source, "probe(");
+            assert!(agreed.len() >= 80 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+        }
+    }
+
+    #[test]
+    fn a_run_of_a_functions_statements_that_reads_otherwise_alone_falls_back_to_its_top_level_run() {
+        let language = crate::lang::by_name("c").unwrap();
+        let filler: String = (0..6)
+            .map(|n| format!("int filler_{n}(int x)\n{{\n{}\treturn x;\n}}\n\n", "\tx = x * 3 + 1;\n".repeat(40)))
+            .collect();
+        let source = format!("{}\n{filler}", long_function("c"));
+        let data = source.as_bytes();
+        let whole = extract::parse_whole(language, data).unwrap();
+        let outline = Outline::of(language, &whole, data.len()).unwrap();
+        let at = source.find("probe(r->v[20]").unwrap();
+        let alone = parse(language, data, Some(&outline), Some(&[(at, at + 5)])).unwrap();
+        let changed = outline.clone().with_container_prints_changed();
+        let fallback = parse(language, data, Some(&changed), Some(&[(at, at + 5)])).unwrap();
+        let run = outline.runs().find(|r| r.contains(&at)).unwrap();
+        assert!(alone.bytes < 1024, "{}", alone.bytes);
+        assert_eq!(fallback.bytes, run.len());
+        assert!(run.len() * 2 < data.len());
+        for parsed in [&alone, &fallback] {
+            let node = parsed.trees[0].root_node().descendant_for_byte_range(at, at + 5).unwrap();
+            let same = whole.root_node().descendant_for_byte_range(at, at + 5).unwrap();
+            assert_eq!((node.kind(), node.start_position()), (same.kind(), same.start_position()));
+        }
     }
 
     #[test]

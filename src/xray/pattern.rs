@@ -34,9 +34,10 @@ pub struct CompiledQuery {
     /// Whether every match lies inside one top-level item of the file: each pattern has a root
     /// of a concrete kind, and none is the file's own (see [`CompiledQuery::regional`]).
     regional: bool,
-    /// Whether, besides, every match lies inside one item of a container's body: no pattern's
-    /// root is of a kind that may hold such items (see [`CompiledQuery::inner`]).
-    inner: bool,
+    /// The families of containers (a bit each) one of whose items holds every match inside
+    /// such a container: no pattern's root is of a kind that may hold those items (see
+    /// [`CompiledQuery::families`]).
+    families: u32,
 }
 
 /// Compiles `text` for each of `languages` (names of [`crate::lang::LANGUAGES`]); with none,
@@ -86,12 +87,11 @@ pub fn compile_for(
                     let file = file_kind(&grammar);
                     let regional =
                         root_kinds.as_ref().is_some_and(|kinds| file.is_some_and(|file| !kinds.contains(&file)));
-                    let holders = crate::extract::holder_kinds(language.grammar);
-                    let inner = regional
-                        && root_kinds
-                            .as_ref()
-                            .is_some_and(|kinds| kinds.iter().all(|k| !holders.contains(&k.as_str())));
-                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds, regional, inner });
+                    let families = match &root_kinds {
+                        Some(kinds) if regional => crate::extract::families_inside(language.grammar, kinds),
+                        _ => 0,
+                    };
+                    compiled.insert(name, CompiledQuery { query, reported, main, root_kinds, regional, families });
                 }
                 if checking_only {
                     // It compiles for one language: nothing runs, nothing more to check.
@@ -192,12 +192,13 @@ impl CompiledQuery {
         self.regional
     }
 
-    /// Whether the pattern root of every match is, besides, of no kind that may hold an item
-    /// of a container's body (a class, its body, a decorated class): a match whose pattern
-    /// root intersects a driver match inside such an item is then found in a parse of that
-    /// item's run with its container's header and footer.
-    pub(super) fn inner(&self) -> bool {
-        self.inner
+    /// The families of containers (classes, functions; a bit each, see
+    /// [`crate::extract::families_inside`]) whose items hold every match inside such a
+    /// container: no pattern's root may be the container, its body or its wrapper. A match
+    /// whose pattern root intersects a driver match inside such an item is then found in a
+    /// parse of that item's run with its container's header and footer.
+    pub(super) fn families(&self) -> u32 {
+        self.families
     }
 
     /// The query's matches in `tree`, one per place (two patterns matching the same place give
@@ -509,7 +510,7 @@ mod tests {
                 main: compiled.main,
                 root_kinds: None,
                 regional: false,
-                inner: false,
+                families: 0,
             };
             assert!(!places(&whole).is_empty(), "{query}");
             assert_eq!(places(compiled), places(&whole), "{query}");
