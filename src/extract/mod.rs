@@ -27,6 +27,8 @@ use tree_sitter::{Node, Query, QueryCursor, QueryPredicateArg, StreamingIterator
 use crate::lang::{self, KINDS, Language, VisibilityRule};
 
 pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
+#[cfg(test)]
+pub use outline::chain_kinds;
 pub use outline::{GRAMMARS as OUTLINE_GRAMMARS, Outline, Region, families_inside, regions};
 pub(crate) use parse::parse_in;
 pub use parse::parse_whole;

@@ -221,35 +221,33 @@ mod tests {
         agreed
     }
 
-    /// The items of the body of the container that holds byte `at` (the outermost node of a
-    /// container body's kind around it) that lie inside `within`.
-    fn body_items(tree: &Tree, at: usize, within: &Range<usize>) -> Vec<(usize, usize, String)> {
-        let mut node = tree.root_node().descendant_for_byte_range(at, at).unwrap();
-        let mut body = None;
-        while let Some(parent) = node.parent() {
-            if matches!(
-                node.kind(),
-                "block"
-                    | "class_body"
-                    | "interface_body"
-                    | "declaration_list"
-                    | "statement_block"
-                    | "compound_statement"
-            ) {
-                body = Some(node);
+    /// The outermost nodes of `tree` inside `within` that are no container, wrapper, body or
+    /// list of a container (`chain`) and no extra, with their places and syntax, in order.
+    fn nodes_inside(tree: &Tree, within: &Range<usize>, chain: &[&str]) -> Vec<(usize, usize, String)> {
+        fn visit(
+            node: tree_sitter::Node<'_>,
+            within: &Range<usize>,
+            chain: &[&str],
+            out: &mut Vec<(usize, usize, String)>,
+        ) {
+            let inside = node.start_byte() >= within.start && node.end_byte() <= within.end;
+            if inside && node.parent().is_some() && !chain.contains(&node.kind()) {
+                if !node.is_extra() {
+                    out.push((node.start_byte(), node.end_byte(), node.to_sexp()));
+                }
+                return;
             }
-            node = parent;
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                if child.end_byte() > within.start && child.start_byte() < within.end {
+                    visit(child, within, chain, out);
+                }
+            }
         }
-        let mut body = body.unwrap();
-        // Go's statements are in the block's one statement list.
-        if let Some(list) = body.named_child(0).filter(|c| c.kind() == "statement_list") {
-            body = list;
-        }
-        let mut cursor = body.walk();
-        body.children(&mut cursor)
-            .filter(|c| c.start_byte() >= within.start && c.end_byte() <= within.end && !c.is_extra())
-            .map(|c| (c.start_byte(), c.end_byte(), c.to_sexp()))
-            .collect()
+        let mut out = Vec::new();
+        visit(tree.root_node(), within, chain, &mut out);
+        out.sort();
+        out
     }
 
     /// The places of the extras (comments) of `tree` inside `within`, wherever they hang.
@@ -294,7 +292,8 @@ mod tests {
             let agrees = outline.agrees(&tree, region, grammar);
             if agrees {
                 let run = region.ranges.iter().find(|r| r.contains(&at)).unwrap().clone();
-                let (parts, all) = (body_items(&tree, at, &run), body_items(&whole, at, &run));
+                let chain = extract::chain_kinds(grammar);
+                let (parts, all) = (nodes_inside(&tree, &run, &chain), nodes_inside(&whole, &run, &chain));
                 assert_eq!(parts, all, "{grammar}: {run:?}");
                 assert_eq!(extras(&tree, &run), extras(&whole, &run), "{grammar}: {run:?}");
                 assert!(!parts.is_empty());
@@ -382,6 +381,84 @@ mod tests {
         };
         let statements: String = (0..40).map(|n| statement.replace('§', &n.to_string())).collect();
         format!("{open}{statements}{close}")
+    }
+
+    /// A file of `grammar` with a container of three long methods (functions in a C++
+    /// namespace) whose statements call `probe`.
+    fn long_methods(grammar: &str) -> String {
+        let (open, method, statement, end, close) = match grammar {
+            "python" => (
+                "import os\n\n\nclass Service(Base):\n    \"\"\"A service.\"\"\"\n\n",
+                "    @cached\n    def handle_¶(self, request, limit=10):\n",
+                "        # Step §.\n        value_§ = probe(request.args.get(\"k§\"), limit)\n        if value_§:\n            \
+                 probe(value_§)\n\n",
+                "        return None\n\n",
+                "\ndef after():\n    return None\n",
+            ),
+            "java" => (
+                "package a;\n\npublic class Service {\n",
+                "    public int handle¶(Req r, int limit) {\n        int total = 0;\n",
+                "        // Step §.\n        total += probe(r.v[§], limit);\n        if (total > §) {\n            \
+                 probe(total);\n        }\n\n",
+                "        return total;\n    }\n\n",
+                "}\n",
+            ),
+            "rust" => (
+                "struct Service;\n\nimpl Service {\n",
+                "    pub fn handle_¶(&self, r: &Req, limit: usize) -> usize {\n        let mut total = 0;\n",
+                "        // Step §.\n        total += probe(r.v[§], limit);\n        if total > § {\n            \
+                 probe(total);\n        }\n\n",
+                "        total\n    }\n\n",
+                "}\n\nfn after() {}\n",
+            ),
+            "cpp" => (
+                "#include <string>\n\nnamespace storage {\n\n",
+                "int Service::Handle¶(const Req& r, int limit) {\n  int total = 0;\n",
+                "  // Step §.\n  total += probe(r.v[§], limit);\n  if (total > §) {\n    probe(total);\n  }\n\n",
+                "  return total;\n}\n\n",
+                "}  // namespace storage\n",
+            ),
+            _ => (
+                "import { a } from './a'\n\nexport class Service extends Base {\n",
+                "  async handle¶(r, limit) {\n    let total = 0\n",
+                "    // Step §.\n    total += probe(r.v[§], limit)\n    if (total > §) {\n      probe(total)\n    \
+                 }\n\n",
+                "    return total\n  }\n\n",
+                "}\n\nfunction after() {\n  return null\n}\n",
+            ),
+        };
+        let mut source = open.to_owned();
+        for m in 0..3 {
+            source.push_str(&method.replace('¶', &m.to_string()));
+            for n in 0..20 {
+                source.push_str(&statement.replace('§', &((m + 1) * 100 + n).to_string()));
+            }
+            source.push_str(end);
+        }
+        source.push_str(close);
+        source
+    }
+
+    #[test]
+    fn each_run_of_a_methods_statements_parses_with_both_headers_and_footers_as_in_the_whole_file() {
+        for grammar in ["python", "java", "rust", "cpp", "typescript", "tsx", "javascript"] {
+            let source = long_methods(grammar);
+            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
+            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
+            assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), &source));
+            let agreed = check_container_runs(grammar, &source, "probe(");
+            assert!(agreed.len() >= 120 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+            // A statement of the second method: both headers, a run of its statements, both
+            // footers.
+            let outline = Outline::of(language, &whole, source.len()).unwrap();
+            let at = source.find("probe(r.v[210]").or_else(|| source.find("probe(request.args.get(\"k210\")")).unwrap();
+            let regions = extract::regions(&outline, &[(at, at + 5)]);
+            assert_eq!(regions.len(), 1);
+            assert!(regions[0].len() * 6 < source.len(), "{grammar}: {} of {}", regions[0].len(), source.len());
+            let method =
+                source.find("handle_1").or_else(|| source.find("handle1")).or_else(|| source.find("Handle1")).unwrap();
+            assert!(regions[0].ranges.iter().any(|r| r.contains(&method)), "{grammar}: {:?}", regions[0].ranges);
+        }
     }
 
     #[test]

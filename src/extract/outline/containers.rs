@@ -13,7 +13,11 @@ pub(super) struct Nested {
     pub(super) run: u32,
     /// The item's family (see [`families`]).
     pub(super) family: u8,
-    /// Where the item starts: its header runs from here to the first bound.
+    /// The container whose body holds the item, by its place among the outline's containers
+    /// (always before it); `None` for a top-level item.
+    pub(super) parent: Option<u32>,
+    /// Where the item's parse starts (the item's start, or for an item of a container's body
+    /// the start of its line): its header runs from here to the first bound.
     pub(super) start: u32,
     /// Places in the body (the starts of the lines its items start), then the end of the
     /// body's last item.
@@ -24,12 +28,50 @@ pub(super) struct Nested {
     pub(super) end: u32,
 }
 
+/// How many containers deep an outline cuts: a class, its methods, a class inside one.
+pub(super) const MAX_DEPTH: usize = 3;
+
+/// Appends to `out` the container items of `item` (a node of a file of `grammar` in
+/// top-level run `run`, an item of container `parent`'s body if any): itself when it is a
+/// container whose body makes two runs or more, or one run holding a container item cut
+/// again, then the containers among its items, `depth` levels down at most. In the file's
+/// order, each after the container that holds it.
+pub(super) fn cut(grammar: &str, run: usize, parent: Option<u32>, item: Node<'_>, depth: usize, out: &mut Vec<Nested>) {
+    let Some((family, body)) = body_of(grammar, item) else { return };
+    // An item of a container's body is parsed from the start of its line (Python reads its
+    // indentation there), so it must start one.
+    let start = match parent {
+        None => item.start_byte(),
+        Some(_) => {
+            let before = item.prev_sibling().or_else(|| item.parent().and_then(|body| body.prev_sibling()));
+            if before.is_none_or(|b| b.end_position().row >= item.start_position().row) {
+                return;
+            }
+            item.start_byte() - item.start_position().column
+        }
+    };
+    let Some(nested) = Nested::of(run, family, parent, start, item, body) else { return };
+    let at = out.len();
+    let alone = nested.prints.len() < 2;
+    out.push(nested);
+    if depth > 1 {
+        let mut cursor = body.walk();
+        for member in body.named_children(&mut cursor) {
+            cut(grammar, run, Some(at as u32), member, depth - 1, out);
+        }
+    }
+    if alone && out.len() == at + 1 {
+        out.pop();
+    }
+}
+
 impl Nested {
     /// The runs of the items of `body`, the body of `item` (a container in top-level run
-    /// `run`): places at the starts of the lines its items start, runs of at least
-    /// [`MIN_CHUNK`] bytes; `None` when that makes fewer than two runs.
-    pub(super) fn of(run: usize, family: u8, item: Node<'_>, body: Node<'_>) -> Option<Nested> {
-        // Two runs need more bytes than this.
+    /// `run`, an item of container `parent`'s body if any, parsed from `start`): places at the
+    /// starts of the lines its items start, runs of at least [`MIN_CHUNK`] bytes; `None` when
+    /// it has no place.
+    fn of(run: usize, family: u8, parent: Option<u32>, start: usize, item: Node<'_>, body: Node<'_>) -> Option<Nested> {
+        // A body cut again, or holding a container cut again, is longer than this.
         if body.end_byte() - body.start_byte() < (MIN_CHUNK + MIN_CHUNK / 2) as usize {
             return None;
         }
@@ -62,7 +104,7 @@ impl Nested {
         if bounds.len() > 1 && end < bounds[bounds.len() - 1] + MIN_CHUNK / 2 {
             bounds.pop();
         }
-        if bounds.len() < 2 || end <= bounds[bounds.len() - 1] {
+        if bounds.is_empty() || end <= bounds[bounds.len() - 1] {
             return None;
         }
         bounds.push(end);
@@ -70,7 +112,8 @@ impl Nested {
         Some(Nested {
             run: run as u32,
             family,
-            start: item.start_byte() as u32,
+            parent,
+            start: start as u32,
             bounds,
             prints,
             end: item.end_byte() as u32,
@@ -117,12 +160,20 @@ fn families(grammar: &str) -> &'static [Family] {
             list: None,
         },
     ];
-    const JAVA: &[Family] = &[Family {
-        wrappers: &[],
-        kinds: &["class_declaration", "interface_declaration", "record_declaration"],
-        bodies: &["class_body", "interface_body"],
-        list: None,
-    }];
+    const JAVA: &[Family] = &[
+        Family {
+            wrappers: &[],
+            kinds: &["class_declaration", "interface_declaration", "record_declaration"],
+            bodies: &["class_body", "interface_body"],
+            list: None,
+        },
+        Family {
+            wrappers: &[],
+            kinds: &["method_declaration", "constructor_declaration"],
+            bodies: &["block", "constructor_body"],
+            list: None,
+        },
+    ];
     const SCRIPT: &[Family] = &[
         Family {
             wrappers: &[("export_statement", "declaration")],
@@ -132,7 +183,7 @@ fn families(grammar: &str) -> &'static [Family] {
         },
         Family {
             wrappers: &[("export_statement", "declaration")],
-            kinds: &["function_declaration", "generator_function_declaration"],
+            kinds: &["function_declaration", "generator_function_declaration", "method_definition"],
             bodies: &["statement_block"],
             list: None,
         },
@@ -175,8 +226,8 @@ fn families(grammar: &str) -> &'static [Family] {
     }
 }
 
-/// The family of `item`, a top-level node of a file of `grammar`, and the body that holds its
-/// items, when it is a container.
+/// The family of `item`, a top-level node of a file of `grammar` or an item of a container's
+/// body, and the body that holds its items, when it is a container.
 pub(super) fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<(u8, Node<'t>)> {
     for (i, family) in families(grammar).iter().enumerate() {
         let mut node = item;
@@ -205,6 +256,18 @@ pub(super) fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<(u8, Node<'t>
 pub fn families_inside(grammar: &str, kinds: &[String]) -> u32 {
     let families = families(grammar);
     (0..families.len()).filter(|&i| !kinds.iter().any(|k| families[i].holds(k))).fold(0, |mask, i| mask | 1 << i)
+}
+
+/// Every kind of `grammar` that may be a container, its wrapper, its body or its list.
+#[cfg(test)]
+pub fn chain_kinds(grammar: &str) -> Vec<&'static str> {
+    families(grammar)
+        .iter()
+        .flat_map(|f| {
+            let wrappers = f.wrappers.iter().map(|(w, _)| *w);
+            wrappers.chain(f.kinds.iter().copied()).chain(f.bodies.iter().copied()).chain(f.list)
+        })
+        .collect()
 }
 
 #[cfg(test)]

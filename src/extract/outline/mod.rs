@@ -22,6 +22,8 @@ use std::ops::Range;
 use tree_sitter::{Node, Tree, TreeCursor};
 
 use crate::lang::Language;
+#[cfg(test)]
+pub use containers::chain_kinds;
 pub use containers::families_inside;
 use containers::{Nested, body_of};
 pub use regions::{Region, regions};
@@ -53,7 +55,7 @@ enum Scheme {
     EveryNode,
     /// Each item's own node and its children, and every node only of an item that holds an
     /// error (see [`hash_item`]). Stored as scheme 2 without container items cut again, as
-    /// scheme 4 with them.
+    /// scheme 5 with them.
     Items,
     /// As `Items`, leaving out comments and other extras: the runs of a container's items
     /// (a parse of a run alone may attach the comments before its first item to the
@@ -88,10 +90,8 @@ impl Outline {
         bounds.push(len as u32);
         let mut nested = Vec::new();
         for item in root.named_children(&mut cursor) {
-            if let Some((family, body)) = body_of(language.grammar, item) {
-                let run = bounds.partition_point(|&b| b as usize <= item.start_byte()) - 1;
-                nested.extend(Nested::of(run, family, item, body));
-            }
+            let run = bounds.partition_point(|&b| b as usize <= item.start_byte()) - 1;
+            containers::cut(language.grammar, run, None, item, containers::MAX_DEPTH, &mut nested);
         }
         if bounds.len() < 3 && nested.is_empty() {
             return None;
@@ -135,8 +135,34 @@ impl Outline {
     /// another family (a query for classes keeps none of classes, a query for functions none of
     /// functions).
     pub fn keep_families(mut self, mask: u32) -> Outline {
-        self.nested.retain(|n| mask & (1 << n.family) != 0);
+        // A container is kept with all that holds it: its parse has their headers.
+        let mut kept_as: Vec<Option<u32>> = Vec::with_capacity(self.nested.len());
+        let mut kept = Vec::with_capacity(self.nested.len());
+        for nested in std::mem::take(&mut self.nested) {
+            let parent = match nested.parent {
+                None => Some(None),
+                Some(p) => kept_as[p as usize].map(Some),
+            };
+            match parent {
+                Some(parent) if mask & (1 << nested.family) != 0 => {
+                    kept_as.push(Some(kept.len() as u32));
+                    kept.push(Nested { parent, ..nested });
+                }
+                _ => kept_as.push(None),
+            }
+        }
+        self.nested = kept;
         self
+    }
+
+    /// The containers from the outermost to container `n`: `n` and those whose bodies hold it.
+    fn chain(&self, n: usize) -> Vec<usize> {
+        let mut chain = vec![n];
+        while let Some(parent) = self.nested[chain[chain.len() - 1]].parent {
+            chain.push(parent as usize);
+        }
+        chain.reverse();
+        chain
     }
 
     /// Whether `tree`, a parse of `region` of this outline's file alone (its ranges as if the
@@ -146,33 +172,38 @@ impl Outline {
         match region.nested {
             None => agree(tree.root_node(), &self.bounds, &self.prints, self.scheme, &region.runs),
             Some(n) => {
-                let nested = &self.nested[n];
-                let root = tree.root_node();
-                let mut cursor = root.walk();
-                let item = root.named_children(&mut cursor).find(|c| c.start_byte() == nested.start as usize);
-                match item.and_then(|item| body_of(grammar, item)) {
-                    Some((family, body)) if family == nested.family => {
-                        agree(body, &nested.bounds, &nested.prints, Scheme::Members, &region.runs)
+                // Down from the file through each container's body to container `n`'s.
+                let mut body = tree.root_node();
+                for i in self.chain(n) {
+                    let nested = &self.nested[i];
+                    let mut cursor = body.walk();
+                    // The first item from where its parse starts (its line's indentation is
+                    // no node).
+                    let item = body.named_children(&mut cursor).find(|c| c.start_byte() >= nested.start as usize);
+                    match item.and_then(|item| body_of(grammar, item)) {
+                        Some((family, inner)) if family == nested.family => body = inner,
+                        _ => return false,
                     }
-                    _ => false,
                 }
+                let nested = &self.nested[n];
+                agree(body, &nested.bounds, &nested.prints, Scheme::Members, &region.runs)
             }
         }
     }
 
     /// The stored form: the scheme's mark and number (none for the first), then per run, its
-    /// length as a LEB128 number and its fingerprint in 8 bytes. Scheme 4 (container items cut
-    /// again; 3 was an earlier form of it, not read) counts the runs and the container items
-    /// first, and adds per container item: its run, its family, its start from the run's, its
-    /// header's length, its number of runs, their lengths and fingerprints, and its footer's
-    /// length.
+    /// length as a LEB128 number and its fingerprint in 8 bytes. Scheme 5 (container items cut
+    /// again; 3 and 4 were earlier forms of it, not read) counts the runs and the container
+    /// items first, and adds per container item: its run, its family, the container holding
+    /// it (its place plus one, 0 for none), its start from the run's, its header's length, its
+    /// number of runs, their lengths and fingerprints, and its footer's length.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.prints.len() * 11 + 2);
         match self.scheme {
             Scheme::EveryNode | Scheme::Members => {}
             Scheme::Items if self.nested.is_empty() => out.extend_from_slice(&[SCHEME_MARK, 2]),
             Scheme::Items => {
-                out.extend_from_slice(&[SCHEME_MARK, 4]);
+                out.extend_from_slice(&[SCHEME_MARK, 5]);
                 put(&mut out, self.prints.len() as u32);
                 put(&mut out, self.nested.len() as u32);
             }
@@ -181,6 +212,7 @@ impl Outline {
         for nested in &self.nested {
             put(&mut out, nested.run);
             out.push(nested.family);
+            put(&mut out, nested.parent.map_or(0, |p| p + 1));
             put(&mut out, nested.start - self.bounds[nested.run as usize]);
             put(&mut out, nested.bounds[0] - nested.start);
             put(&mut out, nested.prints.len() as u32);
@@ -197,7 +229,7 @@ impl Outline {
                 data = rest;
                 (Scheme::Items, None, 0)
             }
-            [SCHEME_MARK, 4, rest @ ..] => {
+            [SCHEME_MARK, 5, rest @ ..] => {
                 data = rest;
                 let runs = take(&mut data)?;
                 (Scheme::Items, Some(runs), take(&mut data)?)
@@ -215,16 +247,29 @@ impl Outline {
             let run_start = bounds[run as usize];
             let (&family, rest) = data.split_first().filter(|(family, _)| **family < 32)?;
             data = rest;
+            let parent = match take(&mut data)? {
+                0 => None,
+                p => Some(Some(p - 1).filter(|&p| (p as usize) < nested.len())?),
+            };
             let start = run_start.checked_add(take(&mut data)?)?;
             let first = start.checked_add(take(&mut data)?)?;
             let count = take(&mut data)?;
             let (inner, inner_prints) = take_runs(&mut data, first, Some(count))?;
             let end = inner[inner.len() - 1].checked_add(take(&mut data)?)?;
-            let in_order = nested.last().is_none_or(|n| n.end <= start);
-            if !in_order || first == start || end > bounds[run as usize + 1] {
+            // In the file's order; inside the run, and inside the body of the container that
+            // holds it or after the previous top-level container.
+            let in_order = nested.last().is_none_or(|n| (n.run, n.start) < (run, start));
+            let placed = match parent {
+                Some(p) => {
+                    let p = &nested[p as usize];
+                    p.run == run && p.bounds[0] <= start && end <= p.bounds[p.bounds.len() - 1]
+                }
+                None => nested.iter().rev().find(|n| n.parent.is_none()).is_none_or(|n| n.end <= start),
+            };
+            if !in_order || !placed || first == start || end > bounds[run as usize + 1] {
                 return None;
             }
-            nested.push(Nested { run, family, start, bounds: inner, prints: inner_prints, end });
+            nested.push(Nested { run, family, parent, start, bounds: inner, prints: inner_prints, end });
         }
         (data.is_empty() && (bounds.len() > 2 || !nested.is_empty())).then_some(Outline {
             bounds,
@@ -417,10 +462,27 @@ mod tests {
         o.nested.push(Nested {
             run: 1,
             family: 0,
+            parent: None,
             start: 120,
             bounds: vec![150, 200, 300, 380],
             prints: vec![7, 8, 9],
             end: 390,
+        });
+        o
+    }
+
+    /// [`with_container`] whose item run 200..300 holds a container of another family from
+    /// 210 to 295: header to 230, items at 230, 250 and 280, the last ending at 290.
+    pub(super) fn with_containers_inside() -> Outline {
+        let mut o = with_container();
+        o.nested.push(Nested {
+            run: 1,
+            family: 1,
+            parent: Some(0),
+            start: 210,
+            bounds: vec![230, 250, 280, 290],
+            prints: vec![4, 5, 6],
+            end: 295,
         });
         o
     }
@@ -440,16 +502,18 @@ mod tests {
         let first = Outline { scheme: Scheme::EveryNode, ..o.clone() };
         assert_eq!(first.encode(), stored[2..]);
         assert_eq!(Outline::decode(&stored[2..]), Some(first));
-        assert_eq!(Outline::decode(&[[SCHEME_MARK, 5].as_slice(), &stored[2..]].concat()), None);
+        assert_eq!(Outline::decode(&[[SCHEME_MARK, 6].as_slice(), &stored[2..]].concat()), None);
     }
 
     #[test]
     fn an_outline_with_a_container_comes_back_from_its_stored_form() {
         let o = with_container();
         let stored = o.encode();
-        assert_eq!(&stored[..2], &[SCHEME_MARK, 4]);
-        // The earlier form of it (scheme 3) is not read.
-        assert_eq!(Outline::decode(&[[SCHEME_MARK, 3].as_slice(), &stored[2..]].concat()), None);
+        assert_eq!(&stored[..2], &[SCHEME_MARK, 5]);
+        // The earlier forms of it (schemes 3 and 4) are not read.
+        for earlier in [3, 4] {
+            assert_eq!(Outline::decode(&[[SCHEME_MARK, earlier].as_slice(), &stored[2..]].concat()), None);
+        }
         assert_eq!(Outline::decode(&stored), Some(o.clone()));
         for cut in 1..stored.len() - 2 {
             assert_eq!(Outline::decode(&stored[..stored.len() - cut]), None, "cut {cut}");
@@ -466,14 +530,34 @@ mod tests {
         past.nested[0].end = 401;
         assert_eq!(Outline::decode(&past.encode()), None);
         let mut elsewhere = o.clone();
-        elsewhere.nested[0] =
-            Nested { run: 3, family: 0, start: 500, bounds: vec![510, 520, 530], prints: vec![1, 2], end: 540 };
+        elsewhere.nested[0] = Nested {
+            run: 3,
+            family: 0,
+            parent: None,
+            start: 500,
+            bounds: vec![510, 520, 530],
+            prints: vec![1, 2],
+            end: 540,
+        };
         assert_eq!(Outline::decode(&elsewhere.encode()), None);
+        // A container inside another.
+        let inside = with_containers_inside();
+        assert_eq!(Outline::decode(&inside.encode()), Some(inside.clone()));
+        assert_eq!(inside.clone().keep_families(0b01), o);
+        // Without its holder, a container is not kept.
+        assert_eq!(inside.clone().keep_families(0b10).nested, Vec::new());
+        let mut outside = inside.clone();
+        outside.nested[1].end = 391;
+        assert_eq!(Outline::decode(&outside.encode()), None);
+        let mut orphan = inside.clone();
+        orphan.nested[1].parent = Some(1);
+        assert_eq!(Outline::decode(&orphan.encode()), None);
         // One run holding a container is an outline.
         let mut one = outline(&[0, 500]);
         one.nested.push(Nested {
             run: 0,
             family: 1,
+            parent: None,
             start: 0,
             bounds: vec![50, 200, 400],
             prints: vec![1, 2],

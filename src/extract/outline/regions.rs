@@ -1,6 +1,7 @@
 //! The regions a part parse reads for some places of a file: runs of top-level items, or a
 //! container's header, a run of its items and its footer.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::Outline;
@@ -36,8 +37,8 @@ impl Region {
 pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Region> {
     let bounds = &outline.bounds;
     let mut whole: Vec<Range<usize>> = Vec::new();
-    // Per container: its index and the first and last of its runs taken.
-    let mut inner: Vec<(usize, usize, usize)> = Vec::new();
+    // Per container: the first and last of its runs taken, in runs apart.
+    let mut inner: BTreeMap<usize, Vec<(usize, usize)>> = BTreeMap::new();
     for &(start, end) in spans {
         let end = end.max(start + 1).min(outline.len());
         if start >= end {
@@ -49,10 +50,7 @@ pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Region> {
         if first == last
             && let Some((n, a, b)) = outline.inner_runs(first, start, end)
         {
-            match inner.last_mut() {
-                Some(previous) if previous.0 == n && a <= previous.2 + 1 => previous.2 = previous.2.max(b),
-                _ => inner.push((n, a, b)),
-            }
+            inner.entry(n).or_default().push((a, b));
             continue;
         }
         let range = bounds[first] as usize..bounds[last + 1] as usize;
@@ -61,39 +59,77 @@ pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Region> {
             _ => whole.push(range),
         }
     }
+    // Each container's runs joined where they touch.
+    let inner: BTreeMap<usize, Vec<Range<usize>>> = inner
+        .into_iter()
+        .map(|(n, mut picks)| {
+            picks.sort_unstable();
+            let mut joined: Vec<Range<usize>> = Vec::new();
+            for (a, b) in picks {
+                match joined.last_mut() {
+                    Some(previous) if a <= previous.end => previous.end = previous.end.max(b + 1),
+                    _ => joined.push(a..b + 1),
+                }
+            }
+            let bounds = &outline.nested[n].bounds;
+            (n, joined.into_iter().map(|r| bounds[r.start] as usize..bounds[r.end] as usize).collect())
+        })
+        .collect();
+    // A container inside a run parsed anyway (a top-level run, or a run of items of a
+    // container that holds it) is left to that run.
+    let parsed_anyway = |n: usize| {
+        let at = outline.nested[n].start as usize;
+        let chain = outline.chain(n);
+        whole.iter().any(|w| w.contains(&at))
+            || chain[..chain.len() - 1]
+                .iter()
+                .any(|holder| inner.get(holder).is_some_and(|runs| runs.iter().any(|r| r.contains(&at))))
+    };
     let mut out: Vec<Region> =
         whole.iter().map(|range| Region { ranges: vec![range.clone()], runs: range.clone(), nested: None }).collect();
-    for (n, a, b) in inner {
-        let nested = &outline.nested[n];
-        if whole.iter().any(|w| w.contains(&(nested.start as usize))) {
+    for (&n, runs) in &inner {
+        if parsed_anyway(n) {
             continue;
         }
-        let runs = nested.bounds[a] as usize..nested.bounds[b + 1] as usize;
-        let mut ranges: Vec<Range<usize>> = Vec::with_capacity(3);
-        let body_end = nested.bounds[nested.bounds.len() - 1] as usize;
-        for range in [nested.start as usize..nested.bounds[0] as usize, runs.clone(), body_end..nested.end as usize] {
-            match ranges.last_mut() {
-                _ if range.is_empty() => {}
-                Some(previous) if previous.end == range.start => previous.end = range.end,
-                _ => ranges.push(range),
+        let chain = outline.chain(n);
+        for run in runs {
+            // The headers of the containers from the outermost, the run, their footers from
+            // the innermost.
+            let headers = chain.iter().map(|&i| {
+                let c = &outline.nested[i];
+                c.start as usize..c.bounds[0] as usize
+            });
+            let footers = chain.iter().rev().map(|&i| {
+                let c = &outline.nested[i];
+                c.bounds[c.bounds.len() - 1] as usize..c.end as usize
+            });
+            let mut ranges: Vec<Range<usize>> = Vec::with_capacity(chain.len() * 2 + 1);
+            for range in headers.chain(std::iter::once(run.clone())).chain(footers) {
+                match ranges.last_mut() {
+                    _ if range.is_empty() => {}
+                    Some(previous) if previous.end == range.start => previous.end = range.end,
+                    _ => ranges.push(range),
+                }
             }
+            out.push(Region { ranges, runs: run.clone(), nested: Some(n) });
         }
-        out.push(Region { ranges, runs, nested: Some(n) });
     }
-    out.sort_by_key(|r| r.ranges[0].start);
+    out.sort_by_key(|r| r.runs.start);
     out
 }
 
 impl Outline {
-    /// The container item of top-level run `run` whose runs of items hold all of `[start,
-    /// end)`, and the first and last of those runs.
+    /// The innermost container item of top-level run `run` whose runs of items hold all of
+    /// `[start, end)`, and the first and last of those runs.
     fn inner_runs(&self, run: usize, start: usize, end: usize) -> Option<(usize, usize, usize)> {
         let from = self.nested.partition_point(|n| (n.run as usize) < run);
+        let to = self.nested.partition_point(|n| (n.run as usize) <= run);
+        // Containers come after those that hold them: the last that holds the span is the
+        // innermost.
         let n = from
-            + self.nested[from..]
+            + self.nested[from..to]
                 .iter()
-                .take_while(|n| n.run as usize == run)
-                .position(|n| n.bounds[0] as usize <= start && end <= n.bounds[n.bounds.len() - 1] as usize)?;
+                .rposition(|n| n.bounds[0] as usize <= start && end <= n.bounds[n.bounds.len() - 1] as usize)?;
         let bounds = &self.nested[n].bounds;
         let a = bounds.partition_point(|&b| b as usize <= start) - 1;
         let b = bounds.partition_point(|&b| (b as usize) < end) - 1;
@@ -103,7 +139,7 @@ impl Outline {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{outline, with_container};
+    use super::super::tests::{outline, with_container, with_containers_inside};
     use super::*;
 
     #[test]
@@ -132,6 +168,30 @@ mod tests {
         // Without the container, its run.
         let top = o.clone().keep_families(0);
         assert_eq!(regions(&top, &[(210, 220)]).into_iter().map(|r| r.ranges).collect::<Vec<_>>(), [one(100..400)]);
+    }
+
+    #[test]
+    fn a_span_inside_a_container_inside_another_takes_both_headers_and_footers() {
+        let o = with_containers_inside();
+        let ranges = |spans: &[(usize, usize)]| -> Vec<Vec<Range<usize>>> {
+            regions(&o, spans).into_iter().map(|r| r.ranges).collect()
+        };
+        assert_eq!(ranges(&[(260, 261)]), [vec![120..150, 210..230, 250..280, 290..295, 380..390]]);
+        assert_eq!(ranges(&[(235, 236)]), [vec![120..150, 210..250, 290..295, 380..390]]);
+        // The inner container's header or footer: the outer container's run that holds it.
+        for span in [(215, 216), (292, 293)] {
+            assert_eq!(ranges(&[span]), [vec![120..150, 200..300, 380..390]], "{span:?}");
+        }
+        // A run of the outer container taken leaves the inner one's runs to it.
+        assert_eq!(ranges(&[(215, 216), (260, 261)]), [vec![120..150, 200..300, 380..390]]);
+        assert_eq!(
+            ranges(&[(260, 261), (305, 306)]),
+            [vec![120..150, 210..230, 250..280, 290..295, 380..390], vec![120..150, 300..390]]
+        );
+        // Runs of the inner container apart are two regions; the whole top-level run takes all.
+        assert_eq!(ranges(&[(235, 236), (285, 286)]).len(), 2);
+        let whole_run = 100..400;
+        assert_eq!(ranges(&[(260, 261), (105, 106)]), [vec![whole_run]]);
     }
 
     #[test]
