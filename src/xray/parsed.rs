@@ -54,8 +54,9 @@ pub(super) fn parse(
 /// One tree per region, or `None` when one does not parse as in the whole file.
 fn parse_regions(language: &'static Language, data: &[u8], outline: &Outline, regions: &[Region]) -> Option<Vec<Tree>> {
     let mut trees = Vec::with_capacity(regions.len());
+    let lines = Lines::of(data);
     for region in regions {
-        let tree = extract::parse_in(language, data, &ranges_of(data, &region.ranges)).ok()?;
+        let tree = extract::parse_in(language, data, &lines.ranges(&region.ranges)).ok()?;
         if !outline.agrees(&tree, region, language.grammar) {
             return None;
         }
@@ -65,23 +66,37 @@ fn parse_regions(language: &'static Language, data: &[u8], outline: &Outline, re
 }
 
 /// The parser's ranges of byte `regions` of `data` (in order), with their rows and columns.
+#[cfg(test)]
 fn ranges_of(data: &[u8], regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
-    let (mut row, mut counted) = (0usize, 0usize);
-    let mut point = |at: usize| {
-        row += memchr::memchr_iter(b'\n', &data[counted..at]).count();
-        counted = at;
-        let line_start = memchr::memrchr(b'\n', &data[..at]).map_or(0, |i| i + 1);
+    Lines::of(data).ranges(regions)
+}
+
+/// Where a file's lines end, to give byte offsets their rows and columns.
+struct Lines(Vec<usize>);
+
+impl Lines {
+    fn of(data: &[u8]) -> Lines {
+        Lines(memchr::memchr_iter(b'\n', data).collect())
+    }
+
+    fn point(&self, at: usize) -> Point {
+        let row = self.0.partition_point(|&newline| newline < at);
+        let line_start = row.checked_sub(1).map_or(0, |previous| self.0[previous] + 1);
         Point { row, column: at - line_start }
-    };
-    regions
-        .iter()
-        .map(|region| tree_sitter::Range {
-            start_byte: region.start,
-            end_byte: region.end,
-            start_point: point(region.start),
-            end_point: point(region.end),
-        })
-        .collect()
+    }
+
+    /// The parser's ranges of byte `regions` (in order).
+    fn ranges(&self, regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+        regions
+            .iter()
+            .map(|region| tree_sitter::Range {
+                start_byte: region.start,
+                end_byte: region.end,
+                start_point: self.point(region.start),
+                end_point: self.point(region.end),
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -545,6 +560,17 @@ mod tests {
         // With its own outline, only a run of members and the header are parsed.
         let parsed = parse(language, data, Some(&outline), Some(&[(at, at + 6)])).unwrap();
         assert!(parsed.bytes * 4 < data.len(), "{} of {}", parsed.bytes, data.len());
+    }
+
+    #[test]
+    fn byte_offsets_get_their_rows_and_columns() {
+        let data = b"ab\n\ncd\ne";
+        let lines = Lines::of(data);
+        for at in 0..=data.len() {
+            let row = data[..at].iter().filter(|&&b| b == b'\n').count();
+            let column = at - data[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            assert_eq!(lines.point(at), Point { row, column }, "{at}");
+        }
     }
 
     #[test]
