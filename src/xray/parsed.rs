@@ -318,6 +318,18 @@ mod tests {
         agreed
     }
 
+    /// Checks that `source`, a sample of `grammar` without syntax errors, has every run of its
+    /// containers' items agree (at least `min` runs, one per call of `probe`); returns its
+    /// outline.
+    fn every_container_run_agrees(grammar: &str, source: &str, min: usize) -> Outline {
+        let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
+        let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
+        assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), source));
+        let agreed = check_container_runs(grammar, source, "probe(");
+        assert!(agreed.len() >= min && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+        Outline::of(language, &whole, source.len()).unwrap()
+    }
+
     /// A file of `grammar` with a container (a class, an impl block) of many members, each of
     /// which calls `probe`, between two top-level items.
     fn container(grammar: &str) -> String {
@@ -458,14 +470,9 @@ mod tests {
     fn each_run_of_a_methods_statements_parses_with_both_headers_and_footers_as_in_the_whole_file() {
         for grammar in ["python", "java", "rust", "cpp", "typescript", "tsx", "javascript"] {
             let source = long_methods(grammar);
-            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
-            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
-            assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), &source));
-            let agreed = check_container_runs(grammar, &source, "probe(");
-            assert!(agreed.len() >= 120 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+            let outline = every_container_run_agrees(grammar, &source, 120);
             // A statement of the second method: both headers, a run of its statements, both
             // footers.
-            let outline = Outline::of(language, &whole, source.len()).unwrap();
             let at = source.find("probe(r.v[210]").or_else(|| source.find("probe(request.args.get(\"k210\")")).unwrap();
             let regions = extract::regions(&outline, &[(at, at + 5)]);
             assert_eq!(regions.len(), 1);
@@ -479,12 +486,7 @@ mod tests {
     #[test]
     fn each_run_of_a_functions_statements_parses_with_its_header_and_footer_as_in_the_whole_file() {
         for grammar in ["python", "c", "cpp", "go", "rust", "typescript", "tsx", "javascript"] {
-            let source = long_function(grammar);
-            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
-            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
-            assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), &source));
-            let agreed = check_container_runs(grammar, &source, "probe(");
-            assert!(agreed.len() >= 80 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+            every_container_run_agrees(grammar, &long_function(grammar), 80);
         }
     }
 
@@ -521,13 +523,8 @@ mod tests {
                 source =
                     source.replace("private limit = 10;", "limit = 10;").replace(": string[]): Promise<number>", ")");
             }
-            let language = crate::lang::LANGUAGES.iter().find(|l| l.grammar == grammar).unwrap();
-            let whole = extract::parse_whole(language, source.as_bytes()).unwrap();
-            assert!(!whole.root_node().has_error(), "{grammar}: {}", first_error(whole.root_node(), &source));
-            let agreed = check_container_runs(grammar, &source, "probe(");
-            assert!(agreed.len() >= 48 && agreed.iter().all(|&a| a), "{grammar}: {agreed:?}");
+            let outline = every_container_run_agrees(grammar, &source, 48);
             // A region of a container's items parses far less than the file.
-            let outline = Outline::of(language, &whole, source.len()).unwrap();
             let at = ["member_5", "member5", "Member5"].iter().find_map(|m| source.find(m)).unwrap();
             let regions = extract::regions(&outline, &[(at, at + 6)]);
             assert!(regions[0].len() * 4 < source.len(), "{grammar}: {} of {}", regions[0].len(), source.len());
