@@ -35,20 +35,40 @@ pub(super) fn parse(
     if let (Some(outline), Some(spans)) = (outline, spans)
         && outline.len() == data.len()
     {
-        let top_level = outline.has_containers().then(|| outline.clone().keep_families(0));
-        for outline in std::iter::once(outline).chain(top_level.as_ref()) {
-            let regions = extract::regions(outline, spans);
-            let bytes: usize = regions.iter().map(Region::len).sum();
-            // Without the containers, more is parsed: too much as well.
-            if (bytes as f64) > data.len() as f64 * (1.0 - MIN_SAVING) {
-                break;
+        match part_parse(language, data, outline, spans) {
+            Part::Parsed(parsed) => return Ok(parsed),
+            Part::Differs if outline.has_containers() => {
+                let top_level = outline.clone().keep_families(0);
+                if let Part::Parsed(parsed) = part_parse(language, data, &top_level, spans) {
+                    return Ok(parsed);
+                }
             }
-            if let Some(trees) = parse_regions(language, data, outline, &regions) {
-                return Ok(Parsed { trees, bytes });
-            }
+            Part::Differs | Part::TooMuch => {}
         }
     }
     Ok(Parsed { trees: vec![extract::parse_whole(language, data)?], bytes: data.len() })
+}
+
+/// What a part parse gave.
+enum Part {
+    Parsed(Parsed),
+    /// A run read otherwise alone.
+    Differs,
+    /// It would leave too little of the file out.
+    TooMuch,
+}
+
+/// Parses the regions of `outline` that hold a byte of `spans`.
+fn part_parse(language: &'static Language, data: &[u8], outline: &Outline, spans: &[(usize, usize)]) -> Part {
+    let regions = extract::regions(outline, spans);
+    let bytes: usize = regions.iter().map(Region::len).sum();
+    if (bytes as f64) > data.len() as f64 * (1.0 - MIN_SAVING) {
+        return Part::TooMuch;
+    }
+    match parse_regions(language, data, outline, &regions) {
+        Some(trees) => Part::Parsed(Parsed { trees, bytes }),
+        None => Part::Differs,
+    }
 }
 
 /// One tree per region, or `None` when one does not parse as in the whole file.
