@@ -32,32 +32,35 @@ pub(super) struct Nested {
 pub(super) const MAX_DEPTH: usize = 3;
 
 /// Appends to `out` the container items of `item` (a node of a file of `grammar` in
-/// top-level run `run`, an item of container `parent`'s body if any): itself when it is a
-/// container whose body makes two runs or more, or one run holding a container item cut
-/// again, then the containers among its items, `depth` levels down at most. In the file's
-/// order, each after the container that holds it.
-pub(super) fn cut(grammar: &str, run: usize, parent: Option<u32>, item: Node<'_>, depth: usize, out: &mut Vec<Nested>) {
+/// top-level run `run`, parsed from `start`, an item of container `parent`'s body if any):
+/// itself when it is a container whose body makes two runs or more, or one run holding a
+/// container item cut again, then the containers among its items, `depth` levels down at most.
+/// In the file's order, each after the container that holds it.
+pub(super) fn cut(
+    grammar: &str,
+    run: usize,
+    parent: Option<u32>,
+    (item, start): (Node<'_>, usize),
+    depth: usize,
+    out: &mut Vec<Nested>,
+) {
     let Some((family, body)) = body_of(grammar, item) else { return };
-    // An item of a container's body is parsed from the start of its line (Python reads its
-    // indentation there), so it must start one.
-    let start = match parent {
-        None => item.start_byte(),
-        Some(_) => {
-            let before = item.prev_sibling().or_else(|| item.parent().and_then(|body| body.prev_sibling()));
-            if before.is_none_or(|b| b.end_position().row >= item.start_position().row) {
-                return;
-            }
-            item.start_byte() - item.start_position().column
-        }
-    };
-    let Some(nested) = Nested::of(run, family, parent, start, item, body) else { return };
+    // A body cut again, or holding a container cut again, is longer than this.
+    if body.end_byte() - body.start_byte() < (MIN_CHUNK + MIN_CHUNK / 2) as usize {
+        return;
+    }
+    let members = members(body);
+    let Some(nested) = Nested::of(run, family, parent, start, item, body, &members) else { return };
     let at = out.len();
     let alone = nested.prints.len() < 2;
     out.push(nested);
     if depth > 1 {
-        let mut cursor = body.walk();
-        for member in body.named_children(&mut cursor) {
-            cut(grammar, run, Some(at as u32), member, depth - 1, out);
+        // An item of a container's body is parsed from the start of its line (Python reads
+        // its indentation there), so it must start one.
+        for member in members.iter().filter(|m| !m.node.is_extra()) {
+            if let Some(line) = member.line {
+                cut(grammar, run, Some(at as u32), (member.node, line), depth - 1, out);
+            }
         }
     }
     if alone && out.len() == at + 1 {
@@ -65,41 +68,54 @@ pub(super) fn cut(grammar: &str, run: usize, parent: Option<u32>, item: Node<'_>
     }
 }
 
-impl Nested {
-    /// The runs of the items of `body`, the body of `item` (a container in top-level run
-    /// `run`, an item of container `parent`'s body if any, parsed from `start`): places at the
-    /// starts of the lines its items start, runs of at least [`MIN_CHUNK`] bytes; `None` when
-    /// it has no place.
-    fn of(run: usize, family: u8, parent: Option<u32>, start: usize, item: Node<'_>, body: Node<'_>) -> Option<Nested> {
-        // A body cut again, or holding a container cut again, is longer than this.
-        if body.end_byte() - body.start_byte() < (MIN_CHUNK + MIN_CHUNK / 2) as usize {
-            return None;
+/// A named child of a container's body, with the start of its line when it starts one.
+struct Member<'t> {
+    node: Node<'t>,
+    line: Option<usize>,
+}
+
+/// The named children of `body`, in order. A child starts a line when the token before it
+/// (the previous child's last, or the header's) ends on an earlier row.
+fn members<'t>(body: Node<'t>) -> Vec<Member<'t>> {
+    let mut members = Vec::new();
+    let mut before_row = body.prev_sibling().map(|b| b.end_position().row);
+    let mut cursor = body.walk();
+    let mut more = cursor.goto_first_child();
+    while more {
+        let node = cursor.node();
+        more = cursor.goto_next_sibling();
+        let starts_line = before_row.is_some_and(|row| row < node.start_position().row);
+        before_row = Some(node.end_position().row);
+        if node.is_named() {
+            let line = starts_line.then(|| node.start_byte() - node.start_position().column);
+            members.push(Member { node, line });
         }
+    }
+    members
+}
+
+impl Nested {
+    /// The runs of `members`, the items of `body`, the body of `item` (a container in
+    /// top-level run `run`, an item of container `parent`'s body if any, parsed from `start`):
+    /// places at the starts of the lines its items start, runs of at least [`MIN_CHUNK`]
+    /// bytes; `None` when it has no place.
+    fn of(
+        run: usize,
+        family: u8,
+        parent: Option<u32>,
+        start: usize,
+        item: Node<'_>,
+        body: Node<'_>,
+        members: &[Member<'_>],
+    ) -> Option<Nested> {
         let mut bounds: Vec<u32> = Vec::new();
-        let mut last_end = None;
-        // The row the token before a child ends on: the previous child's last, or the
-        // header's; a child starts a line when it starts on a later row.
-        let mut before_row = body.prev_sibling().map(|b| b.end_position().row);
-        let mut cursor = body.walk();
-        let mut more = cursor.goto_first_child();
-        while more {
-            let child = cursor.node();
-            more = cursor.goto_next_sibling();
-            let starts_line = before_row.is_some_and(|row| row < child.start_position().row);
-            before_row = Some(child.end_position().row);
-            if !child.is_named() {
-                continue;
-            }
-            last_end = Some(child.end_byte() as u32);
-            if child.is_extra() || !starts_line {
-                continue;
-            }
-            let line = (child.start_byte() - child.start_position().column) as u32;
+        for member in members.iter().filter(|m| !m.node.is_extra()) {
+            let Some(line) = member.line.map(|l| l as u32) else { continue };
             if line > item.start_byte() as u32 && bounds.last().is_none_or(|&b| line >= b + MIN_CHUNK) {
                 bounds.push(line);
             }
         }
-        let end = last_end?;
+        let end = members.last()?.node.end_byte() as u32;
         // A last run shorter than the others joins the one before.
         if bounds.len() > 1 && end < bounds[bounds.len() - 1] + MIN_CHUNK / 2 {
             bounds.pop();

@@ -93,7 +93,7 @@ impl Outline {
         let mut nested = Vec::new();
         for item in root.named_children(&mut cursor) {
             let run = bounds.partition_point(|&b| b as usize <= item.start_byte()) - 1;
-            containers::cut(language.grammar, run, None, item, containers::MAX_DEPTH, &mut nested);
+            containers::cut(language.grammar, run, None, (item, item.start_byte()), containers::MAX_DEPTH, &mut nested);
         }
         if bounds.len() < 3 && nested.is_empty() {
             return None;

@@ -77,9 +77,8 @@ pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Region> {
         .collect();
     // A container inside a run parsed anyway (a top-level run, or a run of items of a
     // container that holds it) is left to that run.
-    let parsed_anyway = |n: usize| {
+    let parsed_anyway = |n: usize, chain: &[usize]| {
         let at = outline.nested[n].start as usize;
-        let chain = outline.chain(n);
         whole.iter().any(|w| w.contains(&at))
             || chain[..chain.len() - 1]
                 .iter()
@@ -88,10 +87,10 @@ pub fn regions(outline: &Outline, spans: &[(usize, usize)]) -> Vec<Region> {
     let mut out: Vec<Region> =
         whole.iter().map(|range| Region { ranges: vec![range.clone()], runs: range.clone(), nested: None }).collect();
     for (&n, runs) in &inner {
-        if parsed_anyway(n) {
+        let chain = outline.chain(n);
+        if parsed_anyway(n, &chain) {
             continue;
         }
-        let chain = outline.chain(n);
         for run in runs {
             // The headers of the containers from the outermost, the run, their footers from
             // the innermost.
