@@ -18,7 +18,7 @@ mod syntax;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -383,20 +383,28 @@ pub fn run(
         }
         let outlines: Vec<Option<Outline>> =
             chunk.iter().map(|info| outline_of(ctx, &compiled, &record_keys, info)).collect();
-        let evaluated: Vec<(usize, Evaluated)> = chunk
-            .par_iter()
-            .enumerate()
-            .map_init(
-                || (content.local(), script::Sandbox::new(&request.limits)),
-                |(local, sandbox), (i, info)| {
+        // Each of the pool's threads takes the next file when done with one, the largest first:
+        // in path order, a large file met last kept one core busy while the other idled.
+        let order = largest_first(chunk);
+        let next = AtomicUsize::new(0);
+        let mut evaluated: Vec<(usize, Evaluated)> = (0..rayon::current_num_threads().min(chunk.len()))
+            .into_par_iter()
+            .flat_map_iter(|_| {
+                let (local, mut sandbox) = (content.local(), script::Sandbox::new(&request.limits));
+                let mut done = Vec::new();
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let info = &chunk[i];
                     if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() > d) {
-                        return (i, Evaluated::Skipped);
+                        done.push((i, Evaluated::Skipped));
+                        continue;
                     }
                     let how = How { compiled: &compiled, driver: driver.as_ref(), demand: demand.as_ref() };
-                    (i, evaluate(content, local.as_ref(), sandbox, &how, outlines[i].as_ref(), info))
-                },
-            )
+                    done.push((i, evaluate(content, local.as_ref(), &mut sandbox, &how, outlines[i].as_ref(), info)));
+                }
+                done
+            })
             .collect();
+        evaluated.sort_unstable_by_key(|(i, _)| *i);
         for (i, result) in evaluated {
             let info = &chunk[i];
             match result {
@@ -472,6 +480,13 @@ pub fn run(
         ));
     }
     Ok(output)
+}
+
+/// The indexes of `chunk`'s files, largest first.
+fn largest_first(chunk: &[FileInfo]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..chunk.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(chunk[i].size));
+    order
 }
 
 /// The outline of a candidate's record when the query can use it: each of its matches in the

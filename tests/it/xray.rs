@@ -236,6 +236,32 @@ fn the_working_tree_is_searched_as_it_is_on_disk() {
 }
 
 #[test]
+fn answers_come_in_path_order_whichever_file_is_parsed_first() {
+    let (_tmp, repo) = fixture("xray");
+    // The larger a file, the later its path: the largest are parsed first, the answer is in
+    // path order, and a limit keeps its first matches.
+    for (n, name) in ["app/x1.py", "app/x2.py", "app/x3.py", "app/x4.py"].iter().enumerate() {
+        let body: String =
+            (0..(n + 1) * 40).map(|i| format!("def f{i}():\n    return open(\"{i}\", \"w\")\n")).collect();
+        std::fs::write(repo.join(name), body).unwrap();
+    }
+    let all = cc(&repo, &["xray", "open(", "-F", "--query", OPEN_WITH_MODE]);
+    assert_eq!(all.code, 0, "{} {}", all.stdout, all.stderr);
+    let found = places(&all.json);
+    let in_order = |p: &String| {
+        let (path, line) = p.rsplit_once(':').unwrap();
+        (path.to_owned(), line.parse::<u64>().unwrap())
+    };
+    let mut sorted = found.clone();
+    sorted.sort_by_key(in_order);
+    assert_eq!(found, sorted);
+    assert_eq!(found.iter().filter(|p| p.starts_with("app/x")).count(), 400);
+    let limited = cc(&repo, &["xray", "open(", "-F", "--query", OPEN_WITH_MODE, "--limit", "50"]);
+    assert_eq!(places(&limited.json), found[..50].to_vec());
+    assert_eq!(limited.json["truncated"], true);
+}
+
+#[test]
 fn scripts_walk_the_tree_from_the_drivers_matches() {
     let (_tmp, repo) = fixture("xray");
     let rules = tempfile_in(&repo, "unwrap_in_result.rhai", UNWRAP_IN_RESULT);
