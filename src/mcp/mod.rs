@@ -7,6 +7,7 @@
 mod graph_tools;
 mod history_tools;
 mod http;
+mod params;
 pub mod repos;
 mod server;
 mod stdio;
