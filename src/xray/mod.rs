@@ -558,7 +558,7 @@ fn evaluate(
     let bytes = parsed.bytes;
     let found = match compiled {
         Compiled::Query(queries) => match queries.get(language.name) {
-            Some(q) => Ok(parsed.trees.iter().flat_map(|tree| q.matches(tree, &data, spans.as_deref())).collect()),
+            Some(q) => Ok(once_each(parsed.trees.iter().map(|tree| q.matches(tree, &data, spans.as_deref())))),
             None => return Evaluated::Skipped,
         },
         Compiled::Script(source) => match parsed.trees.into_iter().next() {
@@ -581,6 +581,44 @@ fn evaluate(
     }
 }
 
+/// A match's place and captures: what tells it from another.
+type MatchKey = (usize, usize, String, Vec<(String, u32, u32, u32, u32)>);
+
+fn match_key(f: &Found) -> MatchKey {
+    let captures = f.captures.iter().map(|c| (c.name.clone(), c.line, c.column, c.line_end, c.column_end)).collect();
+    (f.start_byte, f.end_byte, f.kind.clone(), captures)
+}
+
+/// The matches of a file's trees, each as many times as the tree that has it most: the parts
+/// of a container around its items (its header and footer, and the call or statement that
+/// holds them) are parsed with each run of the items, so a match there is found once per run
+/// parsed, and once in the whole file.
+fn once_each(mut per_tree: impl Iterator<Item = Vec<Found>>) -> Vec<Found> {
+    let mut all = per_tree.next().unwrap_or_default();
+    let mut most: Option<std::collections::HashMap<MatchKey, usize>> = None;
+    for found in per_tree {
+        let most = most.get_or_insert_with(|| {
+            let mut counts = std::collections::HashMap::new();
+            for f in &all {
+                *counts.entry(match_key(f)).or_default() += 1;
+            }
+            counts
+        });
+        let mut here: std::collections::HashMap<MatchKey, usize> = std::collections::HashMap::new();
+        for f in found {
+            let key = match_key(&f);
+            let count = here.entry(key.clone()).or_default();
+            *count += 1;
+            let seen = most.entry(key).or_default();
+            if *count > *seen {
+                *seen = *count;
+                all.push(f);
+            }
+        }
+    }
+    all
+}
+
 /// Whether `[start, end)` overlaps one of `spans` (in order, not overlapping each other); an
 /// empty range or span counts as the one byte at its position.
 fn overlaps(spans: &[(usize, usize)], start: usize, end: usize) -> bool {
@@ -593,6 +631,46 @@ fn overlaps(spans: &[(usize, usize)], start: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_match_found_in_several_trees_of_a_file_counts_as_often_as_in_the_one_with_most() {
+        let found = |start: usize, capture: &str| Found {
+            start_byte: start,
+            end_byte: start + 10,
+            start: tree_sitter::Point::default(),
+            end: tree_sitter::Point::default(),
+            kind: "call_expression".to_owned(),
+            text: String::new(),
+            captures: vec![Capture {
+                name: capture.to_owned(),
+                kind: "identifier".to_owned(),
+                text: String::new(),
+                line: 1,
+                column: start as u32,
+                line_end: 1,
+                column_end: start as u32 + 3,
+            }],
+            value: None,
+        };
+        let places =
+            |all: Vec<Found>| all.iter().map(|f| (f.start_byte, f.captures[0].name.clone())).collect::<Vec<_>>();
+        // The call around both runs in both trees; two patterns matching one node in the
+        // first; a run's own match in each.
+        let first = vec![found(0, "f"), found(5, "a"), found(5, "a"), found(20, "x")];
+        let second = vec![found(0, "f"), found(5, "a"), found(40, "y"), found(0, "g")];
+        assert_eq!(
+            places(once_each([first, second].into_iter())),
+            vec![
+                (0, "f".into()),
+                (5, "a".into()),
+                (5, "a".into()),
+                (20, "x".into()),
+                (40, "y".into()),
+                (0, "g".into())
+            ]
+        );
+        assert!(once_each(std::iter::empty()).is_empty());
+    }
 
     #[test]
     fn a_match_must_overlap_a_driver_match() {

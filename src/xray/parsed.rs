@@ -510,6 +510,37 @@ mod tests {
         }
     }
 
+    /// A test file of `grammar`: one `describe(...)` call whose callback holds many tests,
+    /// each calling `probe`, and a nested `describe` with long tests of its own.
+    fn callbacks(grammar: &str) -> String {
+        let test = "  // Test §.\n  it('does §', async () => {\n    const v§ = probe(§)\n    \
+                    expect(JSON.stringify(v§)).toBe('§')\n  })\n\n";
+        let long = "    it('runs ¶', () => {\n§    })\n\n";
+        let step = "      const s§ = probe(§, 'step')\n      expect(s§).toBeDefined()\n";
+        let mut text = String::from("import { describe, it, expect } from 'vitest'\n\ndescribe('session', () => {\n");
+        for n in 0..60 {
+            text.push_str(&test.replace('§', &n.to_string()));
+        }
+        text.push_str("  describe.each([1, 2])('nested %i', (k) => {\n");
+        for m in 0..3 {
+            let steps: String = (0..40).map(|n| step.replace('§', &format!("{m}_{n}"))).collect();
+            text.push_str(&long.replace('¶', &m.to_string()).replace('§', &steps));
+        }
+        text.push_str("  })\n})\n\nexport const after = 1\n");
+        if grammar == "typescript" || grammar == "tsx" {
+            text = text.replace("(k) =>", "(k: number) =>");
+        }
+        text
+    }
+
+    #[test]
+    fn each_run_of_a_callbacks_statements_parses_with_the_calls_header_and_footer_as_in_the_whole_file() {
+        for grammar in ["typescript", "tsx", "javascript"] {
+            let outline = every_container_run_agrees(grammar, &callbacks(grammar), 100);
+            assert!(outline.has_containers(), "{grammar}");
+        }
+    }
+
     #[test]
     fn a_run_of_a_functions_statements_that_reads_otherwise_alone_falls_back_to_its_top_level_run() {
         let language = crate::lang::by_name("c").unwrap();

@@ -88,7 +88,20 @@ pub fn compile_for(
                     let regional =
                         root_kinds.as_ref().is_some_and(|kinds| file.is_some_and(|file| !kinds.contains(&file)));
                     let families = match &root_kinds {
-                        Some(kinds) if regional => crate::extract::families_inside(language.grammar, kinds),
+                        Some(kinds) if regional => {
+                            let patterns: Vec<Option<&str>> = (0..query.pattern_count())
+                                .map(|p| {
+                                    let end = query.end_byte_for_pattern(p).min(text.len());
+                                    text.get(query.start_byte_for_pattern(p)..end)
+                                })
+                                .collect();
+                            let header_only = |kind: &str, chain: Option<&str>| {
+                                patterns.iter().all(|p| {
+                                    p.is_some_and(|p| first_node_kind(p) != Some(kind) || header_only(p, chain))
+                                })
+                            };
+                            crate::extract::families_inside(language.grammar, kinds, &header_only)
+                        }
                         _ => 0,
                     };
                     compiled.insert(name, CompiledQuery { query, reported, main, root_kinds, regional, families });
@@ -352,6 +365,61 @@ fn quantified_at_top(pattern: &str) -> bool {
     false
 }
 
+/// Whether `pattern`, one pattern's text, asks of its root only for children named by fields
+/// other than `chain`, each once (no quantifier), with no anchor, negated field or child
+/// without a field; captures and predicates aside. Rooted at a node on a callback container's
+/// way to its body, such a pattern matches there as it does in the whole file when only the
+/// container's header and footer are parsed around a run of its items: the children it asks
+/// for lie in them, and the root spans the same bytes.
+fn header_only(pattern: &str, chain: Option<&str>) -> bool {
+    let tokens = tokens(pattern);
+    let Some(word) = tokens.iter().position(|t| matches!(t, Token::Word(_))) else { return false };
+    if word == 0 || tokens[..word].iter().any(|t| *t != Token::Open) {
+        return false;
+    }
+    let mut i = word + 1;
+    while let Some(token) = tokens.get(i) {
+        match token {
+            Token::Close => return true,
+            Token::Capture => i += 1,
+            Token::Open if matches!(tokens.get(i + 1), Some(Token::Word(w)) if w.starts_with('#')) => {
+                i = element_end(&tokens, i);
+            }
+            Token::Field(field) if chain != Some(*field) => {
+                i = element_end(&tokens, i + 1);
+                if matches!(tokens.get(i), Some(Token::Quantifier(_))) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// The position after the element starting at `i`: a node or group in parentheses, an
+/// alternation, a word or a string.
+fn element_end(tokens: &[Token<'_>], i: usize) -> usize {
+    let (open, close) = match tokens.get(i) {
+        Some(Token::Open) => (Token::Open, Token::Close),
+        Some(Token::OpenAlternation) => (Token::OpenAlternation, Token::CloseAlternation),
+        Some(Token::Word(_) | Token::Text) => return i + 1,
+        _ => return tokens.len(),
+    };
+    let mut depth = 0usize;
+    for (j, t) in tokens.iter().enumerate().skip(i) {
+        if *t == open {
+            depth += 1;
+        } else if *t == close {
+            depth -= 1;
+            if depth == 0 {
+                return j + 1;
+            }
+        }
+    }
+    tokens.len()
+}
+
 /// The kind of the first node of a pattern's text: `(call ...)`, or in a group with
 /// predicates, `((call ...) (#eq? ...))`. `None` for anything else.
 fn first_node_kind(pattern: &str) -> Option<&str> {
@@ -437,6 +505,42 @@ mod tests {
             .into_iter()
             .map(|f| (f.start.row as u32 + 1, f.text, f.captures.into_iter().map(|c| (c.name, c.text)).collect()))
             .collect()
+    }
+
+    #[test]
+    fn a_pattern_is_read_from_a_header_only_when_it_asks_for_no_child_on_the_way_to_the_body() {
+        let arguments = Some("arguments");
+        // Children by other fields, captures and predicates: read from the header.
+        assert!(header_only(r#"(call_expression function: (member_expression) @f) @c"#, arguments));
+        assert!(header_only(r#"((call_expression function: (identifier) @f) @c (#eq? @f "describe"))"#, arguments));
+        assert!(header_only(r#"(call_expression function: [(identifier) (member_expression)] @f)"#, arguments));
+        assert!(header_only("(call_expression) @c", arguments));
+        assert!(header_only("(statement_block) @b", None));
+        // The child on the way to the body, a child with no field, an anchor, a negated field,
+        // a quantified child: not.
+        assert!(!header_only("(call_expression arguments: (arguments) @a) @c", arguments));
+        assert!(!header_only("(call_expression (identifier) @f) @c", arguments));
+        assert!(!header_only("(call_expression . function: (identifier)) @c", arguments));
+        assert!(!header_only("(call_expression !type_arguments) @c", arguments));
+        assert!(!header_only("(call_expression function: (identifier)? @f) @c", arguments));
+        assert!(!header_only("(statement_block (expression_statement)) @b", None));
+        assert!(!header_only("(arrow_function body: (_)) @f", Some("body")));
+        assert!(header_only("(arrow_function parameters: (formal_parameters)) @f", Some("body")));
+        assert!(!header_only("[(call_expression) (new_expression)] @c", arguments));
+    }
+
+    #[test]
+    fn a_query_for_calls_keeps_callbacks_as_containers_only_when_their_headers_answer_it() {
+        let families = |q: &str| {
+            let (compiled, _) = compile_for(q, &langs(&["typescript"])).unwrap();
+            compiled["typescript"].families
+        };
+        // Classes, functions, callbacks.
+        assert_eq!(families(r#"(call_expression function: (member_expression) @f) @c"#), 0b111);
+        assert_eq!(families("(call_expression arguments: (arguments (arrow_function))) @c"), 0b011);
+        assert_eq!(families("(throw_statement) @t"), 0b111);
+        // Two patterns rooted at calls: both must be read from the header.
+        assert_eq!(families("(call_expression function: (identifier)) @a (call_expression (identifier)) @b"), 0b011);
     }
 
     #[test]

@@ -35,8 +35,14 @@ pub(super) enum Token<'t> {
     Text,
     /// `?`, `*` or `+`.
     Quantifier(char),
-    /// A capture, a field name, a negated field, an anchor.
-    Other,
+    /// A capture (`@name`).
+    Capture,
+    /// A negated field (`!name`).
+    Negated,
+    /// A field name (`name:`).
+    Field(&'t str),
+    /// An anchor (`.`).
+    Anchor,
 }
 
 pub(super) fn tokens(pattern: &str) -> Vec<Token<'_>> {
@@ -70,7 +76,7 @@ pub(super) fn tokens(pattern: &str) -> Vec<Token<'_>> {
             }
             b'@' | b'!' => {
                 i = word_end(i + 1);
-                out.push(Token::Other);
+                out.push(if c == b'@' { Token::Capture } else { Token::Negated });
                 continue;
             }
             _ if c.is_ascii_whitespace() => {}
@@ -82,12 +88,12 @@ pub(super) fn tokens(pattern: &str) -> Vec<Token<'_>> {
                     i += pattern[i..].chars().next().map_or(1, char::len_utf8);
                     continue;
                 }
+                let word = &pattern[i..end];
                 if bytes.get(end) == Some(&b':') {
-                    out.push(Token::Other);
+                    out.push(Token::Field(word));
                     i = end + 1;
                 } else {
-                    let word = &pattern[i..end];
-                    out.push(if word == "." { Token::Other } else { Token::Word(word) });
+                    out.push(if word == "." { Token::Anchor } else { Token::Word(word) });
                     i = end;
                 }
                 continue;

@@ -261,6 +261,54 @@ fn answers_come_in_path_order_whichever_file_is_parsed_first() {
     assert_eq!(limited.json["truncated"], true);
 }
 
+/// A test file: one `describe(...)` whose callback holds `tests` tests, one in 20 of them
+/// calling `JSON.stringify`.
+fn describe_file(tests: usize) -> String {
+    let mut text = String::from("import { describe, it, expect } from 'vitest'\n\ndescribe('session', () => {\n");
+    for n in 0..tests {
+        let show = if n % 20 == 7 { "JSON.stringify" } else { "String" };
+        text.push_str(&format!(
+            "  // Test {n}.\n  it('does {n}', async () => {{\n    const v{n} = await load({n}, 'fixture')\n    \
+             expect({show}(v{n})).toBe('{{\"n\":{n}}}')\n  }})\n\n"
+        ));
+    }
+    text.push_str("})\n");
+    text
+}
+
+#[test]
+fn a_query_about_calls_parses_a_test_callbacks_runs_with_the_call_around_them() {
+    let (_tmp, repo) = fixture("xray");
+    let source = describe_file(60);
+    std::fs::write(repo.join("app/session.test.ts"), &source).unwrap();
+    let size = source.len() as u64;
+    let stringify = r#"(call_expression function: (member_expression object: (identifier) @_o (#eq? @_o "JSON") property: (property_identifier) @_p (#eq? @_p "stringify"))) @match"#;
+    let expected: Vec<String> = source
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("JSON.stringify("))
+        .map(|(i, _)| format!("app/session.test.ts:{}", i + 1))
+        .collect();
+    assert_eq!(expected.len(), 3);
+    let calls = cc(&repo, &["xray", "JSON.stringify", "-F", "--query", stringify, "--lang", "typescript"]);
+    assert_eq!(calls.code, 0, "{} {}", calls.stdout, calls.stderr);
+    assert_eq!(places(&calls.json), expected);
+    let parsed = calls.json["bytes_parsed"].as_u64().unwrap();
+    assert!(parsed * 2 < size, "{parsed} of {size} bytes parsed");
+
+    // The call holding the runs is in every run's parse: found once, as in the whole file.
+    let describe = r#"(call_expression function: (identifier) @f (#eq? @f "describe")) @m"#;
+    let outer = cc(&repo, &["xray", "JSON.stringify", "-F", "--query", describe, "--lang", "typescript"]);
+    assert_eq!(places(&outer.json), vec!["app/session.test.ts:3"], "{}", outer.stdout);
+    assert!(outer.json["bytes_parsed"].as_u64().unwrap() * 2 < size);
+
+    // A query that looks into the callback from the call parses the whole file.
+    let with_callback = "(call_expression arguments: (arguments (arrow_function))) @c";
+    let whole = cc(&repo, &["xray", "JSON.stringify", "-F", "--query", with_callback, "--lang", "typescript"]);
+    assert_eq!(whole.json["bytes_parsed"].as_u64(), Some(size));
+    assert_eq!(whole.json["total_matches"], 4, "{}", whole.stdout);
+}
+
 #[test]
 fn scripts_walk_the_tree_from_the_drivers_matches() {
     let (_tmp, repo) = fixture("xray");

@@ -140,22 +140,51 @@ impl Nested {
 /// A kind of container item of a grammar (classes, functions): the kinds that wrap such a
 /// container (with the field that holds it), the container kinds (each keeps its items in its
 /// `body` field), the kinds of those bodies, and the kind of the one child of a body that
-/// holds the items, where the grammar has one (Go's `statement_list`).
+/// holds the items, where the grammar has one (Go's `statement_list`). A family of
+/// `callbacks` is instead a statement calling a function whose last argument is a function
+/// (`describe('...', () => { ... })`), cut at the items of that function's body.
 struct Family {
     wrappers: &'static [(&'static str, &'static str)],
     kinds: &'static [&'static str],
     bodies: &'static [&'static str],
     list: Option<&'static str>,
+    callbacks: bool,
 }
+
+/// The kinds from a callback container's statement down to the body holding its items, each
+/// with the field of its child on that way (`None`: a child with no field).
+const CALLBACK_CHAIN: &[(&str, Option<&str>)] = &[
+    ("expression_statement", None),
+    ("call_expression", Some("arguments")),
+    ("arguments", None),
+    ("arrow_function", Some("body")),
+    ("function_expression", Some("body")),
+    ("statement_block", None),
+];
 
 impl Family {
     /// Whether a node of `kind` may be the container, its wrapper or its body: a match of
     /// that kind need not lie inside one of its items.
     fn holds(&self, kind: &str) -> bool {
+        if self.callbacks {
+            return CALLBACK_CHAIN.iter().any(|(k, _)| *k == kind);
+        }
         self.wrappers.iter().any(|(w, _)| *w == kind)
             || self.kinds.contains(&kind)
             || self.bodies.contains(&kind)
             || self.list == Some(kind)
+    }
+
+    /// Whether a query whose patterns' roots have `kinds` finds its matches in the items of
+    /// such containers, or, at a node of a callback's chain, from the parts of the container
+    /// before and after its body (its header and footer): `header_only(kind, field)` says
+    /// whether each pattern rooted at `kind` asks only for children of its root other than the
+    /// one on the way to the body (by `field`, or with no field).
+    fn inside(&self, kinds: &[String], header_only: &dyn Fn(&str, Option<&str>) -> bool) -> bool {
+        if self.callbacks {
+            return CALLBACK_CHAIN.iter().all(|(k, field)| !kinds.iter().any(|q| q == k) || header_only(k, *field));
+        }
+        !kinds.iter().any(|k| self.holds(k))
     }
 }
 
@@ -168,12 +197,14 @@ fn families(grammar: &str) -> &'static [Family] {
             kinds: &["class_definition"],
             bodies: &["block"],
             list: None,
+            callbacks: false,
         },
         Family {
             wrappers: &[("decorated_definition", "definition")],
             kinds: &["function_definition"],
             bodies: &["block"],
             list: None,
+            callbacks: false,
         },
     ];
     const JAVA: &[Family] = &[
@@ -182,12 +213,14 @@ fn families(grammar: &str) -> &'static [Family] {
             kinds: &["class_declaration", "interface_declaration", "record_declaration"],
             bodies: &["class_body", "interface_body"],
             list: None,
+            callbacks: false,
         },
         Family {
             wrappers: &[],
             kinds: &["method_declaration", "constructor_declaration"],
             bodies: &["block", "constructor_body"],
             list: None,
+            callbacks: false,
         },
     ];
     const SCRIPT: &[Family] = &[
@@ -196,13 +229,16 @@ fn families(grammar: &str) -> &'static [Family] {
             kinds: &["class_declaration", "abstract_class_declaration"],
             bodies: &["class_body"],
             list: None,
+            callbacks: false,
         },
         Family {
             wrappers: &[("export_statement", "declaration")],
             kinds: &["function_declaration", "generator_function_declaration", "method_definition"],
             bodies: &["statement_block"],
             list: None,
+            callbacks: false,
         },
+        Family { wrappers: &[], kinds: &[], bodies: &["statement_block"], list: None, callbacks: true },
     ];
     const RUST: &[Family] = &[
         Family {
@@ -210,25 +246,39 @@ fn families(grammar: &str) -> &'static [Family] {
             kinds: &["impl_item", "trait_item", "mod_item"],
             bodies: &["declaration_list"],
             list: None,
+            callbacks: false,
         },
-        Family { wrappers: &[], kinds: &["function_item"], bodies: &["block"], list: None },
+        Family { wrappers: &[], kinds: &["function_item"], bodies: &["block"], list: None, callbacks: false },
     ];
-    const C: &[Family] =
-        &[Family { wrappers: &[], kinds: &["function_definition"], bodies: &["compound_statement"], list: None }];
+    const C: &[Family] = &[Family {
+        wrappers: &[],
+        kinds: &["function_definition"],
+        bodies: &["compound_statement"],
+        list: None,
+        callbacks: false,
+    }];
     const CPP: &[Family] = &[
         Family {
             wrappers: &[],
             kinds: &["namespace_definition", "linkage_specification"],
             bodies: &["declaration_list"],
             list: None,
+            callbacks: false,
         },
-        Family { wrappers: &[], kinds: &["function_definition"], bodies: &["compound_statement"], list: None },
+        Family {
+            wrappers: &[],
+            kinds: &["function_definition"],
+            bodies: &["compound_statement"],
+            list: None,
+            callbacks: false,
+        },
     ];
     const GO: &[Family] = &[Family {
         wrappers: &[],
         kinds: &["function_declaration", "method_declaration"],
         bodies: &["block"],
         list: Some("statement_list"),
+        callbacks: false,
     }];
     match grammar {
         "python" => PYTHON,
@@ -246,6 +296,12 @@ fn families(grammar: &str) -> &'static [Family] {
 /// body, and the body that holds its items, when it is a container.
 pub(super) fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<(u8, Node<'t>)> {
     for (i, family) in families(grammar).iter().enumerate() {
+        if family.callbacks {
+            match callback_body(item) {
+                Some(body) => return Some((i as u8, body)),
+                None => continue,
+            }
+        }
         let mut node = item;
         if let Some((_, field)) = family.wrappers.iter().find(|(kind, _)| *kind == node.kind()) {
             match node.child_by_field_name(field) {
@@ -265,13 +321,29 @@ pub(super) fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<(u8, Node<'t>
     None
 }
 
+/// The body of the function `item` calls with a function as its last argument, when `item`
+/// is such a call statement (see [`CALLBACK_CHAIN`]).
+fn callback_body(item: Node<'_>) -> Option<Node<'_>> {
+    if item.kind() != "expression_statement" {
+        return None;
+    }
+    let call = item.named_child(0).filter(|c| c.kind() == "call_expression")?;
+    let arguments = call.child_by_field_name("arguments").filter(|a| a.kind() == "arguments")?;
+    let last = arguments.named_child(u32::try_from(arguments.named_child_count().checked_sub(1)?).ok()?)?;
+    if !matches!(last.kind(), "arrow_function" | "function_expression") {
+        return None;
+    }
+    last.child_by_field_name("body").filter(|b| b.kind() == "statement_block")
+}
+
 /// The families of `grammar`'s containers (a bit each, by number) whose items hold every match
 /// of a query whose patterns' roots have `kinds`: no root may be such a container, its wrapper
-/// or its body. Those matches are found by a parse of the item's run with its container's
-/// header and footer.
-pub fn families_inside(grammar: &str, kinds: &[String]) -> u32 {
+/// or its body, or, for a callback, none may ask there for more than the header and footer
+/// show (`header_only`, see [`Family::inside`]). Those matches are found by a parse of the
+/// item's run with its container's header and footer.
+pub fn families_inside(grammar: &str, kinds: &[String], header_only: &dyn Fn(&str, Option<&str>) -> bool) -> u32 {
     let families = families(grammar);
-    (0..families.len()).filter(|&i| !kinds.iter().any(|k| families[i].holds(k))).fold(0, |mask, i| mask | 1 << i)
+    (0..families.len()).filter(|&i| families[i].inside(kinds, header_only)).fold(0, |mask, i| mask | 1 << i)
 }
 
 /// Every kind of `grammar` that may be a container, its wrapper, its body or its list.
@@ -281,7 +353,8 @@ pub fn chain_kinds(grammar: &str) -> Vec<&'static str> {
         .iter()
         .flat_map(|f| {
             let wrappers = f.wrappers.iter().map(|(w, _)| *w);
-            wrappers.chain(f.kinds.iter().copied()).chain(f.bodies.iter().copied()).chain(f.list)
+            let callbacks = CALLBACK_CHAIN.iter().filter(|_| f.callbacks).map(|(k, _)| *k);
+            wrappers.chain(f.kinds.iter().copied()).chain(f.bodies.iter().copied()).chain(f.list).chain(callbacks)
         })
         .collect()
 }
@@ -293,14 +366,24 @@ mod tests {
     #[test]
     fn a_query_keeps_the_families_of_containers_its_roots_cannot_be() {
         let kinds = |k: &[&str]| k.iter().map(|k| (*k).to_owned()).collect::<Vec<_>>();
+        let never = |_: &str, _: Option<&str>| false;
+        let inside = |grammar: &str, k: &[&str]| families_inside(grammar, &kinds(k), &never);
         // Python: classes are family 0, functions 1.
-        assert_eq!(families_inside("python", &kinds(&["call"])), 0b11);
-        assert_eq!(families_inside("python", &kinds(&["function_definition"])), 0b01);
-        assert_eq!(families_inside("python", &kinds(&["class_definition", "call"])), 0b10);
-        assert_eq!(families_inside("python", &kinds(&["decorated_definition"])), 0);
-        assert_eq!(families_inside("python", &kinds(&["block"])), 0);
-        assert_eq!(families_inside("go", &kinds(&["statement_list"])), 0);
-        assert_eq!(families_inside("c", &kinds(&["call_expression"])), 0b1);
-        assert_eq!(families_inside("php", &kinds(&["call"])), 0);
+        assert_eq!(inside("python", &["call"]), 0b11);
+        assert_eq!(inside("python", &["function_definition"]), 0b01);
+        assert_eq!(inside("python", &["class_definition", "call"]), 0b10);
+        assert_eq!(inside("python", &["decorated_definition"]), 0);
+        assert_eq!(inside("python", &["block"]), 0);
+        assert_eq!(inside("go", &["statement_list"]), 0);
+        assert_eq!(inside("c", &["call_expression"]), 0b1);
+        assert_eq!(inside("php", &["call"]), 0);
+        // TypeScript: classes 0, functions 1, callbacks 2. A call may be a callback's; it is
+        // kept when the patterns rooted at calls ask only for what the header shows.
+        assert_eq!(inside("typescript", &["call_expression"]), 0b011);
+        assert_eq!(inside("typescript", &["throw_statement"]), 0b111);
+        let header = |kind: &str, field: Option<&str>| kind == "call_expression" && field == Some("arguments");
+        assert_eq!(families_inside("typescript", &kinds(&["call_expression"]), &header), 0b111);
+        assert_eq!(families_inside("typescript", &kinds(&["call_expression", "arguments"]), &header), 0b011);
+        assert_eq!(families_inside("typescript", &kinds(&["statement_block"]), &header), 0b001);
     }
 }
