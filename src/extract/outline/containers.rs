@@ -238,7 +238,7 @@ fn families(grammar: &str) -> &'static [Family] {
             list: None,
             callbacks: false,
         },
-        Family { wrappers: &[], kinds: &[], bodies: &["statement_block"], list: None, callbacks: true },
+        Family { wrappers: &[], kinds: &[], bodies: &[], list: None, callbacks: true },
     ];
     const RUST: &[Family] = &[
         Family {
