@@ -322,7 +322,9 @@ pub(super) fn body_of<'t>(grammar: &str, item: Node<'t>) -> Option<(u8, Node<'t>
 }
 
 /// The body of the function `item` calls with a function as its last argument, when `item`
-/// is such a call statement (see [`CALLBACK_CHAIN`]).
+/// is such a call statement (see [`CALLBACK_CHAIN`]) whose header and footer (everything but
+/// the body) hold no syntax error: a query may read them from a run's parse, so they must be
+/// what error recovery cannot arrange otherwise.
 fn callback_body(item: Node<'_>) -> Option<Node<'_>> {
     if item.kind() != "expression_statement" {
         return None;
@@ -333,7 +335,12 @@ fn callback_body(item: Node<'_>) -> Option<Node<'_>> {
     if !matches!(last.kind(), "arrow_function" | "function_expression") {
         return None;
     }
-    last.child_by_field_name("body").filter(|b| b.kind() == "statement_block")
+    let body = last.child_by_field_name("body").filter(|b| b.kind() == "statement_block")?;
+    let clean = |node: Node<'_>, next: Node<'_>| {
+        let mut cursor = node.walk();
+        node.children(&mut cursor).all(|child| child.id() == next.id() || !child.has_error())
+    };
+    (clean(item, call) && clean(call, arguments) && clean(arguments, last) && clean(last, body)).then_some(body)
 }
 
 /// The families of `grammar`'s containers (a bit each, by number) whose items hold every match
@@ -362,6 +369,25 @@ pub fn chain_kinds(grammar: &str) -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_call_is_a_callback_container_only_with_a_function_last_and_no_error_around_its_body() {
+        let body = |source: &str| {
+            let language = crate::lang::by_name("typescript").unwrap();
+            let tree = crate::extract::parse_whole(language, source.as_bytes()).unwrap();
+            let item = tree.root_node().named_child(0).unwrap();
+            body_of("typescript", item).map(|(family, body)| (family, body.start_position().row))
+        };
+        assert_eq!(body("describe('x', () => {\n  it('a', () => {})\n})\n"), Some((2, 0)));
+        assert_eq!(body("describe.each([1])('x', function (k) {\n  go(k)\n})\n"), Some((2, 0)));
+        // Not the last argument, not a function, no block, an error in the header.
+        assert_eq!(body("it('x', () => {\n  go()\n}, 1000)\n"), None);
+        assert_eq!(body("run('x', options)\n"), None);
+        assert_eq!(body("it('x', () => go())\n"), None);
+        assert_eq!(body("describe('x' 'y', () => {\n  go()\n})\n"), None);
+        // An error inside the body is the runs' to find, not the header's.
+        assert_eq!(body("describe('x', () => {\n  go(\n})\n").map(|(family, _)| family), Some(2));
+    }
 
     #[test]
     fn a_query_keeps_the_families_of_containers_its_roots_cannot_be() {
