@@ -118,6 +118,17 @@ const RULES: &[Rule] = &[
         sg_kind: None,
     },
     Rule {
+        name: "expect(...).toBe(...)",
+        lang: "typescript",
+        sg_lang: "typescript",
+        extensions: TS,
+        driver: Some("toBe("),
+        query: r#"(call_expression function: (member_expression object: (call_expression function: (identifier) @_e (#eq? @_e "expect")) property: (property_identifier) @_p (#eq? @_p "toBe"))) @match"#,
+        pattern: "expect($$$A).toBe($$$B)",
+        selector: None,
+        sg_kind: None,
+    },
+    Rule {
         name: "throw (no driver)",
         lang: "typescript",
         sg_lang: "typescript",
