@@ -166,9 +166,6 @@ impl Family {
     /// Whether a node of `kind` may be the container, its wrapper or its body: a match of
     /// that kind need not lie inside one of its items.
     fn holds(&self, kind: &str) -> bool {
-        if self.callbacks {
-            return CALLBACK_CHAIN.iter().any(|(k, _)| *k == kind);
-        }
         self.wrappers.iter().any(|(w, _)| *w == kind)
             || self.kinds.contains(&kind)
             || self.bodies.contains(&kind)

@@ -9,12 +9,12 @@
 //! grammar whose file is a run of items each parsed from the state the file starts in; items
 //! are grouped into runs of at least [`MIN_CHUNK`] bytes, so a file has few places.
 //!
-//! A container item (a class, an impl block, a C++ namespace, a function) is cut again at the
-//! items of its body, and a container among those items again (see [`containers`]): a run of
-//! them is parsed with the headers of the containers around it before it and their footers
-//! after it (the line `class Session:`, a method's signature, the closing braces), so a
-//! question about one statement of a large method parses that statement's run, not the class
-//! (Python's and Java's files are often one class).
+//! A container item (a class, an impl block, a C++ namespace, a function, a test's callback)
+//! is cut again at the items of its body, and a container among those items again (see
+//! [`containers`]): a run of them is parsed with the headers of the containers around it before
+//! it and their footers after it (the line `class Session:`, a method's signature, the closing
+//! braces), so a question about one statement of a large method parses that statement's run,
+//! not the class (Python's and Java's files are often one class).
 
 mod containers;
 mod regions;
