@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
+use super::lines::Lines;
 use super::{XrayError, clip};
 use crate::lang::Language;
 
@@ -208,12 +209,13 @@ fn is_sequence(kind: &str) -> bool {
 /// The node that stands for `line` (1-based): the outermost that starts on its first
 /// non-blank byte below the block or file holding it, else the smallest named node there.
 fn node_for_line<'t>(root: Node<'t>, source: &[u8], line: u32) -> Option<Node<'t>> {
-    let starts: Vec<usize> = std::iter::once(0).chain(memchr::memchr_iter(b'\n', source).map(|i| i + 1)).collect();
-    let start = *starts.get(line.checked_sub(1)? as usize)?;
+    let lines = Lines::of(source);
+    let row = line.checked_sub(1)? as usize;
+    let start = lines.start(row)?;
     if start > source.len() || (start == source.len() && line > 1) {
         return None;
     }
-    let end = starts.get(line as usize).map_or(source.len(), |&s| s - 1);
+    let end = lines.end(row);
     let first = (start..end).find(|&i| !source[i].is_ascii_whitespace()).unwrap_or(start);
     let mut node = root.named_descendant_for_byte_range(first, first)?;
     // Up while the parent starts at the same byte (the statement, not its first token), but

@@ -11,6 +11,7 @@
 mod batch;
 mod demand;
 mod explore;
+mod lines;
 mod parsed;
 mod pattern;
 mod script;

@@ -3,10 +3,12 @@
 //! parsed alone (a run of a container's items with the container's header and footer; see
 //! [`crate::extract::Outline`]).
 
+#[cfg(test)]
 use std::ops::Range;
 
-use tree_sitter::{Point, Tree};
+use tree_sitter::Tree;
 
+use super::lines::Lines;
 use crate::extract::{self, Outline, Region};
 use crate::lang::Language;
 
@@ -89,34 +91,6 @@ fn parse_regions(language: &'static Language, data: &[u8], outline: &Outline, re
 #[cfg(test)]
 fn ranges_of(data: &[u8], regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
     Lines::of(data).ranges(regions)
-}
-
-/// Where a file's lines end, to give byte offsets their rows and columns.
-struct Lines(Vec<usize>);
-
-impl Lines {
-    fn of(data: &[u8]) -> Lines {
-        Lines(memchr::memchr_iter(b'\n', data).collect())
-    }
-
-    fn point(&self, at: usize) -> Point {
-        let row = self.0.partition_point(|&newline| newline < at);
-        let line_start = row.checked_sub(1).map_or(0, |previous| self.0[previous] + 1);
-        Point { row, column: at - line_start }
-    }
-
-    /// The parser's ranges of byte `regions` (in order).
-    fn ranges(&self, regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
-        regions
-            .iter()
-            .map(|region| tree_sitter::Range {
-                start_byte: region.start,
-                end_byte: region.end,
-                start_point: self.point(region.start),
-                end_point: self.point(region.end),
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
@@ -608,17 +582,6 @@ mod tests {
         // With its own outline, only a run of members and the header are parsed.
         let parsed = parse(language, data, Some(&outline), Some(&[(at, at + 6)])).unwrap();
         assert!(parsed.bytes * 4 < data.len(), "{} of {}", parsed.bytes, data.len());
-    }
-
-    #[test]
-    fn byte_offsets_get_their_rows_and_columns() {
-        let data = b"ab\n\ncd\ne";
-        let lines = Lines::of(data);
-        for at in 0..=data.len() {
-            let row = data[..at].iter().filter(|&&b| b == b'\n').count();
-            let column = at - data[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            assert_eq!(lines.point(at), Point { row, column }, "{at}");
-        }
     }
 
     #[test]

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use rhai::{AST, Array, Dynamic, Engine, EvalAltResult, INT, Map, Position, Scope};
 use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
 
+use super::lines::Lines;
 use super::{Found, XrayError, clip};
 
 /// The sandbox's budgets.
@@ -433,15 +434,15 @@ fn to_found(item: Dynamic, file: &Rc<FileTree>) -> Result<Found, (&'static str, 
         return Ok(node_found(&node, value));
     }
     let int = |key: &str| map.get(key).and_then(|v| v.as_int().ok());
+    let lines = Lines::of(source);
     let (start, end) = if let Some(line) = int("line") {
         let end_line = int("end_line").unwrap_or(line);
-        let starts: Vec<usize> = std::iter::once(0).chain(memchr::memchr_iter(b'\n', source).map(|i| i + 1)).collect();
-        let line_count = starts.len() as INT;
+        let line_count = lines.count() as INT;
         if line < 1 || end_line < line || end_line > line_count {
             return Err(bad(&format!("lines {line}-{end_line} of a file of {line_count}")));
         }
-        let start = starts[line as usize - 1];
-        let end = starts.get(end_line as usize).map_or(source.len(), |&s| s.saturating_sub(1));
+        let start = lines.start(line as usize - 1).unwrap_or(source.len());
+        let end = lines.end(end_line as usize - 1);
         (start, end.max(start))
     } else if let (Some(s), Some(e)) = (int("start"), int("end")) {
         if s < 0 || e < s || e as usize > source.len() {
@@ -454,8 +455,8 @@ fn to_found(item: Dynamic, file: &Rc<FileTree>) -> Result<Found, (&'static str, 
     Ok(Found {
         start_byte: start,
         end_byte: end,
-        start: point_at(source, start),
-        end: point_at(source, end),
+        start: lines.point(start),
+        end: lines.point(end),
         kind: String::new(),
         text: clip(source, start, end),
         captures: Vec::new(),
@@ -475,13 +476,6 @@ fn node_found(node: &XNode, value: Option<serde_json::Value>) -> Found {
         captures: Vec::new(),
         value,
     }
-}
-
-fn point_at(source: &[u8], byte: usize) -> tree_sitter::Point {
-    let before = &source[..byte.min(source.len())];
-    let row = memchr::memchr_iter(b'\n', before).count();
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    tree_sitter::Point { row, column: before.len() - line_start }
 }
 
 /// A script's value as JSON; a node as its kind, place and text.
