@@ -4,6 +4,11 @@
 //! thousand entries each call pays a thousand steps. Here the children of a wide node are
 //! listed once, in order, and the one holding a node is found by binary search; narrow levels
 //! take tree-sitter's own step. Anything the search cannot decide goes to `Node::parent`.
+//!
+//! Nodes are mostly asked about in the order of the file (references, then the nodes around
+//! each), so the path from the root down to the last node asked about is kept, and a search
+//! starts from the deepest node of it that holds the next one: two references a few lines
+//! apart share all but the last few levels of their paths.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -18,12 +23,14 @@ pub(super) struct Parents<'t> {
     root: Node<'t>,
     /// The children of each wide node met so far, by node id.
     wide: RefCell<HashMap<usize, Vec<Node<'t>>>>,
+    /// The root, then each node's child down to the last node asked about: a path of the tree.
+    path: RefCell<Vec<Node<'t>>>,
 }
 
 impl<'t> Parents<'t> {
     /// Parents of nodes of the tree whose root is `root`.
     pub(super) fn new(root: Node<'t>) -> Parents<'t> {
-        Parents { root, wide: RefCell::new(HashMap::new()) }
+        Parents { root, wide: RefCell::new(HashMap::new()), path: RefCell::new(vec![root]) }
     }
 
     /// The parent of `node`, as `node.parent()` gives it.
@@ -33,13 +40,31 @@ impl<'t> Parents<'t> {
         if start == end || node.id() == self.root.id() || start < self.root.start_byte() || end > self.root.end_byte() {
             return node.parent();
         }
-        let mut at = self.root;
+        let mut path = self.path.borrow_mut();
+        // On the path (the node asked before, or one of its ancestors): the node above it.
+        if let Some(i) = path.iter().rposition(|n| n.id() == node.id()) {
+            path.truncate(i + 1);
+            return Some(path[i - 1]);
+        }
+        // Else from the deepest node of the path that spans it. Non-empty nodes that are not
+        // one another's ancestors do not overlap, so a node of the path spanning a non-empty
+        // node that is not on the path is its ancestor; the root spans every node of its tree.
+        while path.len() > 1 && path.last().is_some_and(|n| start < n.start_byte() || n.end_byte() < end) {
+            path.pop();
+        }
+        let mut at = *path.last().expect("the path keeps the root");
         loop {
             let next =
                 if at.child_count() >= WIDE { self.wide_child(at, node) } else { at.child_with_descendant(node) };
             match next {
-                Some(child) if child.id() == node.id() => return Some(at),
-                Some(child) if child.id() != at.id() => at = child,
+                Some(child) if child.id() == node.id() => {
+                    path.push(child);
+                    return Some(at);
+                }
+                Some(child) if child.id() != at.id() => {
+                    path.push(child);
+                    at = child;
+                }
                 // Not in this tree (a macro body's own parse), or a case the search left open.
                 _ => return node.parent(),
             }
@@ -115,7 +140,16 @@ mod tests {
         for (grammar, source) in cases {
             let tree = parse(grammar, &source);
             let parents = Parents::new(tree.root_node());
-            for node in every_node(&tree) {
+            // In the file's order, backwards, and in an order that jumps about (each node's
+            // parent, then its grandparent, as the references' qualifiers ask).
+            let nodes = every_node(&tree);
+            let mut asked: Vec<Node<'_>> = nodes.clone();
+            asked.extend(nodes.iter().rev());
+            asked.extend((0..nodes.len()).map(|i| nodes[(i * 7919) % nodes.len()]));
+            asked.extend(
+                nodes.iter().filter_map(|n| n.parent()).chain(nodes.iter().filter_map(|n| n.parent()?.parent())),
+            );
+            for node in asked {
                 assert_eq!(
                     parents.of(node).map(|p| p.id()),
                     node.parent().map(|p| p.id()),
