@@ -150,6 +150,9 @@ pub fn history(args: &BenchArgs) -> Result<()> {
     // 3. history NAME beside git log -L :NAME:FILE, for top-level functions.
     let (mut ours_t, mut asked, mut agree, mut found_git, mut found_both, mut found_ours) =
         (Vec::new(), 0usize, 0usize, 0usize, 0usize, 0usize);
+    // Each name's time (the median of `--runs` runs) beside `git log -L`'s: the target is
+    // each under 100 ms, so all of them are listed, slowest first.
+    let mut per_name: Vec<(String, usize, Duration, Duration)> = Vec::new();
     for name in &names {
         let (_, located) = timed(&mut cc(&["locate", name, "--json"]))?;
         let located: Value = serde_json::from_str(&located).unwrap_or(Value::Null);
@@ -158,7 +161,7 @@ pub fn history(args: &BenchArgs) -> Result<()> {
         if hit["qualified_name"] != hit["name"] {
             continue; // git's funcname lines are top-level definitions
         }
-        let Ok((_, g_out)) = timed(&mut git(&["log", "--format=%H", "-s", "-L", &format!(":{name}:{path}")])) else {
+        let Ok((g, g_out)) = timed(&mut git(&["log", "--format=%H", "-s", "-L", &format!(":{name}:{path}")])) else {
             continue; // git cannot express it (no funcname line it recognises)
         };
         let theirs: std::collections::BTreeSet<String> =
@@ -166,13 +169,18 @@ pub fn history(args: &BenchArgs) -> Result<()> {
         if theirs.is_empty() {
             continue;
         }
-        let (o, _) = timed(&mut cc(&["history", name, "--json"]))?;
+        let mut runs = Vec::new();
+        for _ in 0..args.runs.max(1) {
+            runs.push(timed(&mut cc(&["history", name, "--json"]))?.0);
+        }
+        let o = median(&runs);
         // Again with the texts, untimed: whether a move changed any line.
         let (_, o_out) = timed(&mut cc(&["history", name, "--json", "--show"]))?;
         let answer: Value = serde_json::from_str(&o_out).unwrap_or(Value::Null);
         let ours = lineage(&answer, name, path);
         asked += 1;
         ours_t.push(o);
+        per_name.push((name.clone(), answer["events"].as_array().map_or(0, Vec::len), o, g));
         found_git += theirs.len();
         found_ours += ours.len();
         found_both += theirs.intersection(&ours).count();
@@ -191,12 +199,30 @@ pub fn history(args: &BenchArgs) -> Result<()> {
         found_ours - found_both,
         secs(median(&ours_t))
     );
+    per_name.sort_by(|a, b| b.2.cmp(&a.2));
+    let under = per_name.iter().filter(|n| n.2 < Duration::from_millis(100)).count();
+    println!(
+        "history NAME: {under}/{} under 100 ms; slowest {}",
+        per_name.len(),
+        per_name.first().map_or_else(|| "-".to_owned(), |n| secs(n.2))
+    );
+    for (name, events, ours, theirs) in &per_name {
+        println!("  history {name}: {} ({events} events; git log -L {})", secs(*ours), secs(*theirs));
+    }
     if let Some(path) = &args.json {
+        let names: Vec<Value> = per_name
+            .iter()
+            .map(|(name, events, ours, theirs)| {
+                json!({"name": name, "events": events, "ms": ours.as_secs_f64() * 1e3,
+                       "git_log_l_ms": theirs.as_secs_f64() * 1e3})
+            })
+            .collect();
         let figures = json!({
             "commits": commits, "index_ms": index_time.as_secs_f64() * 1e3, "history_ms": history_time.as_secs_f64() * 1e3,
             "store_single_bytes": single, "store_history_bytes": whole, "growth": growth, "pickaxe": pickaxe,
             "history": {"asked": asked, "identical": agree, "git_commits": found_git, "found": found_both,
-                "ours_only": found_ours - found_both, "median_ms": median(&ours_t).as_secs_f64() * 1e3},
+                "ours_only": found_ours - found_both, "median_ms": median(&ours_t).as_secs_f64() * 1e3,
+                "under_100_ms": under, "names": names},
         });
         std::fs::write(path, serde_json::to_string_pretty(&figures)?)?;
     }
