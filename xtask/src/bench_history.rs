@@ -199,7 +199,7 @@ pub fn history(args: &BenchArgs) -> Result<()> {
         found_ours - found_both,
         secs(median(&ours_t))
     );
-    per_name.sort_by(|a, b| b.2.cmp(&a.2));
+    per_name.sort_by_key(|n| std::cmp::Reverse(n.2));
     let under = per_name.iter().filter(|n| n.2 < Duration::from_millis(100)).count();
     println!(
         "history NAME: {under}/{} under 100 ms; slowest {}",
