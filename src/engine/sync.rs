@@ -111,10 +111,16 @@ impl Engine {
         let dir = self.workspace().store_dir().to_owned();
         std::fs::create_dir_all(&dir).map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
         let pending = dir.join(SYNC_PENDING);
+        // The note is left before the lock is tried, never after failing to take it: a sync
+        // that holds the lock looks for notes after it lets go of the lock, so a request that
+        // finds the lock taken is always seen, and one made after that look finds the lock
+        // free. (Left after the failed try, a note written just after the holder's last look
+        // stayed unread: the branch a commit moved stayed stale until the next sync.)
+        let _ = File::create(&pending);
         loop {
             let Some(lock) = try_lock(&dir.join(SYNC_LOCK))? else {
-                // Another sync runs: leave a note and let it go round once more.
-                let _ = File::create(&pending);
+                // Another sync runs: the note makes it go round once more.
+                crate::failpoint::hit("sync.lock_busy");
                 return Ok(false);
             };
             loop {
@@ -137,6 +143,7 @@ impl Engine {
                     break;
                 }
             }
+            crate::failpoint::hit("sync.before_unlock");
             drop(lock);
             // A request that arrived between the last check and the unlock is not lost.
             if !pending.exists() {

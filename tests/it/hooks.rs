@@ -214,3 +214,52 @@ fn a_query_starts_one_watcher_which_exits_when_idle_and_never_vouches_for_a_chan
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(cc(&repo, &["watch", "--status"]).json["running"], false);
 }
+
+/// Syncs coalesce (hooks start one per git command): a sync asked for while another holds the
+/// lock is never lost, whenever the holder lets go. Here the holder is stopped just before it
+/// unlocks (its last look for requests already made), a commit moves the branch, and the
+/// request is stopped just after it found the lock taken; the holder then unlocks and ends, and
+/// the request ends: the commit must be indexed.
+#[test]
+fn a_sync_asked_for_while_another_finishes_is_never_lost() {
+    let (tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let holder_go = tmp.path().join("holder-go");
+    let request_go = tmp.path().join("request-go");
+    let reached = |go: &Path| Path::new(&format!("{}.reached", go.display())).exists();
+    let coalesced = |point: &str, go: &Path| {
+        crate::support::bin()
+            .args(["sync", "--coalesce", "--quiet"])
+            .current_dir(&repo)
+            .env("CODECOMPASS_FAILPOINTS", format!("{point}=wait({})", go.display()))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let wait_for = |what: &dyn Fn() -> bool| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !what() {
+            assert!(Instant::now() < deadline, "a failpoint was never reached");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+
+    let mut holder = coalesced("sync.before_unlock", &holder_go);
+    wait_for(&|| reached(&holder_go));
+    std::fs::write(repo.join("src/late.rs"), "pub fn committed_while_syncing() {}\n").unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "late"]);
+    let mut request = coalesced("sync.lock_busy", &request_go);
+    wait_for(&|| reached(&request_go));
+    std::fs::write(&holder_go, b"").unwrap();
+    assert!(holder.wait().unwrap().success());
+    std::fs::write(&request_go, b"").unwrap();
+    assert!(request.wait().unwrap().success());
+
+    let refs = cc(&repo, &["refs"]);
+    let main = refs.json["refs"].as_array().unwrap().iter().find(|r| r["name"] == "refs/heads/main").cloned().unwrap();
+    assert_eq!(main["freshness_status"], "fresh", "{main}");
+    let found = crate::support::located(&cc(&repo, &["locate", "committed_while_syncing", "--ref", "main"]));
+    assert_eq!(found, [("src/late.rs".into(), 1)]);
+}
