@@ -3,9 +3,6 @@
 //! parsed alone (a run of a container's items with the container's header and footer; see
 //! [`crate::extract::Outline`]).
 
-#[cfg(test)]
-use std::ops::Range;
-
 use tree_sitter::Tree;
 
 use super::lines::Lines;
@@ -87,15 +84,16 @@ fn parse_regions(language: &'static Language, data: &[u8], outline: &Outline, re
     Some(trees)
 }
 
-/// The parser's ranges of byte `regions` of `data` (in order), with their rows and columns.
-#[cfg(test)]
-fn ranges_of(data: &[u8], regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
-    Lines::of(data).ranges(regions)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::ops::Range;
+
     use super::*;
+
+    /// The parser's ranges of byte `regions` of `data` (in order), with their rows and columns.
+    fn ranges_of(data: &[u8], regions: &[Range<usize>]) -> Vec<tree_sitter::Range> {
+        Lines::of(data).ranges(regions)
+    }
 
     /// One block of items per grammar an outline is made for, with a name to make copies of
     /// it differ: the kinds of top-level items the grammar has, comments between them, and

@@ -95,12 +95,12 @@ pub fn compile_for(
                                     text.get(query.start_byte_for_pattern(p)..end)
                                 })
                                 .collect();
-                            let header_only = |kind: &str, chain: Option<&str>| {
+                            let all_header_only = |kind: &str, chain: Option<&str>| {
                                 patterns.iter().all(|p| {
                                     p.is_some_and(|p| first_node_kind(p) != Some(kind) || header_only(p, chain))
                                 })
                             };
-                            crate::extract::families_inside(language.grammar, kinds, &header_only)
+                            crate::extract::families_inside(language.grammar, kinds, &all_header_only)
                         }
                         _ => 0,
                     };
