@@ -59,6 +59,55 @@ fn untracked_files_count_unless_ignored() {
     assert_eq!(cc(&repo, &["locate", "ignored_build_function"]).code, 1);
 }
 
+
+/// A file an ignore rule matches is still tracked once added (`git add -f`): it is in the
+/// worktree's view as on disk, as `git grep` and `git status` have it. The worktree's answer is
+/// `git grep`'s over the tracked files plus `git grep --untracked`'s over the others: the
+/// latter alone (git 2.39) leaves such a tracked file out, since it walks the tree with the
+/// ignore rules.
+#[test]
+fn a_tracked_file_an_ignore_rule_matches_stays_in_the_worktree_view() {
+    let (_tmp, repo) = fixture("shop");
+    write(&repo, "logs/kept.log", "tracked_log_marker one\n");
+    git(&repo, &["add", "-f", "logs/kept.log"]);
+    git(&repo, &["commit", "-q", "-m", "a log kept on purpose"]);
+    write(&repo, ".gitignore", "*.log\n");
+    write(&repo, "logs/debug.log", "tracked_log_marker in an untracked, ignored log\n");
+    write(&repo, "notes.txt", "tracked_log_marker in an untracked file\n");
+    let lines = |args: &[&str]| {
+        let mut all = vec!["search", "tracked_log_marker", "--mode", "literal"];
+        all.extend_from_slice(args);
+        let mut out = line_places(&cc(&repo, &all).json);
+        out.sort();
+        out
+    };
+    // `git grep` for the tracked files, `git grep --untracked` for the others.
+    let expected = || {
+        let mut all = git_grep(&repo, "tracked_log_marker", &[]);
+        let out = std::process::Command::new("git")
+            .args(["grep", "-n", "--no-color", "--untracked", "-F", "tracked_log_marker"])
+            .current_dir(&repo)
+            .output()
+            .unwrap();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let mut parts = line.splitn(3, ':');
+            let place = format!("{}:{}", parts.next().unwrap(), parts.next().unwrap());
+            if !all.contains(&place) {
+                all.push(place);
+            }
+        }
+        all.sort();
+        all
+    };
+    assert_eq!(expected(), ["logs/kept.log:1", "notes.txt:1"]);
+    assert_eq!(lines(&[]), expected());
+    assert_eq!(lines(&["--ref", "HEAD"]), ["logs/kept.log:1"]);
+    // An edit of it is seen at the worktree, as `git grep` sees it.
+    write(&repo, "logs/kept.log", "tracked_log_marker one\ntracked_log_marker two\n");
+    assert_eq!(expected(), ["logs/kept.log:1", "logs/kept.log:2", "notes.txt:1"]);
+    assert_eq!(lines(&[]), expected());
+    assert_eq!(lines(&["--ref", "HEAD"]), ["logs/kept.log:1"]);
+}
 #[test]
 fn codecompassignore_leaves_paths_out() {
     let (_tmp, repo) = fixture("shop");
