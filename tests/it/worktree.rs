@@ -59,7 +59,6 @@ fn untracked_files_count_unless_ignored() {
     assert_eq!(cc(&repo, &["locate", "ignored_build_function"]).code, 1);
 }
 
-
 /// A file an ignore rule matches is still tracked once added (`git add -f`): it is in the
 /// worktree's view as on disk, as `git grep` and `git status` have it. The worktree's answer is
 /// `git grep`'s over the tracked files plus `git grep --untracked`'s over the others: the
