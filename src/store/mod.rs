@@ -222,8 +222,8 @@ impl Store {
         conn.pragma_update(None, "cache_size", -65536)?;
         // Pages are read into SQLite's own cache, not mapped: the kernel maps a whole large
         // page-cache folio (up to 1 MiB here) around each page a query touches, so a mapped
-        // database added 7 MiB to the resident size of a search on the Linux kernel's store for
-        // a few dozen pages read (same speed either way, measured).
+        // database added 7-8 MiB to the resident size of a search on the Linux kernel's store
+        // that reads a few hundred pages (same speed either way, measured).
         conn.pragma_update(None, "mmap_size", 0i64)?;
         // Graph queries cycle through more statements than the default cache of 16 holds.
         conn.set_prepared_statement_cache_capacity(64);
