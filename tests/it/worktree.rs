@@ -83,19 +83,9 @@ fn a_tracked_file_an_ignore_rule_matches_stays_in_the_worktree_view() {
     // `git grep` for the tracked files, `git grep --untracked` for the others.
     let expected = || {
         let mut all = git_grep(&repo, "tracked_log_marker", &[]);
-        let out = std::process::Command::new("git")
-            .args(["grep", "-n", "--no-color", "--untracked", "-F", "tracked_log_marker"])
-            .current_dir(&repo)
-            .output()
-            .unwrap();
-        for line in String::from_utf8_lossy(&out.stdout).lines() {
-            let mut parts = line.splitn(3, ':');
-            let place = format!("{}:{}", parts.next().unwrap(), parts.next().unwrap());
-            if !all.contains(&place) {
-                all.push(place);
-            }
-        }
+        all.extend(git_grep_with(&repo, &["--untracked"], "tracked_log_marker", &[]));
         all.sort();
+        all.dedup();
         all
     };
     assert_eq!(expected(), ["logs/kept.log:1", "notes.txt:1"]);
@@ -283,7 +273,14 @@ fn line_places(json: &serde_json::Value) -> Vec<String> {
 
 /// `git grep -n -F PATTERN [ARGS]` as `path:line`, without the `REF:` prefix.
 fn git_grep(repo: &Path, pattern: &str, args: &[&str]) -> Vec<String> {
-    let mut all = vec!["grep", "-n", "--no-color", "-F", pattern];
+    git_grep_with(repo, &[], pattern, args)
+}
+
+/// `git grep -n [OPTIONS] -F PATTERN [ARGS]` as `path:line`, without the `REF:` prefix.
+fn git_grep_with(repo: &Path, options: &[&str], pattern: &str, args: &[&str]) -> Vec<String> {
+    let mut all = vec!["grep", "-n", "--no-color"];
+    all.extend_from_slice(options);
+    all.extend_from_slice(&["-F", pattern]);
     all.extend_from_slice(args);
     let out = std::process::Command::new("git").args(&all).current_dir(repo).output().unwrap();
     String::from_utf8_lossy(&out.stdout)
