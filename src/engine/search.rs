@@ -140,6 +140,7 @@ fn with_context<T>(
         view,
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
+        columns: Default::default(),
     };
     let _read = store.read_snapshot()?;
     f(&ctx)

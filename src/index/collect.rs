@@ -3,12 +3,13 @@
 //! never cut from a global top-k.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-use std::sync::Arc;
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use roaring::RoaringBitmap;
 use tantivy::collector::{Collector, SegmentCollector};
 use tantivy::columnar::Column;
+use tantivy::index::SegmentId;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 use super::{DocKind, Place};
@@ -17,18 +18,57 @@ fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
     reader.fast_fields().u64(name)
 }
 
-/// The file version of each document of a segment, read from its `place` column.
+/// The columns the collectors read, opened once per segment for every search of one query:
+/// opening a column decodes its header, and `fv`'s code keeps a line per 512 documents (13,000
+/// of them in the kernel's segment), which a query's dozen searches would decode again each.
+#[derive(Clone, Default)]
+pub struct Columns(Arc<Mutex<HashMap<SegmentId, Arc<SegmentColumns>>>>);
+
+/// One segment's columns.
+pub struct SegmentColumns {
+    fv: FileVersions,
+    /// `place` and `span` (see [`Place`]).
+    place: Column<u64>,
+    span: Column<u64>,
+}
+
+impl Columns {
+    /// The columns of `reader`'s segment, opened on first use.
+    pub fn of(&self, reader: &SegmentReader) -> tantivy::Result<Arc<SegmentColumns>> {
+        let mut open = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(columns) = open.get(&reader.segment_id()) {
+            return Ok(columns.clone());
+        }
+        let columns = Arc::new(SegmentColumns {
+            fv: FileVersions::of(reader)?,
+            place: column(reader, "place")?,
+            span: column(reader, "span")?,
+        });
+        open.insert(reader.segment_id(), columns.clone());
+        Ok(columns)
+    }
+}
+
+impl SegmentColumns {
+    /// The file versions.
+    pub fn file_versions(&self) -> &FileVersions {
+        &self.fv
+    }
+}
+
+/// The file version of each document of a segment, read from its `fv` column.
+#[derive(Clone)]
 pub struct FileVersions(Column<u64>);
 
 impl FileVersions {
     /// The column of `reader`'s segment.
     pub fn of(reader: &SegmentReader) -> tantivy::Result<FileVersions> {
-        Ok(FileVersions(column(reader, "place")?))
+        Ok(FileVersions(column(reader, "fv")?))
     }
 
     /// The file version of `doc`.
     pub fn get(&self, doc: DocId) -> Option<u32> {
-        self.0.first(doc).map(|place| Place::unpack(place).fv)
+        self.0.first(doc).map(|fv| fv as u32)
     }
 }
 
@@ -36,12 +76,14 @@ impl FileVersions {
 pub struct ViewFileVersions {
     /// The view.
     pub bitmap: Arc<RoaringBitmap>,
+    /// The query's columns.
+    pub columns: Columns,
 }
 
 /// Per-segment part of [`ViewFileVersions`].
 pub struct ViewFileVersionsSegment {
     bitmap: Arc<RoaringBitmap>,
-    fv: FileVersions,
+    columns: Arc<SegmentColumns>,
     out: RoaringBitmap,
 }
 
@@ -52,7 +94,7 @@ impl Collector for ViewFileVersions {
     fn for_segment(&self, _: SegmentOrdinal, reader: &SegmentReader) -> tantivy::Result<Self::Child> {
         Ok(ViewFileVersionsSegment {
             bitmap: self.bitmap.clone(),
-            fv: FileVersions::of(reader)?,
+            columns: self.columns.of(reader)?,
             out: RoaringBitmap::new(),
         })
     }
@@ -70,7 +112,7 @@ impl SegmentCollector for ViewFileVersionsSegment {
     type Fruit = RoaringBitmap;
 
     fn collect(&mut self, doc: DocId, _: Score) {
-        if let Some(fv) = self.fv.get(doc)
+        if let Some(fv) = self.columns.fv.get(doc)
             && self.bitmap.contains(fv)
         {
             self.out.insert(fv);
@@ -129,14 +171,15 @@ pub struct TopInView {
     pub bitmap: Arc<RoaringBitmap>,
     /// How many.
     pub limit: usize,
+    /// The query's columns.
+    pub columns: Columns,
 }
 
 /// Per-segment part of [`TopInView`].
 pub struct TopInViewSegment {
     bitmap: Arc<RoaringBitmap>,
     limit: usize,
-    /// `place` and `span` (see [`Place`]).
-    columns: [Column<u64>; 2],
+    columns: Arc<SegmentColumns>,
     heap: BinaryHeap<std::cmp::Reverse<Hit>>,
 }
 
@@ -148,7 +191,7 @@ impl Collector for TopInView {
         Ok(TopInViewSegment {
             bitmap: self.bitmap.clone(),
             limit: self.limit,
-            columns: [column(reader, "place")?, column(reader, "span")?],
+            columns: self.columns.of(reader)?,
             heap: BinaryHeap::new(),
         })
     }
@@ -177,14 +220,15 @@ impl SegmentCollector for TopInViewSegment {
         {
             return;
         }
-        let Some(place) = self.columns[0].first(doc).map(Place::unpack) else {
+        // The file version first: `place` and `span` are read for the documents that enter.
+        let Some(fv) = self.columns.fv.get(doc).filter(|&fv| self.bitmap.contains(fv)) else {
             return;
         };
-        if !self.bitmap.contains(place.fv) {
+        let Some(place) = self.columns.place.first(doc).map(Place::unpack) else {
             return;
-        }
-        let (line_start, line_end) = Place::lines(self.columns[1].first(doc).unwrap_or(0));
-        let hit = Hit { score, kind: place.kind, fv: place.fv, ord: place.ord, line_start, line_end };
+        };
+        let (line_start, line_end) = Place::lines(self.columns.span.first(doc).unwrap_or(0));
+        let hit = Hit { score, kind: place.kind, fv, ord: place.ord, line_start, line_end };
         self.heap.push(std::cmp::Reverse(hit));
         if self.heap.len() > self.limit {
             self.heap.pop();

@@ -103,7 +103,7 @@ pub fn documents_for(fields: &Fields, input: &DocInput<'_>) -> Vec<TantivyDocume
     file.add_u64(fields.kind, DocKind::File as u64);
     file.add_u64(fields.fv, u64::from(input.fv));
     file.add_u64(fields.lang, input.lang);
-    file.add_u64(fields.place, Place { kind: DocKind::File, fv: input.fv, ord: 0 }.pack());
+    file.add_u64(fields.place, Place { kind: DocKind::File, ord: 0 }.pack());
     file.add_u64(fields.span, Place::span(1, 1));
     file.add_text(fields.path, input.path);
     file.add_text(fields.name, file_name);
@@ -119,7 +119,7 @@ pub fn documents_for(fields: &Fields, input: &DocInput<'_>) -> Vec<TantivyDocume
         doc.add_u64(fields.kind, DocKind::Symbol as u64);
         doc.add_u64(fields.fv, u64::from(input.fv));
         doc.add_u64(fields.lang, input.lang);
-        doc.add_u64(fields.place, Place { kind: DocKind::Symbol, fv: input.fv, ord: s.ord }.pack());
+        doc.add_u64(fields.place, Place { kind: DocKind::Symbol, ord: s.ord }.pack());
         doc.add_u64(fields.span, Place::span(s.line_start, s.line_end));
         doc.add_text(fields.name, &s.name);
         if s.qualified_name != s.name {
@@ -143,7 +143,7 @@ pub fn documents_for(fields: &Fields, input: &DocInput<'_>) -> Vec<TantivyDocume
             doc.add_u64(fields.kind, DocKind::Snippet as u64);
             doc.add_u64(fields.fv, u64::from(input.fv));
             doc.add_u64(fields.lang, input.lang);
-            doc.add_u64(fields.place, Place { kind: DocKind::Snippet, fv: input.fv, ord: 0 }.pack());
+            doc.add_u64(fields.place, Place { kind: DocKind::Snippet, ord: 0 }.pack());
             doc.add_u64(fields.span, Place::span(start, end));
             doc.add_text(fields.body, &body);
             docs.push(doc);
@@ -172,17 +172,16 @@ mod tests {
     #[test]
     fn a_documents_place_and_lines_come_back_from_their_columns() {
         for place in [
-            Place { kind: DocKind::File, fv: 0, ord: 0 },
-            Place { kind: DocKind::Symbol, fv: u32::MAX, ord: (1 << 30) - 1 },
-            Place { kind: DocKind::Snippet, fv: 78_667, ord: 12 },
+            Place { kind: DocKind::File, ord: 0 },
+            Place { kind: DocKind::Symbol, ord: (1 << 30) - 1 },
+            Place { kind: DocKind::Snippet, ord: 12 },
         ] {
             assert_eq!(Place::unpack(place.pack()), place);
         }
         assert_eq!(Place::lines(Place::span(1, u32::MAX)), (1, u32::MAX));
         assert_eq!(Place::lines(Place::span(2527, 2531)), (2527, 2531));
-        // Greater file versions sort after smaller ones whatever the rest holds.
-        let low = Place { kind: DocKind::Snippet, fv: 1, ord: (1 << 30) - 1 }.pack();
-        assert!(low < Place { kind: DocKind::File, fv: 2, ord: 0 }.pack());
+        // An ordinal too large for the column is cut, never spilled into the kind.
+        assert_eq!(Place::unpack(Place { kind: DocKind::File, ord: u32::MAX }.pack()).kind, DocKind::File);
     }
 
     #[test]

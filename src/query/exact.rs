@@ -91,7 +91,10 @@ fn binary_attributes(ctx: &SearchContext<'_>) -> Result<Option<BinaryAttributes>
     let Some(local) = ctx.content.local() else { return Ok(None) };
     let term = tantivy::Term::from_field_text(ctx.fulltext.fields().path, ATTRIBUTES_FILE);
     let query = tantivy::query::TermQuery::new(term, tantivy::schema::IndexRecordOption::Basic);
-    let found = ctx.searcher.search(&query, &ViewFileVersions { bitmap: Arc::new(ctx.view.bitmap.clone()) })?;
+    let found = ctx.searcher.search(
+        &query,
+        &ViewFileVersions { bitmap: Arc::new(ctx.view.bitmap.clone()), columns: ctx.columns.clone() },
+    )?;
     let mut files = Vec::new();
     for info in ctx.store.file_infos_in(&found)? {
         let name = info.path.rsplit(|&b| b == b'/').next().unwrap_or_default();
@@ -121,7 +124,8 @@ pub fn candidate_ids(
         return Ok((**allowed).clone());
     }
     let query = prefilter.query(ctx.fulltext.fields().trigrams);
-    let found = ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone() })?;
+    let found =
+        ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone(), columns: ctx.columns.clone() })?;
     Ok((found | (&ctx.view.scan_bitmap & &**allowed)) & &**allowed)
 }
 

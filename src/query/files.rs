@@ -77,7 +77,8 @@ pub(crate) fn whole_file_bm25(
     let mut frequencies: HashMap<u32, Vec<(u16, f32, f32)>> = HashMap::new();
     let snippet_kind = Term::from_field_u64(f.kind, DocKind::Snippet as u64);
     for reader in ctx.searcher.segment_readers() {
-        let fvs = crate::index::FileVersions::of(reader)?;
+        let columns = ctx.columns.of(reader)?;
+        let fvs = columns.file_versions();
         let norms = reader.get_fieldnorms_reader(f.body)?;
         let alive = reader.alive_bitset();
         let fv_of = |doc: u32| -> Option<u32> {
@@ -240,7 +241,9 @@ fn symbol_files(
             Box::new(TermQuery::new(Term::from_field_u64(f.kind, DocKind::Symbol as u64), IndexRecordOption::Basic)),
         ),
     ]);
-    let hits = ctx.searcher.search(&query, &TopInView { bitmap: allowed.clone(), limit: LIST_DEPTH * 2 })?;
+    let hits = ctx
+        .searcher
+        .search(&query, &TopInView { bitmap: allowed.clone(), limit: LIST_DEPTH * 2, columns: ctx.columns.clone() })?;
     let mut seen = HashSet::new();
     Ok(hits.iter().filter(|h| seen.insert(h.fv)).map(|h| h.fv).collect())
 }

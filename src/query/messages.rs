@@ -133,7 +133,10 @@ pub(crate) fn templates(
             Box::new(TermQuery::new(Term::from_field_u64(f.kind, DocKind::Snippet as u64), IndexRecordOption::Basic)),
         ),
     ]);
-    let hits = ctx.searcher.search(&query, &TopInView { bitmap: allowed.clone(), limit: TEMPLATE_CANDIDATES })?;
+    let hits = ctx.searcher.search(
+        &query,
+        &TopInView { bitmap: allowed.clone(), limit: TEMPLATE_CANDIDATES, columns: ctx.columns.clone() },
+    )?;
     let mut details = Details::new(ctx.store, ctx.max_file_size);
     let mut contents = super::contents::Contents::default();
     let mut out = Vec::new();

@@ -210,6 +210,8 @@ pub struct SearchContext<'a> {
     pub content: &'a ContentReader<'a>,
     /// `codecompass.maxFileSize`.
     pub max_file_size: u64,
+    /// The columns the query's searches read, opened once.
+    pub columns: crate::index::Columns,
 }
 
 /// A line match in a response.

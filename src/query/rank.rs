@@ -140,7 +140,7 @@ pub(crate) fn ranked(
     let pasted = wordy && super::intent::is_long_text(query);
     let (mut words, phrases) = if pasted { (Vec::new(), Vec::new()) } else { parse_terms(query) };
     let mut lists: Vec<Vec<Unit>> = Vec::new();
-    let collector = |limit| TopInView { bitmap: allowed.clone(), limit };
+    let collector = |limit| TopInView { bitmap: allowed.clone(), limit, columns: ctx.columns.clone() };
     let to_unit = |h: &Hit| Unit {
         fv: h.fv,
         line_start: h.line_start,
