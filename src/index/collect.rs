@@ -239,3 +239,91 @@ impl SegmentCollector for TopInViewSegment {
         self.heap.into_iter().map(|std::cmp::Reverse(h)| h).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::{DocInput, DocSymbol, FullText, documents_for};
+    use tantivy::query::TermQuery;
+    use tantivy::schema::IndexRecordOption;
+
+    fn function(ord: u32, name: &str, line_start: u32, line_end: u32) -> DocSymbol {
+        DocSymbol {
+            ord,
+            name: name.into(),
+            qualified_name: name.into(),
+            kind: "function".into(),
+            signature: format!("fn {name}()"),
+            doc: None,
+            line_start,
+            line_end,
+        }
+    }
+
+    #[test]
+    fn hits_carry_the_file_version_kind_ordinal_and_lines_of_their_view_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let fulltext = FullText::open(tmp.path()).unwrap();
+        let fields = *fulltext.fields();
+        let mut writer = fulltext.index().writer_with_num_threads(1, 20_000_000).unwrap();
+        writer.set_merge_policy(Box::new(tantivy::merge_policy::NoMergePolicy));
+        let content = "fn other() {}\n\nfn spawn_task() {\n    spawn_task_inner();\n}\n";
+        let symbols = [function(0, "other", 1, 1), function(1, "spawn_task", 3, 5)];
+        // Two commits, two segments; file versions far apart, as a long-lived store has them.
+        for batch in [[7u32, 1_000_003], [40_000, 2]] {
+            for fv in batch {
+                let input = DocInput {
+                    fv,
+                    path: "src/task.rs",
+                    lang: 1,
+                    content: Some(content),
+                    trigram_text: Some(content),
+                    snippets: true,
+                    symbols: &symbols,
+                };
+                for doc in documents_for(&fields, &input) {
+                    writer.add_document(doc).unwrap();
+                }
+            }
+            writer.commit().unwrap();
+        }
+        let searcher = fulltext.reader().unwrap().searcher();
+        assert_eq!(searcher.segment_readers().len(), 2);
+        let view: RoaringBitmap = [7u32, 40_000].into_iter().collect();
+        let columns = Columns::default();
+
+        let query =
+            TermQuery::new(tantivy::Term::from_field_text(fields.name, "spawn_task"), IndexRecordOption::WithFreqs);
+        let top = TopInView { bitmap: Arc::new(view.clone()), limit: 10, columns: columns.clone() };
+        let mut hits: Vec<(u32, DocKind, u32, u32, u32)> = searcher
+            .search(&query, &top)
+            .unwrap()
+            .iter()
+            .map(|h| (h.fv, h.kind, h.ord, h.line_start, h.line_end))
+            .collect();
+        hits.sort_by_key(|h| h.0);
+        assert_eq!(hits, [(7, DocKind::Symbol, 1, 3, 5), (40_000, DocKind::Symbol, 1, 3, 5)]);
+
+        // Snippets through the same columns, and the file documents' trigrams through them too.
+        let body = TermQuery::new(tantivy::Term::from_field_text(fields.body, "inner"), IndexRecordOption::WithFreqs);
+        let mut snippets: Vec<(u32, DocKind, u32, u32)> = searcher
+            .search(&body, &TopInView { bitmap: Arc::new(view.clone()), limit: 10, columns: columns.clone() })
+            .unwrap()
+            .iter()
+            .map(|h| (h.fv, h.kind, h.line_start, h.line_end))
+            .collect();
+        snippets.sort_by_key(|h| h.0);
+        assert_eq!(snippets, [(7, DocKind::Snippet, 3, 5), (40_000, DocKind::Snippet, 3, 5)]);
+        let trigram = TermQuery::new(tantivy::Term::from_field_text(fields.trigrams, "spa"), IndexRecordOption::Basic);
+        let found = searcher
+            .search(&trigram, &ViewFileVersions { bitmap: Arc::new(view.clone()), columns: columns.clone() })
+            .unwrap();
+        assert_eq!(found, view);
+
+        // Each segment's columns were opened once for all three searches.
+        for reader in searcher.segment_readers() {
+            assert!(Arc::ptr_eq(&columns.of(reader).unwrap(), &columns.of(reader).unwrap()));
+        }
+        assert_eq!(columns.0.lock().unwrap().len(), 2);
+    }
+}

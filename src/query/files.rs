@@ -236,10 +236,7 @@ fn symbol_files(
     }
     let query = BooleanQuery::new(vec![
         (Occur::Must, Box::new(BooleanQuery::new(clauses)) as Box<dyn Query>),
-        (
-            Occur::Must,
-            Box::new(TermQuery::new(Term::from_field_u64(f.kind, DocKind::Symbol as u64), IndexRecordOption::Basic)),
-        ),
+        (Occur::Must, super::recall::kind_filter(f, DocKind::Symbol)),
     ]);
     let hits = ctx
         .searcher

@@ -128,10 +128,7 @@ pub(crate) fn templates(
     let required = words.len().div_ceil(2).min(words.len());
     let query = BooleanQuery::new(vec![
         (Occur::Must, Box::new(BooleanQuery::with_minimum_required_clauses(any, required)) as Box<dyn Query>),
-        (
-            Occur::Must,
-            Box::new(TermQuery::new(Term::from_field_u64(f.kind, DocKind::Snippet as u64), IndexRecordOption::Basic)),
-        ),
+        (Occur::Must, super::recall::kind_filter(f, DocKind::Snippet)),
     ]);
     let hits = ctx.searcher.search(
         &query,

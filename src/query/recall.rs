@@ -2,7 +2,7 @@
 //! that recall symbol, snippet and file documents for them.
 
 use tantivy::Term;
-use tantivy::query::{BooleanQuery, BoostQuery, FuzzyTermQuery, Occur, Query, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, ConstScoreQuery, FuzzyTermQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
 use super::SearchContext;
@@ -199,11 +199,16 @@ pub(super) fn with_phrases_and_kind(
     if clauses.is_empty() {
         return None;
     }
-    clauses.push((
-        Occur::Must,
-        Box::new(TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic)),
-    ));
+    clauses.push((Occur::Must, kind_filter(f, kind)));
     Some(Box::new(BooleanQuery::new(clauses)))
+}
+
+/// Documents of `kind`, as a filter that adds nothing to a score. Scored as a term, it would
+/// add the same amount to every document of the kind, and read the kind's field norm of each
+/// document the other clauses match: a common word's documents reach every page of it.
+pub(super) fn kind_filter(f: &crate::index::Fields, kind: DocKind) -> Box<dyn Query> {
+    let term = TermQuery::new(Term::from_field_u64(f.kind, kind as u64), IndexRecordOption::Basic);
+    Box::new(ConstScoreQuery::new(Box::new(term), 0.0))
 }
 
 /// The recall query of a name or a path for one document kind: every word must match.
