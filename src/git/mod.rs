@@ -107,6 +107,23 @@ pub enum GitError {
     Io { path: PathBuf, source: std::io::Error },
 }
 
+/// An object database that remembers the last object it was asked for and did not have: a
+/// tree diff's error does not say which object it missed.
+struct NotingMissing<'a, T> {
+    objects: &'a T,
+    missing: std::cell::Cell<Option<gix::ObjectId>>,
+}
+
+impl<T: gix::objs::Find> gix::objs::Find for NotingMissing<'_, T> {
+    fn try_find<'b>(&self, id: &gix::oid, buffer: &'b mut Vec<u8>) -> gix::Result<Option<gix::objs::Data<'b>>> {
+        let found = self.objects.try_find(id, buffer);
+        if matches!(found, Ok(None)) {
+            self.missing.set(Some(id.to_owned()));
+        }
+        found
+    }
+}
+
 fn other(context: &'static str) -> impl FnOnce(gix::Error) -> GitError {
     move |source| GitError::Other { context, source }
 }
@@ -388,8 +405,11 @@ impl LocalRepo {
 
     /// The files that differ between two trees. Subtrees with equal ids are skipped without
     /// being read, so the cost follows the size of the change, not of the trees. Renames are
-    /// reported as a deletion plus an addition.
+    /// reported as a deletion plus an addition. Only trees are read: no attributes, no index
+    /// (gix's diff platform builds an attribute stack from the index, or from `HEAD`'s whole
+    /// tree where there is no index file, for every diff).
     pub fn diff_trees(&self, old_tree_id: ObjectId, new_tree_id: ObjectId) -> Result<Vec<TreeChange>, GitError> {
+        use gix::diff::tree::recorder::Change;
         if old_tree_id == new_tree_id {
             return Ok(Vec::new());
         }
@@ -398,36 +418,41 @@ impl LocalRepo {
         };
         let old = find(old_tree_id)?;
         let new = find(new_tree_id)?;
-        let mut changes = Vec::new();
-        let mut platform = old.changes().map_err(other("diffing trees"))?;
-        platform.options(|o| {
-            o.track_path().track_rewrites(None);
-        });
-        platform
-            .for_each_to_obtain_tree(&new, |change| -> gix::Result<gix::object::tree::diff::Action> {
-                use gix::object::tree::diff::Change;
+        let objects = NotingMissing { objects: &self.repo.objects, missing: std::cell::Cell::new(None) };
+        let mut recorder = gix::diff::tree::Recorder::default();
+        let diffed = gix::diff::tree(
+            gix::objs::TreeRefIter::from_bytes(&old.data, old.id.kind()),
+            gix::objs::TreeRefIter::from_bytes(&new.data, new.id.kind()),
+            gix::diff::tree::State::default(),
+            &objects,
+            &mut recorder,
+        );
+        if let Err(e) = diffed {
+            return Err(match objects.missing.get() {
+                Some(id) => GitError::MissingObject { id: from_gix(id), source: None },
+                None => GitError::Other { context: "diffing trees", source: boxed(e) },
+            });
+        }
+        let mut changes: Vec<TreeChange> = recorder
+            .records
+            .into_iter()
+            .filter_map(|change| {
                 let (path, old, new) = match change {
-                    Change::Addition { location, entry_mode, id, .. } => {
-                        (location, None, FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)))
+                    Change::Addition { path, entry_mode, oid, .. } => {
+                        (path, None, FileMode::from_gix(entry_mode).map(|m| (from_gix(oid), m)))
                     }
-                    Change::Deletion { location, entry_mode, id, .. } => {
-                        (location, FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)), None)
+                    Change::Deletion { path, entry_mode, oid, .. } => {
+                        (path, FileMode::from_gix(entry_mode).map(|m| (from_gix(oid), m)), None)
                     }
-                    Change::Modification { location, previous_entry_mode, previous_id, entry_mode, id } => (
-                        location,
-                        FileMode::from_gix(previous_entry_mode).map(|m| (from_gix(previous_id), m)),
-                        FileMode::from_gix(entry_mode).map(|m| (from_gix(id), m)),
+                    Change::Modification { path, previous_entry_mode, previous_oid, entry_mode, oid } => (
+                        path,
+                        FileMode::from_gix(previous_entry_mode).map(|m| (from_gix(previous_oid), m)),
+                        FileMode::from_gix(entry_mode).map(|m| (from_gix(oid), m)),
                     ),
-                    Change::Rewrite { .. } => {
-                        unreachable!("rewrite tracking is off, so the diff reports no rewrites")
-                    }
                 };
-                if old.is_some() || new.is_some() {
-                    changes.push(TreeChange { path: path.to_vec(), old, new });
-                }
-                Ok(std::ops::ControlFlow::Continue(()))
+                (old.is_some() || new.is_some()).then(|| TreeChange { path: path.into(), old, new })
             })
-            .map_err(other("diffing trees"))?;
+            .collect();
         changes.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(changes)
     }
@@ -454,15 +479,16 @@ impl LocalRepo {
         self.repo.has_object(id.to_gix())
     }
 
-    /// Asks the promisor remote of a partial clone for `blobs` in one request, as git's own
-    /// lazy fetch does, and returns how many of them are here afterwards. Not a partial clone:
-    /// `Ok(0)` and nothing run. A failed fetch is the error, with git's message.
-    pub fn fetch_blobs(&self, blobs: &[ObjectId]) -> std::io::Result<usize> {
+    /// Asks the promisor remote of a partial clone for `objects` in one request, as git's own
+    /// lazy fetch does (a tree comes with the trees under it, never with blobs), and returns
+    /// how many of them are here afterwards. Not a partial clone: `Ok(0)` and nothing run. A
+    /// failed fetch is the error, with git's message.
+    pub fn fetch_objects(&self, objects: &[ObjectId]) -> std::io::Result<usize> {
         use std::io::Write;
         let Some(remote) = self.promisor_remote() else {
             return Ok(0);
         };
-        if blobs.is_empty() {
+        if objects.is_empty() {
             return Ok(0);
         }
         let mut child = std::process::Command::new("git")
@@ -475,7 +501,7 @@ impl LocalRepo {
             .stderr(std::process::Stdio::piped())
             .spawn()?;
         let mut stdin = child.stdin.take().expect("stdin is piped");
-        let ids: String = blobs.iter().map(|id| format!("{id}\n")).collect();
+        let ids: String = objects.iter().map(|id| format!("{id}\n")).collect();
         let written = stdin.write_all(ids.as_bytes());
         drop(stdin);
         let output = child.wait_with_output()?;
@@ -484,7 +510,7 @@ impl LocalRepo {
             return Err(std::io::Error::other(format!("`git fetch {remote}` failed: {message}")));
         }
         written?;
-        Ok(blobs.iter().filter(|id| self.has_object(**id)).count())
+        Ok(objects.iter().filter(|id| self.has_object(**id)).count())
     }
 
     /// The remote a partial clone fetches missing objects from: `extensions.partialClone`, or
@@ -626,6 +652,80 @@ mod tests {
             .unwrap();
         assert!(output.status.success(), "git {args:?}");
         String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    }
+
+    #[test]
+    fn a_tree_diff_lists_the_files_git_diff_tree_lists_and_misses_no_object_silently() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q"]);
+        let write = |path: &str, text: &str| {
+            let path = dir.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("a/x.txt", "x\n");
+        write("a/deep/y.txt", "y\n");
+        write("b/run.sh", "echo\n");
+        write("keep.txt", "one\n");
+        write("same/z.txt", "z\n");
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "one"]);
+        let old = git(dir, &["rev-parse", "HEAD^{tree}"]);
+        // A whole directory gone, one added two levels deep, an edit, a mode change, a file
+        // that becomes a directory, a symlink.
+        git(dir, &["rm", "-q", "-r", "a"]);
+        write("c/d/new.txt", "new\n");
+        write("keep.txt", "two\n");
+        let mut mode = std::fs::metadata(dir.join("b/run.sh")).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut mode, 0o755);
+        std::fs::set_permissions(dir.join("b/run.sh"), mode).unwrap();
+        std::fs::remove_file(dir.join("keep.txt")).unwrap();
+        write("keep.txt/inner.txt", "inner\n");
+        std::os::unix::fs::symlink("same/z.txt", dir.join("link")).unwrap();
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "two"]);
+        let new = git(dir, &["rev-parse", "HEAD^{tree}"]);
+
+        let repo = GitRepo::open(dir).unwrap().local();
+        let changes = repo.diff_trees(ObjectId::from_hex(&old).unwrap(), ObjectId::from_hex(&new).unwrap()).unwrap();
+        let ours: Vec<String> = changes
+            .iter()
+            .flat_map(|c| {
+                let path = String::from_utf8_lossy(&c.path).into_owned();
+                let old = c.old.map(|(id, _)| format!("- {path} {id}"));
+                let new = c.new.map(|(id, _)| format!("+ {path} {id}"));
+                old.into_iter().chain(new)
+            })
+            .collect();
+        // `git diff-tree -r`: `:old_mode new_mode old_id new_id status\tpath`, zeros for none.
+        let zeros = "0".repeat(40);
+        let mut theirs: Vec<String> = git(dir, &["diff-tree", "-r", "--no-renames", &old, &new])
+            .lines()
+            .flat_map(|line| {
+                let (meta, path) = line.split_once('\t').unwrap();
+                let fields: Vec<&str> = meta.split(' ').collect();
+                let old = (fields[2] != zeros).then(|| format!("- {path} {}", fields[2]));
+                let new = (fields[3] != zeros).then(|| format!("+ {path} {}", fields[3]));
+                old.into_iter().chain(new).collect::<Vec<_>>()
+            })
+            .collect();
+        theirs.sort_by(|a, b| a[2..].cmp(&b[2..]).then(a.cmp(b)));
+        let mut sorted = ours.clone();
+        sorted.sort_by(|a, b| a[2..].cmp(&b[2..]).then(a.cmp(b)));
+        assert_eq!(sorted, theirs);
+        assert!(ours.iter().any(|l| l.starts_with("- a/deep/y.txt")), "{ours:?}");
+        assert!(changes.iter().any(|c| c.path == b"b/run.sh" && c.new.unwrap().1 == FileMode::Executable));
+
+        // A subtree the object store lacks is named, not diffed around.
+        let subtree = git(dir, &["rev-parse", "HEAD:c/d"]);
+        let loose = dir.join(".git/objects").join(&subtree[..2]).join(&subtree[2..]);
+        std::fs::remove_file(loose).unwrap();
+        let repo = GitRepo::open(dir).unwrap().local();
+        match repo.diff_trees(ObjectId::from_hex(&old).unwrap(), ObjectId::from_hex(&new).unwrap()) {
+            Err(GitError::MissingObject { id, .. }) => assert_eq!(id.to_hex(), subtree),
+            other => panic!("expected the missing subtree, got {other:?}"),
+        }
     }
 
     #[test]
