@@ -41,6 +41,9 @@ pub enum ErrorCode {
     RepoNotRegistered,
     /// A registered repository is gone from where it was registered, or is no repository.
     RepoMissing,
+    /// The repository lacks an object the answer needs (a partial clone's tree left on its
+    /// server, a damaged repository, a store made for another repository).
+    ObjectMissing,
     /// Reading or writing files failed.
     Io,
     /// Something that should not happen did; a bug to report.
@@ -68,6 +71,7 @@ impl ErrorCode {
             ErrorCode::ConfirmationRequired => "confirmation_required",
             ErrorCode::RepoNotRegistered => "repo_not_registered",
             ErrorCode::RepoMissing => "repo_missing",
+            ErrorCode::ObjectMissing => "object_missing",
             ErrorCode::Io => "io_error",
             ErrorCode::Internal => "internal_error",
         }

@@ -97,6 +97,12 @@ impl From<crate::git::GitError> for Error {
             ),
             GitError::NotARepository { .. } => Error::new(ErrorCode::NotARepository, e.to_string()),
             GitError::Io { .. } => Error::new(ErrorCode::Io, e.to_string()),
+            GitError::MissingObject { .. } => Error::new(ErrorCode::ObjectMissing, e.to_string()).with_remedy(
+                "a partial clone keeps it on its server until git reads it: `git config codecompass.fetchMissing \
+                 true` lets CodeCompass fetch what it needs, and `git checkout <ref>` fetches a commit's files; \
+                 otherwise `git fsck` says what the repository lacks (a `--store` made for another repository \
+                 serves only that one)",
+            ),
             _ => Error::new(ErrorCode::Internal, e.to_string()),
         }
     }

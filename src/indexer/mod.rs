@@ -293,8 +293,33 @@ impl<'a> Indexer<'a> {
                 ..ViewReport::default()
             });
         }
-        let base = if self.options.force || filled { None } else { self.nearest_tree_view(repo, commit_id)? };
-        let plan = match base {
+        let rebuild = self.options.force || filled;
+        let plan = match self.tree_plan(repo, commit_id, tree_id, rebuild) {
+            // A partial clone may have left the tree on its server (`--filter=tree:0`).
+            Err(IndexError::Git(GitError::MissingObject { .. }))
+                if self.ws.fetch_missing() && state::fetch_tree(repo, tree_id) =>
+            {
+                self.tree_plan(repo, commit_id, tree_id, rebuild)?
+            }
+            plan => plan?,
+        };
+        let mut report = self.build(Some(repo), plan, &key, "tree", Some(tree_id), Some(&derivation))?;
+        report.commit = Some(commit_id);
+        report.tree = Some(tree_id);
+        Ok(report)
+    }
+
+    /// What building the view of `tree_id` takes: a diff from the nearest indexed tree view,
+    /// or every file of the tree when `rebuild` or when there is none.
+    fn tree_plan(
+        &self,
+        repo: &LocalRepo,
+        commit_id: ObjectId,
+        tree_id: ObjectId,
+        rebuild: bool,
+    ) -> Result<Plan, IndexError> {
+        let base = if rebuild { None } else { self.nearest_tree_view(repo, commit_id)? };
+        Ok(match base {
             Some((base_key, base_tree)) => {
                 let changes = repo.diff_trees(base_tree, tree_id)?;
                 if changes.iter().any(|c| c.path == IGNORE_FILE.as_bytes()) {
@@ -319,11 +344,7 @@ impl<'a> Indexer<'a> {
                 }
             }
             None => self.full_plan(repo, tree_id)?,
-        };
-        let mut report = self.build(Some(repo), plan, &key, "tree", Some(tree_id), Some(&derivation))?;
-        report.commit = Some(commit_id);
-        report.tree = Some(tree_id);
-        Ok(report)
+        })
     }
 
     /// The indexed tree view closest to `commit_id`: one of its first-parent ancestors if

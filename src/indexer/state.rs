@@ -36,12 +36,26 @@ pub(super) fn fetch_missing(repo: &LocalRepo, blobs: &[crate::git::ObjectId]) {
         return;
     }
     progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", blobs.len()));
-    match repo.fetch_blobs(blobs) {
+    match repo.fetch_objects(blobs) {
         Ok(arrived) if arrived < blobs.len() => {
             progress::note(&format!("{} blobs are still missing after the fetch", blobs.len() - arrived))
         }
         Ok(_) => {}
         Err(e) => progress::note(&format!("warning: could not fetch missing blobs: {e}")),
+    }
+}
+
+/// Asks a partial clone's promisor remote for the tree `tree_id` and every tree under it,
+/// without their blobs (`codecompass.fetchMissing`; a clone made with `--filter=tree:0` has
+/// only the trees git has read), saying so; whether it is here afterwards.
+pub(super) fn fetch_tree(repo: &LocalRepo, tree_id: crate::git::ObjectId) -> bool {
+    progress::note(&format!("fetching the missing tree {tree_id} (codecompass.fetchMissing)"));
+    match repo.fetch_objects(&[tree_id]) {
+        Ok(arrived) => arrived == 1,
+        Err(e) => {
+            progress::note(&format!("warning: could not fetch the missing tree: {e}"));
+            false
+        }
     }
 }
 

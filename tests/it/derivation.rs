@@ -65,16 +65,22 @@ fn changing_the_size_limit_re_derives_every_view() {
     }
 }
 
-/// The shop fixture served with filters on, and a blobless clone of it (no checkout, so no
-/// blob is here): the guard, the source and the clone.
-fn partial_clone() -> (crate::support::TempDir, std::path::PathBuf, std::path::PathBuf) {
+/// The shop fixture served with filters on, and a clone of it made with `filter` and no
+/// checkout (`blob:none`: no blob is here; `tree:0`: no tree either): the guard, the source
+/// and the clone.
+fn partial_clone_with(filter: &str) -> (crate::support::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let (tmp, source) = fixture("shop");
     git(&source, &["config", "uploadpack.allowFilter", "true"]);
     git(&source, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
     let clone = tmp.path().join("partial");
     let url = format!("file://{}", source.display());
-    git(tmp.path(), &["clone", "-q", "--no-checkout", "--filter=blob:none", &url, clone.to_str().unwrap()]);
+    let filter = format!("--filter={filter}");
+    git(tmp.path(), &["clone", "-q", "--no-checkout", &filter, &url, clone.to_str().unwrap()]);
     (tmp, source, clone)
+}
+
+fn partial_clone() -> (crate::support::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    partial_clone_with("blob:none")
 }
 
 #[test]
@@ -116,4 +122,31 @@ fn a_partial_clone_fetches_the_blobs_a_view_needs_when_allowed() {
     let text = cc(&clone, &["search", "cents", "--mode", "literal", "--ref", "v1.0"]);
     assert_eq!(text.json["metadata"]["result_completeness"], "complete", "{}", text.stdout);
     assert!(!text.json["results"].as_array().unwrap().is_empty(), "{}", text.stdout);
+}
+
+#[test]
+fn a_treeless_clone_says_what_is_missing_and_fetches_the_trees_when_allowed() {
+    let (_tmp, source, clone) = partial_clone_with("tree:0");
+
+    // Not allowed: no tree of the ref is here, and the error names the object and the remedy.
+    let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert_eq!(run.json["error"]["code"], "object_missing", "{}", run.stdout);
+    assert!(run.json["error"]["message"].as_str().unwrap().contains("missing from the object store"));
+    assert!(run.json["error"]["data"]["remedy"].to_string().contains("codecompass.fetchMissing"), "{}", run.stdout);
+
+    // Allowed: the tree is fetched (with the trees under it, then the blobs), and the answers
+    // equal the full repository's at that ref and at another one derived from it by a diff.
+    git(&clone, &["config", "codecompass.fetchMissing", "true"]);
+    let run = cc(&clone, &["locate", "Cart", "--ref", "main"]);
+    assert_eq!(run.json["metadata"]["result_completeness"], "complete", "{}", run.stdout);
+    assert_eq!(located(&run), located(&cc(&source, &["locate", "Cart", "--ref", "main"])));
+    for args in [
+        ["search", "cents", "--mode", "literal", "--ref", "v1.0"],
+        ["search", "fn", "--mode", "literal", "--ref", "main"],
+    ] {
+        let ours = cc(&clone, &args);
+        assert_eq!(ours.json["metadata"]["result_completeness"], "complete", "{}", ours.stdout);
+        assert_eq!(ours.json["results"], cc(&source, &args).json["results"], "{args:?}");
+        assert!(!ours.json["results"].as_array().unwrap().is_empty(), "{}", ours.stdout);
+    }
 }
