@@ -20,7 +20,7 @@ fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
 
 /// The columns the collectors read, opened once per segment for every search of one query:
 /// opening a column decodes its header, and `fv`'s code keeps a line per 512 documents (13,000
-/// of them in the kernel's segment), which a query's dozen searches would decode again each.
+/// of them in the kernel's segment), which each of a query's searches would decode again.
 #[derive(Clone, Default)]
 pub struct Columns(Arc<Mutex<HashMap<SegmentId, Arc<SegmentColumns>>>>);
 
@@ -57,7 +57,6 @@ impl SegmentColumns {
 }
 
 /// The file version of each document of a segment, read from its `fv` column.
-#[derive(Clone)]
 pub struct FileVersions(Column<u64>);
 
 impl FileVersions {

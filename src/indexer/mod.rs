@@ -294,14 +294,18 @@ impl<'a> Indexer<'a> {
             });
         }
         let rebuild = self.options.force || filled;
-        let plan = match self.tree_plan(repo, commit_id, tree_id, rebuild) {
-            // A partial clone may have left the tree on its server (`--filter=tree:0`).
-            Err(IndexError::Git(GitError::MissingObject { .. }))
-                if self.ws.fetch_missing() && state::fetch_tree(repo, tree_id) =>
-            {
-                self.tree_plan(repo, commit_id, tree_id, rebuild)?
+        // A partial clone may have left a tree (`--filter=tree:0`) or the ignore file's blob on
+        // its server: each object found missing is fetched and the plan made again, a few times.
+        let mut fetched = 0;
+        let plan = loop {
+            match self.tree_plan(repo, commit_id, tree_id, rebuild) {
+                Err(IndexError::Git(GitError::MissingObject { id, .. }))
+                    if fetched < 3 && self.ws.fetch_missing() && state::fetch_object(repo, id) =>
+                {
+                    fetched += 1
+                }
+                plan => break plan?,
             }
-            plan => plan?,
         };
         let mut report = self.build(Some(repo), plan, &key, "tree", Some(tree_id), Some(&derivation))?;
         report.commit = Some(commit_id);

@@ -45,15 +45,15 @@ pub(super) fn fetch_missing(repo: &LocalRepo, blobs: &[crate::git::ObjectId]) {
     }
 }
 
-/// Asks a partial clone's promisor remote for the tree `tree_id` and every tree under it,
-/// without their blobs (`codecompass.fetchMissing`; a clone made with `--filter=tree:0` has
-/// only the trees git has read), saying so; whether it is here afterwards.
-pub(super) fn fetch_tree(repo: &LocalRepo, tree_id: crate::git::ObjectId) -> bool {
-    progress::note(&format!("fetching the missing tree {tree_id} (codecompass.fetchMissing)"));
-    match repo.fetch_objects(&[tree_id]) {
+/// Asks a partial clone's promisor remote for the object `id` (a tree comes with every tree
+/// under it, without their blobs: a clone made with `--filter=tree:0` has only the trees git
+/// has read), saying so (`codecompass.fetchMissing`); whether it is here afterwards.
+pub(super) fn fetch_object(repo: &LocalRepo, id: crate::git::ObjectId) -> bool {
+    progress::note(&format!("fetching the missing object {id} (codecompass.fetchMissing)"));
+    match repo.fetch_objects(&[id]) {
         Ok(arrived) => arrived == 1,
         Err(e) => {
-            progress::note(&format!("warning: could not fetch the missing tree: {e}"));
+            progress::note(&format!("warning: could not fetch the missing object: {e}"));
             false
         }
     }
