@@ -204,6 +204,20 @@ fn gc_drops_what_no_ref_reaches_and_keeps_answers() {
     let merged = cc(&repo, &["gc"]);
     assert_eq!(merged.json["gc"]["segments_merged"].as_u64(), Some(before), "{}", merged.stdout);
     assert_eq!(segments(), 1);
+    // The merged segment's files are verified by gc itself: every one is stamped.
+    let fts = store.join("fts");
+    let stamped = std::fs::read_to_string(fts.join("verified")).unwrap();
+    let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(fts.join("meta.json")).unwrap()).unwrap();
+    let segment = meta["segments"][0]["segment_id"].as_str().unwrap().replace('-', "");
+    let files: Vec<String> = std::fs::read_dir(&fts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&segment))
+        .collect();
+    assert!(!files.is_empty());
+    for file in &files {
+        assert!(stamped.lines().any(|line| line.starts_with(&format!("{file}\t"))), "{file} not stamped: {stamped}");
+    }
     let found = cc(&repo, &["search", "--mode", "literal", "extra_helper"]);
     assert_eq!(found.code, 0, "{}", found.stdout);
 }
