@@ -90,6 +90,23 @@ impl Indexer<'_> {
         let mut bar = progress::Bar::new("indexing history", commits.len() as u64);
         let mut head_buf = Vec::new();
         for chunk in commits.chunks(CHUNK) {
+            // 0. A treeless partial clone (`--filter=tree:0`) has few of these trees: with
+            // `codecompass.fetchMissing`, the chunk's missing ones are asked for in one request.
+            if self.ws.fetch_missing() {
+                let mut missing: Vec<ObjectId> = Vec::new();
+                for commit in chunk {
+                    let parent_tree = commit
+                        .parents
+                        .first()
+                        .and_then(|p| trees.get(p).copied().or_else(|| repo.commit_tree(*p).ok()));
+                    missing.extend(
+                        [Some(commit.tree_id), parent_tree].into_iter().flatten().filter(|t| !repo.has_object(*t)),
+                    );
+                }
+                missing.sort_unstable();
+                missing.dedup();
+                super::state::fetch_trees(&repo, &missing);
+            }
             // 1. Tree diffs against the first parent, as file versions.
             let mut changes_of: Vec<Vec<(Option<Side>, Option<Side>)>> = Vec::with_capacity(chunk.len());
             let batch = self.store.begin()?;

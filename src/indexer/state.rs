@@ -45,6 +45,19 @@ pub(super) fn fetch_missing(repo: &LocalRepo, blobs: &[crate::git::ObjectId]) {
     }
 }
 
+/// Asks a partial clone's promisor remote for `trees`, each with the trees under it and
+/// without blobs, in one request (`codecompass.fetchMissing`), saying so; what cannot be
+/// fetched stays missing, and whatever needs it says so.
+pub(super) fn fetch_trees(repo: &LocalRepo, trees: &[crate::git::ObjectId]) {
+    if trees.is_empty() {
+        return;
+    }
+    progress::note(&format!("fetching {} missing trees (codecompass.fetchMissing)", trees.len()));
+    if let Err(e) = repo.fetch_objects(trees) {
+        progress::note(&format!("warning: could not fetch missing trees: {e}"));
+    }
+}
+
 /// Asks a partial clone's promisor remote for the object `id` (a tree comes with every tree
 /// under it, without their blobs: a clone made with `--filter=tree:0` has only the trees git
 /// has read), saying so (`codecompass.fetchMissing`); whether it is here afterwards.

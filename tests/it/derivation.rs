@@ -149,4 +149,10 @@ fn a_treeless_clone_says_what_is_missing_and_fetches_the_trees_when_allowed() {
         assert_eq!(ours.json["results"], cc(&source, &args).json["results"], "{args:?}");
         assert!(!ours.json["results"].as_array().unwrap().is_empty(), "{}", ours.stdout);
     }
+
+    // History needs every commit's tree: they are fetched too, a chunk of commits at a time.
+    let run = cc(&clone, &["index", "--history"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let commits: u64 = git(&source, &["rev-list", "--count", "HEAD"]).trim().parse().unwrap();
+    assert_eq!(run.json["commits_added"].as_u64(), Some(commits), "{}", run.stdout);
 }
