@@ -95,17 +95,20 @@ impl Indexer<'_> {
             if self.ws.fetch_missing() {
                 let mut missing: Vec<ObjectId> = Vec::new();
                 for commit in chunk {
-                    let parent_tree = commit
-                        .parents
-                        .first()
-                        .and_then(|p| trees.get(p).copied().or_else(|| repo.commit_tree(*p).ok()));
+                    // The parent's tree is remembered for the diff below.
+                    let parent_tree = commit.parents.first().and_then(|p| match trees.get(p) {
+                        Some(tree) => Some(*tree),
+                        None => repo.commit_tree(*p).ok().inspect(|tree| {
+                            trees.insert(*p, *tree);
+                        }),
+                    });
                     missing.extend(
                         [Some(commit.tree_id), parent_tree].into_iter().flatten().filter(|t| !repo.has_object(*t)),
                     );
                 }
                 missing.sort_unstable();
                 missing.dedup();
-                super::state::fetch_trees(&repo, &missing);
+                super::state::fetch_missing(&repo, &missing, "trees");
             }
             // 1. Tree diffs against the first parent, as file versions.
             let mut changes_of: Vec<Vec<(Option<Side>, Option<Side>)>> = Vec::with_capacity(chunk.len());

@@ -142,7 +142,7 @@ pub(super) struct JobsOutcome {
 fn fetch_absent(repo: &LocalRepo, jobs: &[Job]) {
     let absent: Vec<ObjectId> =
         jobs.iter().filter(|j| j.content.is_none() && !repo.has_object(j.blob_id)).map(|j| j.blob_id).collect();
-    super::state::fetch_missing(repo, &absent);
+    super::state::fetch_missing(repo, &absent, "blobs");
 }
 
 /// A store error as a SQLite one, for a worker whose read connection failed to open (the

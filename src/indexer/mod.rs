@@ -300,7 +300,7 @@ impl<'a> Indexer<'a> {
         let plan = loop {
             match self.tree_plan(repo, commit_id, tree_id, rebuild) {
                 Err(IndexError::Git(GitError::MissingObject { id, .. }))
-                    if fetched < 3 && self.ws.fetch_missing() && state::fetch_object(repo, id) =>
+                    if fetched < 3 && self.ws.fetch_missing() && state::fetch_missing(repo, &[id], "objects") == 1 =>
                 {
                     fetched += 1
                 }

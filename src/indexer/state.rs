@@ -23,51 +23,31 @@ pub fn gaps_filled(store: &Store, repo: &LocalRepo, view: &store::ViewRow, fetch
     }
     let missing = store.view_missing(view.id)?;
     if fetch && !missing.iter().any(|blob| repo.has_object(*blob)) {
-        fetch_missing(repo, &missing);
+        fetch_missing(repo, &missing, "blobs");
     }
     Ok(missing.into_iter().any(|blob| repo.has_object(blob)))
 }
 
-/// Asks a partial clone's promisor remote for `blobs` in one request
-/// (`codecompass.fetchMissing`), saying so; what cannot be fetched stays missing, and the view
-/// that needs it partial.
-pub(super) fn fetch_missing(repo: &LocalRepo, blobs: &[crate::git::ObjectId]) {
-    if blobs.is_empty() {
-        return;
+/// Asks a partial clone's promisor remote for `ids` in one request (`codecompass.fetchMissing`;
+/// a tree comes with every tree under it, without their blobs: a clone made with
+/// `--filter=tree:0` has only the trees git has read), saying so, `what` naming them ("blobs",
+/// "trees"); returns how many are here afterwards. What cannot be fetched stays missing, and
+/// whatever needs it says so.
+pub(super) fn fetch_missing(repo: &LocalRepo, ids: &[crate::git::ObjectId], what: &str) -> usize {
+    if ids.is_empty() {
+        return 0;
     }
-    progress::note(&format!("fetching {} missing blobs (codecompass.fetchMissing)", blobs.len()));
-    match repo.fetch_objects(blobs) {
-        Ok(arrived) if arrived < blobs.len() => {
-            progress::note(&format!("{} blobs are still missing after the fetch", blobs.len() - arrived))
+    progress::note(&format!("fetching {} missing {what} (codecompass.fetchMissing)", ids.len()));
+    match repo.fetch_objects(ids) {
+        Ok(arrived) => {
+            if arrived < ids.len() {
+                progress::note(&format!("{} {what} are still missing after the fetch", ids.len() - arrived));
+            }
+            arrived
         }
-        Ok(_) => {}
-        Err(e) => progress::note(&format!("warning: could not fetch missing blobs: {e}")),
-    }
-}
-
-/// Asks a partial clone's promisor remote for `trees`, each with the trees under it and
-/// without blobs, in one request (`codecompass.fetchMissing`), saying so; what cannot be
-/// fetched stays missing, and whatever needs it says so.
-pub(super) fn fetch_trees(repo: &LocalRepo, trees: &[crate::git::ObjectId]) {
-    if trees.is_empty() {
-        return;
-    }
-    progress::note(&format!("fetching {} missing trees (codecompass.fetchMissing)", trees.len()));
-    if let Err(e) = repo.fetch_objects(trees) {
-        progress::note(&format!("warning: could not fetch missing trees: {e}"));
-    }
-}
-
-/// Asks a partial clone's promisor remote for the object `id` (a tree comes with every tree
-/// under it, without their blobs: a clone made with `--filter=tree:0` has only the trees git
-/// has read), saying so (`codecompass.fetchMissing`); whether it is here afterwards.
-pub(super) fn fetch_object(repo: &LocalRepo, id: crate::git::ObjectId) -> bool {
-    progress::note(&format!("fetching the missing object {id} (codecompass.fetchMissing)"));
-    match repo.fetch_objects(&[id]) {
-        Ok(arrived) => arrived == 1,
         Err(e) => {
-            progress::note(&format!("warning: could not fetch the missing object: {e}"));
-            false
+            progress::note(&format!("warning: could not fetch missing {what}: {e}"));
+            0
         }
     }
 }
