@@ -140,7 +140,7 @@ fn with_context<T>(
         view,
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
-        columns: Default::default(),
+        columns: crate::index::Columns::at(fulltext.dir()),
     };
     let _read = store.read_snapshot()?;
     f(&ctx)

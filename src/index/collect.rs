@@ -4,6 +4,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use roaring::RoaringBitmap;
@@ -20,9 +21,15 @@ fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
 
 /// The columns the collectors read, opened once per segment for every search of one query:
 /// opening a column decodes its header, and `fv`'s code keeps a line per 512 documents (13,000
-/// of them in the kernel's segment), which each of a query's searches would decode again.
+/// of them in the kernel's segment), which each of a query's searches would decode again. The
+/// file versions come from the segment's runs file when it has a sound one (see
+/// [`super::runs`]), which opens at once.
 #[derive(Clone, Default)]
-pub struct Columns(Arc<Mutex<HashMap<SegmentId, Arc<SegmentColumns>>>>);
+pub struct Columns {
+    open: Arc<Mutex<HashMap<SegmentId, Arc<SegmentColumns>>>>,
+    /// The index's directory, where the runs files are (none: the columns alone).
+    fts: Option<Arc<Path>>,
+}
 
 /// One segment's columns.
 pub struct SegmentColumns {
@@ -33,17 +40,22 @@ pub struct SegmentColumns {
 }
 
 impl Columns {
+    /// The columns of the index in `fts`, with its runs files.
+    pub fn at(fts: &Path) -> Columns {
+        Columns { open: Arc::default(), fts: Some(fts.into()) }
+    }
+
     /// The columns of `reader`'s segment, opened on first use.
     pub fn of(&self, reader: &SegmentReader) -> tantivy::Result<Arc<SegmentColumns>> {
-        let mut open = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(columns) = open.get(&reader.segment_id()) {
             return Ok(columns.clone());
         }
-        let columns = Arc::new(SegmentColumns {
-            fv: FileVersions::of(reader)?,
-            place: column(reader, "place")?,
-            span: column(reader, "span")?,
-        });
+        let fv = match self.fts.as_deref().and_then(|fts| super::runs::load(fts, reader)) {
+            Some(runs) => FileVersions::Runs(runs),
+            None => FileVersions::of(reader)?,
+        };
+        let columns = Arc::new(SegmentColumns { fv, place: column(reader, "place")?, span: column(reader, "span")? });
         open.insert(reader.segment_id(), columns.clone());
         Ok(columns)
     }
@@ -56,18 +68,32 @@ impl SegmentColumns {
     }
 }
 
-/// The file version of each document of a segment, read from its `fv` column.
-pub struct FileVersions(Column<u64>);
+/// The file version of each document of a segment: its runs, or its `fv` column.
+pub enum FileVersions {
+    /// From the runs file.
+    Runs(super::runs::Runs),
+    /// From the column.
+    Column(Column<u64>),
+}
 
 impl FileVersions {
     /// The column of `reader`'s segment.
     pub fn of(reader: &SegmentReader) -> tantivy::Result<FileVersions> {
-        Ok(FileVersions(column(reader, "fv")?))
+        Ok(FileVersions::Column(column(reader, "fv")?))
     }
 
     /// The file version of `doc`.
     pub fn get(&self, doc: DocId) -> Option<u32> {
-        self.0.first(doc).map(|fv| fv as u32)
+        self.get_at(doc, &mut 0)
+    }
+
+    /// The file version of `doc`, where `at` is where the last lookup ended (see
+    /// [`super::runs::Runs::get`]).
+    pub fn get_at(&self, doc: DocId, at: &mut usize) -> Option<u32> {
+        match self {
+            FileVersions::Runs(runs) => runs.get(doc, at),
+            FileVersions::Column(column) => column.first(doc).map(|fv| fv as u32),
+        }
     }
 }
 
@@ -83,6 +109,8 @@ pub struct ViewFileVersions {
 pub struct ViewFileVersionsSegment {
     bitmap: Arc<RoaringBitmap>,
     columns: Arc<SegmentColumns>,
+    /// Where the last file version lookup ended.
+    at: usize,
     out: RoaringBitmap,
 }
 
@@ -94,6 +122,7 @@ impl Collector for ViewFileVersions {
         Ok(ViewFileVersionsSegment {
             bitmap: self.bitmap.clone(),
             columns: self.columns.of(reader)?,
+            at: 0,
             out: RoaringBitmap::new(),
         })
     }
@@ -111,7 +140,7 @@ impl SegmentCollector for ViewFileVersionsSegment {
     type Fruit = RoaringBitmap;
 
     fn collect(&mut self, doc: DocId, _: Score) {
-        if let Some(fv) = self.columns.fv.get(doc)
+        if let Some(fv) = self.columns.fv.get_at(doc, &mut self.at)
             && self.bitmap.contains(fv)
         {
             self.out.insert(fv);
@@ -179,6 +208,8 @@ pub struct TopInViewSegment {
     bitmap: Arc<RoaringBitmap>,
     limit: usize,
     columns: Arc<SegmentColumns>,
+    /// Where the last file version lookup ended.
+    at: usize,
     heap: BinaryHeap<std::cmp::Reverse<Hit>>,
 }
 
@@ -191,6 +222,7 @@ impl Collector for TopInView {
             bitmap: self.bitmap.clone(),
             limit: self.limit,
             columns: self.columns.of(reader)?,
+            at: 0,
             heap: BinaryHeap::new(),
         })
     }
@@ -220,7 +252,7 @@ impl SegmentCollector for TopInViewSegment {
             return;
         }
         // The file version first: `place` and `span` are read for the documents that enter.
-        let Some(fv) = self.columns.fv.get(doc).filter(|&fv| self.bitmap.contains(fv)) else {
+        let Some(fv) = self.columns.fv.get_at(doc, &mut self.at).filter(|&fv| self.bitmap.contains(fv)) else {
             return;
         };
         let Some(place) = self.columns.place.first(doc).map(Place::unpack) else {
@@ -289,40 +321,51 @@ mod tests {
         let searcher = fulltext.reader().unwrap().searcher();
         assert_eq!(searcher.segment_readers().len(), 2);
         let view: RoaringBitmap = [7u32, 40_000].into_iter().collect();
-        let columns = Columns::default();
+        // The file versions from the columns, then from the runs files written for both
+        // segments: the same answers.
+        assert_eq!(fulltext.write_runs().unwrap(), 2);
+        assert_eq!(fulltext.write_runs().unwrap(), 0, "written once");
+        for columns in [Columns::default(), Columns::at(fulltext.dir())] {
+            let query =
+                TermQuery::new(tantivy::Term::from_field_text(fields.name, "spawn_task"), IndexRecordOption::WithFreqs);
+            let top = TopInView { bitmap: Arc::new(view.clone()), limit: 10, columns: columns.clone() };
+            let mut hits: Vec<(u32, DocKind, u32, u32, u32)> = searcher
+                .search(&query, &top)
+                .unwrap()
+                .iter()
+                .map(|h| (h.fv, h.kind, h.ord, h.line_start, h.line_end))
+                .collect();
+            hits.sort_by_key(|h| h.0);
+            assert_eq!(hits, [(7, DocKind::Symbol, 1, 3, 5), (40_000, DocKind::Symbol, 1, 3, 5)]);
 
-        let query =
-            TermQuery::new(tantivy::Term::from_field_text(fields.name, "spawn_task"), IndexRecordOption::WithFreqs);
-        let top = TopInView { bitmap: Arc::new(view.clone()), limit: 10, columns: columns.clone() };
-        let mut hits: Vec<(u32, DocKind, u32, u32, u32)> = searcher
-            .search(&query, &top)
-            .unwrap()
-            .iter()
-            .map(|h| (h.fv, h.kind, h.ord, h.line_start, h.line_end))
-            .collect();
-        hits.sort_by_key(|h| h.0);
-        assert_eq!(hits, [(7, DocKind::Symbol, 1, 3, 5), (40_000, DocKind::Symbol, 1, 3, 5)]);
+            // Snippets through the same columns, and the file documents' trigrams through them too.
+            let body =
+                TermQuery::new(tantivy::Term::from_field_text(fields.body, "inner"), IndexRecordOption::WithFreqs);
+            let mut snippets: Vec<(u32, DocKind, u32, u32)> = searcher
+                .search(&body, &TopInView { bitmap: Arc::new(view.clone()), limit: 10, columns: columns.clone() })
+                .unwrap()
+                .iter()
+                .map(|h| (h.fv, h.kind, h.line_start, h.line_end))
+                .collect();
+            snippets.sort_by_key(|h| h.0);
+            assert_eq!(snippets, [(7, DocKind::Snippet, 3, 5), (40_000, DocKind::Snippet, 3, 5)]);
+            let trigram =
+                TermQuery::new(tantivy::Term::from_field_text(fields.trigrams, "spa"), IndexRecordOption::Basic);
+            let found = searcher
+                .search(&trigram, &ViewFileVersions { bitmap: Arc::new(view.clone()), columns: columns.clone() })
+                .unwrap();
+            assert_eq!(found, view);
 
-        // Snippets through the same columns, and the file documents' trigrams through them too.
-        let body = TermQuery::new(tantivy::Term::from_field_text(fields.body, "inner"), IndexRecordOption::WithFreqs);
-        let mut snippets: Vec<(u32, DocKind, u32, u32)> = searcher
-            .search(&body, &TopInView { bitmap: Arc::new(view.clone()), limit: 10, columns: columns.clone() })
-            .unwrap()
-            .iter()
-            .map(|h| (h.fv, h.kind, h.line_start, h.line_end))
-            .collect();
-        snippets.sort_by_key(|h| h.0);
-        assert_eq!(snippets, [(7, DocKind::Snippet, 3, 5), (40_000, DocKind::Snippet, 3, 5)]);
-        let trigram = TermQuery::new(tantivy::Term::from_field_text(fields.trigrams, "spa"), IndexRecordOption::Basic);
-        let found = searcher
-            .search(&trigram, &ViewFileVersions { bitmap: Arc::new(view.clone()), columns: columns.clone() })
-            .unwrap();
-        assert_eq!(found, view);
-
-        // Each segment's columns were opened once for all three searches.
-        for reader in searcher.segment_readers() {
-            assert!(Arc::ptr_eq(&columns.of(reader).unwrap(), &columns.of(reader).unwrap()));
+            // Each segment's columns were opened once for all three searches.
+            for reader in searcher.segment_readers() {
+                assert!(Arc::ptr_eq(&columns.of(reader).unwrap(), &columns.of(reader).unwrap()));
+            }
+            assert_eq!(columns.open.lock().unwrap().len(), 2);
+            let from_runs = columns.fts.is_some();
+            for reader in searcher.segment_readers() {
+                let fv = columns.of(reader).unwrap();
+                assert_eq!(matches!(fv.file_versions(), FileVersions::Runs(_)), from_runs);
+            }
         }
-        assert_eq!(columns.0.lock().unwrap().len(), 2);
     }
 }

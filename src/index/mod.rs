@@ -12,6 +12,7 @@
 
 mod collect;
 mod docs;
+mod runs;
 pub mod tokenizer;
 mod verify;
 
@@ -239,6 +240,17 @@ impl FullText {
         let (schema, fields) = schema();
         let index = open_at(&dir, schema)?;
         Ok(FullText { index, fields, dir })
+    }
+
+    /// Its directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes the runs file of each segment that lacks one (see [`runs`]) and removes those of
+    /// segments gone; returns how many it wrote.
+    pub fn write_runs(&self) -> Result<usize, FtsError> {
+        runs::write_missing(&self.index, &self.dir)
     }
 
     /// The fields.

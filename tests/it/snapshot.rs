@@ -75,6 +75,13 @@ fn a_fresh_clone_restores_a_snapshot_parses_no_blob_then_exactly_the_new_ones() 
     assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
     assert_eq!(run.json["import"]["mode"], "installed");
     let restored = counts(&theirs);
+    // Each restored segment got its runs file (they are not part of a snapshot).
+    let fts = theirs.join(".git/codecompass/fts");
+    let meta: Value = serde_json::from_slice(&std::fs::read(fts.join("meta.json")).unwrap()).unwrap();
+    for segment in meta["segments"].as_array().unwrap() {
+        let id = segment["segment_id"].as_str().unwrap().replace('-', "");
+        assert!(fts.join(format!("runs-{id}.bin")).exists(), "no runs file for {id}");
+    }
 
     // The first query parses no blob: every record it needs came with the snapshot.
     assert_eq!(located(&cc(&theirs, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
