@@ -125,16 +125,6 @@ impl Runs {
         Some(self.word(HEADER + 4 * (self.n + i))).filter(|&fv| fv != NONE)
     }
 
-    /// How many runs.
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Whether there are none (a segment without documents).
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-
     /// The runs in `bytes`, when they are whole, sound and of `segment`, of `max_doc`
     /// documents.
     fn decode(bytes: Vec<u8>, segment: &str, max_doc: DocId) -> Option<Runs> {
@@ -181,7 +171,8 @@ pub fn load(fts: &Path, reader: &SegmentReader) -> Option<Runs> {
 
 /// Writes the runs file of every searchable segment of `index` (in `fts`) that has no sound
 /// one, and removes those of segments no longer searchable; returns how many it wrote. Runs
-/// when an index run or `gc` ends, with no writer left: the segments are the last commit's.
+/// when an index run, `gc` or an import ends, under the store's lock, with no writer left: the
+/// segments are the last commit's.
 pub fn write_missing(index: &Index, fts: &Path) -> Result<usize, FtsError> {
     let io = |e: std::io::Error| FtsError::Io { path: fts.to_owned(), source: e };
     let segments = index.searchable_segments()?;
@@ -240,7 +231,7 @@ mod tests {
             assert_eq!(r.get(doc, &mut at), expected(doc), "doc {doc} in order");
         }
         // Backwards, and jumping about from every starting run.
-        for start in 0..r.len() + 2 {
+        for start in 0..r.n + 2 {
             for doc in (0..20).rev().chain([5, 0, 19, 3, 11, 4]) {
                 let mut at = start;
                 assert_eq!(r.get(doc, &mut at), expected(doc), "doc {doc} from run {start}");
@@ -266,7 +257,7 @@ mod tests {
             assert!(Runs::decode(bytes(unsound, A, 9), A, 9).is_none(), "{unsound:?}");
         }
         let empty = Runs::decode(bytes(&[], B, 0), B, 0).unwrap();
-        assert!(empty.is_empty());
+        assert_eq!(empty.n, 0);
         assert_eq!(empty.get(0, &mut 0), None);
     }
 }
