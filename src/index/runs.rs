@@ -11,7 +11,7 @@
 //! [`super::commit_files`] does not count as part of a commit), are written when an index run,
 //! `gc` or a snapshot's import ends, and are a pure function of the segment's immutable column.
 //! A segment without its runs file, or with one that fails its checksum or does not fit the
-//! segment, is read from the column, as before: the runs file only ever saves time.
+//! segment, is read from the column, as before: the runs file never changes an answer.
 
 use std::path::{Path, PathBuf};
 
