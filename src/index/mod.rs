@@ -253,6 +253,17 @@ impl FullText {
         runs::write_missing(&self.index, &self.dir)
     }
 
+    /// What a writer's work ends with: the files changed since they were last verified are
+    /// verified and the sound ones stamped, so queries need not read them again; when all are
+    /// sound, each segment gets its runs file. Damage found here is left to the next query,
+    /// which checks the same files and refuses to answer from them.
+    pub fn settle(&self) {
+        if self.verify(Verify::Changed, true).is_ok_and(|damaged| damaged.is_empty()) {
+            // Only a speed-up: a segment without one is read from its column.
+            let _ = self.write_runs();
+        }
+    }
+
     /// The fields.
     pub fn fields(&self) -> &Fields {
         &self.fields

@@ -295,21 +295,15 @@ impl Indexer<'_> {
                 }
             }
             writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
-            // The files just written are verified and stamped now, as an index run's are: the
-            // next query would otherwise read every one of them (on the kernel, 700 MB mapped
-            // by one search). Damage found here is reported by that query, which checks them.
-            let _ = fulltext.verify(crate::index::Verify::Changed, true);
             if !pending.is_empty() {
                 conn.execute("DELETE FROM gc_pending_documents", []).map_err(store::StoreError::from)?;
                 report.documents_dropped = pending.len() as u64;
             }
         }
-        // Each segment's runs file (see `index::runs`), a store's first ones too, derived from
-        // sound files only (stamped ones are not read again).
-        if fulltext.verify(crate::index::Verify::Changed, true).is_ok_and(|damaged| damaged.is_empty()) {
-            // Only a speed-up: a segment without one is read from its column.
-            let _ = fulltext.write_runs();
-        }
+        // The files just written are verified and stamped now, as an index run's are: the next
+        // query would otherwise read every one of them (on the kernel, 700 MB mapped by one
+        // search). Each segment gets its runs file, a store's first ones too.
+        fulltext.settle();
         Ok(())
     }
 }

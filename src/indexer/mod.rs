@@ -199,12 +199,7 @@ impl<'a> Indexer<'a> {
     pub fn finish(self) -> Result<(), IndexError> {
         if let Some((fulltext, writer, _)) = self.fulltext.borrow_mut().take() {
             writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
-            // Damage found here is reported by the next query, which checks the same files; the
-            // runs files (see `index::runs`) are derived from sound files only.
-            if fulltext.verify(crate::index::Verify::Changed, true).is_ok_and(|damaged| damaged.is_empty()) {
-                // Only a speed-up: a segment without one is read from its column.
-                let _ = fulltext.write_runs();
-            }
+            fulltext.settle();
         }
         Ok(())
     }

@@ -102,10 +102,8 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
             install(store_dir, staging.path(), file, &repo)?;
             // The snapshot's full-text files verified and stamped here rather than by the
             // first query, and each segment's runs file written (see `index::runs`).
-            if let Ok(fulltext) = crate::index::FullText::open(store_dir)
-                && fulltext.verify(crate::index::Verify::Changed, true).is_ok_and(|damaged| damaged.is_empty())
-            {
-                let _ = fulltext.write_runs();
+            if let Ok(fulltext) = crate::index::FullText::open(store_dir) {
+                fulltext.settle();
             }
             report.views = manifest
                 .views
