@@ -654,16 +654,19 @@ mod tests {
         String::from_utf8(output.stdout).unwrap().trim().to_owned()
     }
 
+    /// Writes `text` to `path` under `dir`, making its directories.
+    pub(super) fn write(dir: &Path, path: &str, text: &str) {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
     #[test]
     fn a_tree_diff_lists_the_files_git_diff_tree_lists_and_misses_no_object_silently() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         git(dir, &["init", "-q"]);
-        let write = |path: &str, text: &str| {
-            let path = dir.join(path);
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(path, text).unwrap();
-        };
+        let write = |path: &str, text: &str| write(dir, path, text);
         write("a/x.txt", "x\n");
         write("a/deep/y.txt", "y\n");
         write("b/run.sh", "echo\n");

@@ -599,7 +599,7 @@ fn mode_of(_meta: &std::fs::Metadata) -> FileMode {
 mod tests {
     use super::*;
     use crate::git::GitRepo;
-    use crate::git::tests::git;
+    use crate::git::tests::{git, write};
 
     /// What one status run names: the paths it hands on, the entries it would refresh.
     fn status(
@@ -627,11 +627,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         git(dir, &["init", "-q"]);
-        let write = |path: &str, text: &str| {
-            let full = dir.join(path);
-            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-            std::fs::write(full, text).unwrap();
-        };
+        let write = |path: &str, text: &str| write(dir, path, text);
         write(".gitignore", "*.log\nbuild/\n");
         for path in ["a.txt", "src/b.rs", "src/c.rs", "src/deep/d.rs", "docs/e.md", "same.txt", "touched.txt"] {
             write(path, &format!("{path} first\n"));

@@ -81,16 +81,14 @@ pub(crate) fn whole_file_bm25(
         let fvs = columns.file_versions();
         let norms = reader.get_fieldnorms_reader(f.body)?;
         let alive = reader.alive_bitset();
-        // Each posting list below reads documents in increasing order from its start.
-        let at = std::cell::Cell::new(0);
-        let fv_of = |doc: u32| -> Option<u32> {
+        // Where the last lookup ended: each posting list below reads documents in increasing
+        // order from its start.
+        let mut at = 0;
+        let mut fv_of = |doc: u32| -> Option<u32> {
             if alive.is_some_and(|a| !a.is_alive(doc)) {
                 return None;
             }
-            let mut run = at.get();
-            let fv = fvs.get_at(doc, &mut run);
-            at.set(run);
-            let fv = fv?;
+            let fv = fvs.get_at(doc, &mut at)?;
             allowed.contains(fv).then_some(fv)
         };
         // Lengths: the sum of a file's snippet lengths is its length in tokens.
