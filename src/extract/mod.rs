@@ -339,6 +339,24 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
     extract_to(language, source, true, compiled(language))
 }
 
+/// The kinds of definition `language`'s query can give (`function`, `class`), read from its
+/// source without compiling it: history skips the files that cannot hold a definition of the
+/// kind it looks for, and their languages' queries, whose compiling alone can take longer than
+/// the rest of its answer.
+pub fn definition_kinds(language: &Language) -> Vec<&'static str> {
+    let mut kinds: Vec<&'static str> = patterns::ranges(language.query)
+        .into_iter()
+        .flat_map(|range| patterns::captures(&language.query[range]))
+        .filter_map(|capture| match parse_capture(capture) {
+            Ok(Capture::Definition(kind)) => Some(kind),
+            _ => None,
+        })
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    kinds
+}
+
 /// The symbols of `source` without occurrences and doc comments: what history compares in
 /// blobs it keeps no record of. Read with the query's definition patterns alone: the same
 /// symbols (a test compares the two on every language's corpus), for less compiling and

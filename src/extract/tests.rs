@@ -274,10 +274,34 @@ fn the_definition_patterns_alone_find_the_same_definitions() {
         let alone = definitions(language, &source);
         assert_eq!(alone.symbols, whole.symbols, "{}", path.display());
         assert_eq!(alone.partial, whole.partial, "{}", path.display());
+        // Every definition's kind is one its language's query is read to give.
+        let kinds = definition_kinds(language);
+        for symbol in alone.symbols.iter().filter(|s| s.role == Role::Definition) {
+            assert!(kinds.contains(&symbol.kind), "{}: {} not in {kinds:?}", path.display(), symbol.kind);
+        }
         compared.insert(language.name);
     }
     // Each language with definition patterns was compared on at least one file.
     for language in lang::LANGUAGES {
         assert!(compared.contains(language.name), "no corpus file of {}", language.name);
     }
+}
+
+#[test]
+fn definition_kinds_read_from_a_querys_source_are_its_compiled_captures() {
+    for language in lang::LANGUAGES {
+        let mut compiled_kinds: Vec<&str> = compiled(language)
+            .unwrap()
+            .captures
+            .iter()
+            .filter_map(|c| match c {
+                Capture::Definition(kind) => Some(*kind),
+                _ => None,
+            })
+            .collect();
+        compiled_kinds.sort_unstable();
+        compiled_kinds.dedup();
+        assert_eq!(definition_kinds(language), compiled_kinds, "{}", language.name);
+    }
+    assert!(definition_kinds(lang::by_name("python").unwrap()).contains(&"function"));
 }
