@@ -522,3 +522,61 @@ fn a_branch_without_commits_has_no_history_and_says_so() {
         assert!(run.json["error"]["message"].as_str().unwrap().contains("no commits yet"), "{}", run.stdout);
     }
 }
+
+#[test]
+fn history_reads_only_the_other_files_that_may_hold_a_rename() {
+    // `pay` moves from `a.py` to `b.py` in a commit that also edits `other.py`, which never
+    // named it: the move is found among the files whose change touched `pay`, and `other.py`
+    // is read only when a rename is to be looked for. Then `pay` becomes `settle` while
+    // `tables.sql` changes: a rename is looked for, in the Python files only (a definition of
+    // another language is no rename's other half). The old blobs of `other.py` and
+    // `tables.sql` are removed from the object store (as a partial clone would lack them)
+    // after history is indexed: the answers stay complete, with no note of a missing file.
+    let tmp = TempDir::new("history-reads");
+    let dir = tmp.path();
+    let commit = |time: i64, files: &[(&str, &str)], message: &str| {
+        for (path, text) in files {
+            std::fs::write(dir.join(path), text).unwrap();
+        }
+        git_at(dir, time, &["add", "-A"]);
+        git_at(dir, time, &["commit", "-q", "-m", message]);
+    };
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    let pay = "def pay(amount):\n    return amount\n";
+    commit(
+        1_700_000_000,
+        &[
+            ("a.py", &format!("{pay}\n\ndef keep():\n    return 0\n")),
+            ("tables.sql", "CREATE TABLE payments (id int);\n"),
+        ],
+        "Add pay",
+    );
+    commit(1_700_000_030, &[("other.py", "def unrelated():\n    return 1\n")], "Add other");
+    commit(
+        1_700_000_060,
+        &[("a.py", "def keep():\n    return 0\n"), ("b.py", pay), ("other.py", "def unrelated():\n    return 2\n")],
+        "Move pay to b",
+    );
+    commit(
+        1_700_000_120,
+        &[
+            ("b.py", "def settle(amount):\n    return amount\n"),
+            ("tables.sql", "CREATE TABLE payments (id int, amount int);\n"),
+        ],
+        "Call it settle",
+    );
+    assert_eq!(cc(dir, &["history", "settle"]).code, 0);
+    for old in ["HEAD~2:other.py", "HEAD~3:tables.sql"] {
+        let oid = git_at(dir, 0, &["rev-parse", old]);
+        let oid = oid.trim();
+        std::fs::remove_file(dir.join(".git/objects").join(&oid[..2]).join(&oid[2..]))
+            .expect("the fixture's objects are loose");
+    }
+    let run = cc(dir, &["history", "settle"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    let changes: Vec<&str> =
+        run.json["events"].as_array().unwrap().iter().map(|e| e["change"].as_str().unwrap()).collect();
+    assert_eq!(changes, ["renamed", "moved", "added"], "{}", run.stdout);
+    assert_eq!(run.json["events"][0]["before"]["path"], "b.py", "{}", run.stdout);
+    assert_eq!(run.json["metadata"]["result_completeness"], "complete", "{}", run.stdout);
+}
