@@ -39,6 +39,42 @@ pub(super) fn captures(pattern: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The kinds a pattern's `(#kind-if-match? @capture "regex" kind)` predicates name.
+pub(super) fn kinds_if_match(pattern: &str) -> Vec<&str> {
+    const OP: &str = "#kind-if-match?";
+    let bytes = pattern.as_bytes();
+    let mut kinds = Vec::new();
+    for at in code(bytes).filter(|&i| pattern[i..].starts_with(OP)) {
+        // The capture, the regex (a string, escapes and all), then the kind.
+        let mut i = at + OP.len();
+        let skip_space = |i: &mut usize| {
+            while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
+                *i += 1;
+            }
+        };
+        let token = |i: &mut usize| {
+            let start = *i;
+            while *i < bytes.len() && !bytes[*i].is_ascii_whitespace() && bytes[*i] != b')' {
+                *i += 1;
+            }
+            &pattern[start..*i]
+        };
+        skip_space(&mut i);
+        token(&mut i);
+        skip_space(&mut i);
+        if bytes.get(i) == Some(&b'"') {
+            i += 1;
+            while i < bytes.len() && bytes[i] != b'"' {
+                i += if bytes[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+        }
+        skip_space(&mut i);
+        kinds.push(token(&mut i));
+    }
+    kinds
+}
+
 /// The positions of `bytes` outside comments (to the end of their line) and strings (escapes
 /// included).
 fn code(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
@@ -99,5 +135,12 @@ mod tests {
         assert_eq!(found, ["(a (#eq? @x \"(@not\\\")\")) @yes ; [nor this] @no2", "[(b) (c)] @both"]);
         assert_eq!(captures(found[0]), ["x", "yes"]);
         assert_eq!(only(source, |c| c == "both").trim_end(), "[(b) (c)] @both");
+    }
+
+    #[test]
+    fn the_kinds_of_kind_if_match_are_read_past_the_regex() {
+        let pattern = "((x) @name @definition.variable\n  (#kind-if-match? @name \"^[A-Z) \\\"]+$\"  constant)\n  ; (#kind-if-match? @name \"x\" no)\n  (#kind-if-match?\n @name \"y\" field))";
+        assert_eq!(kinds_if_match(pattern), ["constant", "field"]);
+        assert!(kinds_if_match("(x) @definition.variable").is_empty());
     }
 }

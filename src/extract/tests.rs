@@ -290,18 +290,20 @@ fn the_definition_patterns_alone_find_the_same_definitions() {
 #[test]
 fn definition_kinds_read_from_a_querys_source_are_its_compiled_captures() {
     for language in lang::LANGUAGES {
-        let mut compiled_kinds: Vec<&str> = compiled(language)
-            .unwrap()
+        let compiled = compiled(language).unwrap();
+        let mut compiled_kinds: Vec<&str> = compiled
             .captures
             .iter()
             .filter_map(|c| match c {
                 Capture::Definition(kind) => Some(*kind),
                 _ => None,
             })
+            .chain(compiled.kind_if_match.iter().flatten().map(|rule| rule.kind))
             .collect();
         compiled_kinds.sort_unstable();
         compiled_kinds.dedup();
         assert_eq!(definition_kinds(language), compiled_kinds, "{}", language.name);
     }
-    assert!(definition_kinds(lang::by_name("python").unwrap()).contains(&"function"));
+    let python = definition_kinds(lang::by_name("python").unwrap());
+    assert!(python.contains(&"function") && python.contains(&"constant"), "{python:?}");
 }

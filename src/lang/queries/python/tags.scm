@@ -9,26 +9,19 @@
            (decorated_definition definition: (function_definition name: (identifier) @name) @definition.method)]))
 (function_definition name: (identifier) @name) @definition.function
 
-; Module-level assignments: UPPER_CASE names are constants, the rest variables.
-(module (expression_statement (assignment left: (identifier) @name) @definition.constant)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+; Module-level assignments: UPPER_CASE names are constants, the rest variables (one pattern
+; each: a pair with `#match?` and `#not-match?` compiles in twice the time).
 (module (expression_statement (assignment left: (identifier) @name) @definition.variable)
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  (#kind-if-match? @name "^_*[A-Z][A-Z0-9_]*$" constant))
 ; Assignments in a module-level `if`, `try`, `with` or loop (`if TYPE_CHECKING:`, a fallback
 ; for an import that failed) bind names of the module too, as do those in their `else`,
 ; `elif`, `except` and `finally` clauses.
-((module (_ (block (expression_statement (assignment left: (identifier) @name) @definition.constant))) @_in)
-  (#kind-is? @_in if_statement try_statement with_statement for_statement while_statement)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 ((module (_ (block (expression_statement (assignment left: (identifier) @name) @definition.variable))) @_in)
   (#kind-is? @_in if_statement try_statement with_statement for_statement while_statement)
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
-((module (_ (_ (block (expression_statement (assignment left: (identifier) @name) @definition.constant))) @_in))
-  (#kind-is? @_in else_clause elif_clause except_clause finally_clause)
-  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  (#kind-if-match? @name "^_*[A-Z][A-Z0-9_]*$" constant))
 ((module (_ (_ (block (expression_statement (assignment left: (identifier) @name) @definition.variable))) @_in))
   (#kind-is? @_in else_clause elif_clause except_clause finally_clause)
-  (#not-match? @name "^_*[A-Z][A-Z0-9_]*$"))
+  (#kind-if-match? @name "^_*[A-Z][A-Z0-9_]*$" constant))
 ; Class attributes.
 (class_definition
   body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
