@@ -108,6 +108,14 @@ impl Engine {
         let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
         let tip = tip_of(&repo, &at)?;
         let store = self.open_store(true)?;
+        // The files history reads are parsed with their languages' definition queries, whose
+        // compiling (Python's 13 ms) would otherwise wait for the first of them: the languages
+        // that define the name in a stored record start compiling now, beside the history's
+        // sync and graph. A guess: a language not named waits as before.
+        let last = crate::extract::name_segments(&request.name).last().copied().unwrap_or_default();
+        crate::extract::compile_definitions_ahead(
+            store.languages_defining(last)?.iter().filter_map(|l| crate::lang::by_name(l)).collect(),
+        );
         let (added, index) = self.history_up_to(&store, tip)?;
         let graph = Graph::load(&store)?;
         let walk = self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent)?;

@@ -107,6 +107,17 @@ impl Store {
         Ok(rows.into_iter().map(oid).collect())
     }
 
+    /// The languages of the records that define a symbol named `name` (any case), at most a
+    /// few: the queries a `history` of the name will likely need, guessed before its walk.
+    pub fn languages_defining(&self, name: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT DISTINCT r.lang FROM symbols s JOIN records r ON r.id = s.record
+             WHERE s.name = ?1 COLLATE NOCASE AND s.declaration = 0 LIMIT 4",
+        )?;
+        let rows = stmt.query_map([name], |r| r.get::<_, String>(0))?.collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// How many commits are stored.
     pub fn history_count(&self) -> Result<u64, StoreError> {
         Ok(self.conn().query_row("SELECT count(*) FROM commits", [], |r| r.get::<_, i64>(0))? as u64)

@@ -44,3 +44,31 @@ fn reads_in_a_snapshot_see_one_state_of_the_store() {
     drop(snapshot);
     assert_eq!(reader.meta("probe").unwrap().as_deref(), Some("written"));
 }
+
+#[test]
+fn the_languages_defining_a_name_are_those_of_records_with_a_definition_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), true).unwrap();
+    for (record, lang, name, declaration) in
+        [(1, "python", "Pay", 0), (2, "sql", "pay", 0), (3, "c", "pay", 1), (4, "rust", "other", 0)]
+    {
+        store
+            .conn()
+            .execute(
+                "INSERT INTO records (id, blob, lang, extractor, status, created_at) VALUES (?1, ?1, ?2, 'x', 'ok', 0)",
+                params![record, lang],
+            )
+            .unwrap();
+        store
+            .conn()
+            .execute(
+                "INSERT INTO symbols VALUES (?1, 0, ?2, ?2, 'function', ?3, 1, 2, 1, 0, 9, '', NULL, NULL, NULL, ?2)",
+                params![record, name, declaration],
+            )
+            .unwrap();
+    }
+    let mut languages = store.languages_defining("pay").unwrap();
+    languages.sort();
+    assert_eq!(languages, ["python", "sql"], "any case, definitions only");
+    assert!(store.languages_defining("missing").unwrap().is_empty());
+}
