@@ -316,12 +316,8 @@ fn collect_matches<'t>(
                     Capture::Ignored => {}
                 }
             }
-            if let (Some((_, kind, _)), Some(rule)) = (&mut def, &compiled.kind_if_match[m.pattern_index])
-                && m.captures()
-                    .iter()
-                    .any(|c| c.index == rule.capture && rule.regex.is_match(node_text(c.node, source)))
-            {
-                *kind = rule.kind;
+            if let Some((_, kind, _)) = &mut def {
+                *kind = compiled.definition_kind(m, kind, source);
             }
             if reference == Some(RefKind::Binding) {
                 into.bindings.push(occurrences::FoundBinding { name_node: name, value });

@@ -10,6 +10,11 @@ use super::RefKind;
 use super::patterns;
 use crate::lang::{self, KINDS, Language};
 
+/// `kind` as one of [`KINDS`], when it is one.
+fn known_kind(kind: &str) -> Option<&'static str> {
+    KINDS.iter().copied().find(|known| *known == kind)
+}
+
 /// A compiled query with the meaning of each capture index.
 pub(super) struct Compiled {
     pub(super) query: Query,
@@ -17,7 +22,7 @@ pub(super) struct Compiled {
     /// Per pattern, the conditions on node kinds tree-sitter leaves to its caller.
     kinds: Vec<Vec<KindCondition>>,
     /// Per pattern, the kind its definition takes instead when a capture's text matches.
-    pub(super) kind_if_match: Vec<Option<KindIfMatch>>,
+    kind_if_match: Vec<Option<KindIfMatch>>,
 }
 
 /// `(#kind-if-match? @capture "regex" kind)`: the pattern's definition is of `kind` when the
@@ -25,10 +30,10 @@ pub(super) struct Compiled {
 /// `#match?` and `#not-match?`: Python's module-level constants and variables, three such
 /// pairs, were half of its definition query's compile (24.5 against 13.2 ms), which every
 /// `history` pays before it reads a file.
-pub(super) struct KindIfMatch {
-    pub(super) capture: u32,
-    pub(super) regex: regex::Regex,
-    pub(super) kind: &'static str,
+struct KindIfMatch {
+    capture: u32,
+    regex: regex::Regex,
+    kind: &'static str,
 }
 
 /// `(#kind-is? @capture kind...)`: the captured node is of one of the kinds;
@@ -54,6 +59,32 @@ impl Compiled {
             })
         })
     }
+
+    /// The kind of the match's definition, captured as `kind`: another when the pattern's
+    /// `#kind-if-match?` holds.
+    pub(super) fn definition_kind(
+        &self,
+        m: &tree_sitter::QueryMatch<'_, '_>,
+        kind: &'static str,
+        source: &[u8],
+    ) -> &'static str {
+        match &self.kind_if_match[m.pattern_index] {
+            Some(rule)
+                if m.captures()
+                    .iter()
+                    .any(|c| c.index == rule.capture && rule.regex.is_match(super::node_text(c.node, source))) =>
+            {
+                rule.kind
+            }
+            _ => kind,
+        }
+    }
+
+    /// The kinds `#kind-if-match?` can give, pattern by pattern.
+    #[cfg(test)]
+    pub(super) fn kinds_if_match(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.kind_if_match.iter().flatten().map(|rule| rule.kind)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +106,7 @@ pub(super) enum Capture {
 }
 
 pub(super) fn parse_capture(name: &str) -> Result<Capture, String> {
-    let kind = |k: &str| KINDS.iter().copied().find(|known| *known == k).ok_or_else(|| format!("unknown kind `{k}`"));
+    let kind = |k: &str| known_kind(k).ok_or_else(|| format!("unknown kind `{k}`"));
     Ok(match name {
         "name" => Capture::Name,
         "scope" => Capture::Scope,
@@ -158,7 +189,7 @@ fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
                     return Err(wrong());
                 };
                 let regex = regex::Regex::new(regex).map_err(|e| format!("{}: {e}", language.name))?;
-                let kind = KINDS.iter().copied().find(|k| **k == **kind).ok_or_else(wrong)?;
+                let kind = known_kind(kind).ok_or_else(wrong)?;
                 rule = Some(KindIfMatch { capture: *capture, regex, kind });
                 continue;
             }
@@ -224,21 +255,26 @@ pub fn check_query(language: &'static Language) -> Result<(), String> {
 /// source without compiling it: history skips the files that cannot hold a definition of the
 /// kind it looks for, and their languages' queries, whose compiling alone can take longer than
 /// the rest of its answer.
-pub fn definition_kinds(language: &Language) -> Vec<&'static str> {
-    let mut kinds: Vec<&'static str> = patterns::ranges(language.query)
-        .into_iter()
-        .flat_map(|range| {
-            let pattern = &language.query[range];
-            let captured = patterns::captures(pattern).into_iter().filter_map(|capture| match parse_capture(capture) {
-                Ok(Capture::Definition(kind)) => Some(kind),
-                _ => None,
-            });
-            let defines = captured.clone().next().is_some();
-            let matched = patterns::kinds_if_match(pattern).into_iter().filter(move |_| defines);
-            captured.chain(matched.filter_map(|k| KINDS.iter().copied().find(|known| *known == k)))
-        })
-        .collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    kinds
+pub fn definition_kinds(language: &'static Language) -> &'static [&'static str] {
+    static KINDS_OF: OnceLock<Vec<OnceLock<Vec<&'static str>>>> = OnceLock::new();
+    let slots = KINDS_OF.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    slots[lang::index_of(language)].get_or_init(|| {
+        let mut kinds: Vec<&'static str> = patterns::ranges(language.query)
+            .into_iter()
+            .flat_map(|range| {
+                let pattern = &language.query[range];
+                let captured =
+                    patterns::captures(pattern).into_iter().filter_map(|capture| match parse_capture(capture) {
+                        Ok(Capture::Definition(kind)) => Some(kind),
+                        _ => None,
+                    });
+                let defines = captured.clone().next().is_some();
+                let matched = patterns::kinds_if_match(pattern).into_iter().filter(move |_| defines);
+                captured.chain(matched.filter_map(known_kind))
+            })
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds
+    })
 }

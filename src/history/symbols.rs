@@ -336,16 +336,12 @@ fn may_hold<'c>(
     deferred: Vec<(&'c ChangedSide, bool)>,
     mut paths: HashSet<&'c [u8]>,
     (families, kinds): (&HashSet<&str>, &HashSet<String>),
-    kinds_of: &mut HashMap<String, Vec<&'static str>>,
 ) -> Vec<(&'c ChangedSide, bool)> {
-    let mut can_define = |side: &ChangedSide| {
-        if side.skip.is_some() || !families.contains(crate::graph::family(&side.lang)) {
-            return false;
-        }
-        let language_kinds = kinds_of
-            .entry(side.lang.clone())
-            .or_insert_with(|| crate::lang::by_name(&side.lang).map(extract::definition_kinds).unwrap_or_default());
-        language_kinds.iter().any(|k| kinds.contains(*k))
+    let can_define = |side: &ChangedSide| {
+        side.skip.is_none()
+            && families.contains(crate::graph::family(&side.lang))
+            && crate::lang::by_name(&side.lang)
+                .is_some_and(|l| extract::definition_kinds(l).iter().any(|k| kinds.contains(*k)))
     };
     let (mut wanted, rest): (Vec<_>, Vec<_>) = deferred.into_iter().partition(|(side, _)| can_define(side));
     paths.extend(wanted.iter().map(|(side, _)| side.path.as_slice()));
@@ -401,8 +397,6 @@ pub fn symbol_history<'g>(
     };
     // The changes of the commits ahead, read for their files to be parsed in parallel.
     let mut ahead: HashMap<i64, Vec<crate::store::ChangeRow>> = HashMap::new();
-    // The kinds of definition each language's query can give, read from its source once.
-    let mut kinds_of: HashMap<String, Vec<&'static str>> = HashMap::new();
     let mut read_ahead_to = 0;
     // Merges are read only along first parents; a commit only when its documents name a
     // tracked symbol.
@@ -500,12 +494,8 @@ pub fn symbol_history<'g>(
             if deferred.is_empty() {
                 return Ok::<(), StoreError>(());
             }
-            let wanted = may_hold(
-                std::mem::take(&mut deferred),
-                std::mem::take(&mut touched_paths),
-                (&families, &kinds),
-                &mut kinds_of,
-            );
+            let wanted =
+                may_hold(std::mem::take(&mut deferred), std::mem::take(&mut touched_paths), (&families, &kinds));
             reader.prefetch(wanted.iter().map(|(side, _)| *side))?;
             for (side, is_new) in wanted {
                 let path = String::from_utf8_lossy(&side.path).into_owned();
