@@ -32,7 +32,7 @@ pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 pub use outline::chain_kinds;
 pub use outline::{GRAMMARS as OUTLINE_GRAMMARS, Outline, Region, families_inside, regions};
 pub(crate) use parse::parse_in;
-pub use parse::parse_whole;
+pub use parse::{parse_after, parse_whole};
 use query::{Capture, Compiled, compiled, compiled_definitions};
 pub use query::{check_query, compile_ahead, compile_definitions_ahead, definition_kinds};
 
@@ -169,7 +169,7 @@ struct Found<'t> {
 
 /// Extracts the symbols of `source`, written in `language`.
 pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, true, compiled(language))
+    extract_to(language, source, true, compiled(language), None, None).0
 }
 
 /// The symbols of `source` without occurrences and doc comments: what history compares in
@@ -177,7 +177,55 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
 /// symbols (a test compares the two on every language's corpus), for less compiling and
 /// matching.
 pub fn definitions(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, false, compiled_definitions(language))
+    extract_to(language, source, false, compiled_definitions(language), None, None).0
+}
+
+/// [`definitions`], parsed from `old`, the tree of an earlier version of `source` already told
+/// of the edits between the two (`Tree::edit`), and the tree, for the next version to be parsed
+/// from. A tree with a syntax error is parsed again whole: error recovery may differ between
+/// the two parses, and the symbols must be a whole parse's. No tree when none was parsed.
+///
+/// With `named`, only the definitions of those names (ASCII case aside) are read, by matching
+/// the query only where `source` spells one of them: a definition's name is in its text, and
+/// the definitions enclosing it are matched too, so they are the ones a whole read finds (a
+/// test compares the two for every definition of every language's corpus).
+pub fn definitions_after(
+    language: &'static Language,
+    source: &[u8],
+    old: Option<&tree_sitter::Tree>,
+    named: Option<&[&str]>,
+) -> (Extraction, Option<tree_sitter::Tree>) {
+    let Some(names) = named else {
+        return extract_to(language, source, false, compiled_definitions(language), old, None);
+    };
+    // A name of words alone is spelled as it is in the source; others (CSS's `html, body`) may
+    // be cleaned of the source's spaces and are read whole.
+    let word =
+        |n: &&str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80);
+    let ranges = names.iter().all(word).then(|| spelled(source, names));
+    let (mut out, tree) = extract_to(language, source, false, compiled_definitions(language), old, ranges.as_deref());
+    out.symbols.retain(|s| names.iter().any(|n| s.name.eq_ignore_ascii_case(n)));
+    (out, tree)
+}
+
+/// The byte ranges where `source` spells one of `names`, ASCII case aside, in order and
+/// merged where they overlap.
+fn spelled(source: &[u8], names: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let lower = source.to_ascii_lowercase();
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for name in names.iter().filter(|n| !n.is_empty()) {
+        let needle = name.to_ascii_lowercase();
+        out.extend(memchr::memmem::find_iter(&lower, needle.as_bytes()).map(|at| at..at + needle.len()));
+    }
+    out.sort_by_key(|r| r.start);
+    let mut merged: Vec<std::ops::Range<usize>> = Vec::with_capacity(out.len());
+    for range in out {
+        match merged.last_mut() {
+            Some(last) if range.start <= last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    merged
 }
 
 fn extract_to(
@@ -185,19 +233,23 @@ fn extract_to(
     source: &[u8],
     full: bool,
     compiled: Result<&Compiled, String>,
-) -> Extraction {
+    old: Option<&tree_sitter::Tree>,
+    within: Option<&[std::ops::Range<usize>]>,
+) -> (Extraction, Option<tree_sitter::Tree>) {
     let mut out = Extraction::default();
     let compiled = match compiled {
         Ok(c) => c,
         Err(e) => {
             out.partial = true;
             out.diagnostics.push(Diagnostic { line: None, message: format!("query does not compile: {e}") });
-            return out;
+            return (out, None);
         }
     };
-    let Some(tree) = parse(language, source, &mut out) else {
-        return out;
+    let reparsed = old.and_then(|old| parse_after(language, source, old).ok()).filter(|t| !t.root_node().has_error());
+    let Some(tree) = reparsed.or_else(|| parse(language, source, &mut out)) else {
+        return (out, None);
     };
+
     let root = tree.root_node();
     if root.has_error() {
         out.partial = true;
@@ -225,7 +277,19 @@ fn extract_to(
     }
     let mut m = Matches::default();
     for t in &trees {
-        collect_matches(compiled, language, t.root_node(), source, &mut m);
+        match within {
+            None => collect_matches(compiled, language, t.root_node(), source, None, &mut m),
+            Some(ranges) => {
+                for range in ranges {
+                    collect_matches(compiled, language, t.root_node(), source, Some(range.clone()), &mut m);
+                }
+            }
+        }
+    }
+    if within.is_some() {
+        // A definition around several of the ranges is matched once for each.
+        m.found.sort_by_key(|f| (f.node.id(), f.name_node.id(), f.pattern));
+        m.found.dedup_by_key(|f| (f.node.id(), f.name_node.id(), f.pattern));
     }
     let Matches { mut found, references, locals, not_references, bindings } = m;
 
@@ -250,7 +314,8 @@ fn extract_to(
 
     let uses = resolve(language, source, &found, full, &mut out);
     if !full {
-        return out;
+        drop(found);
+        return (out, trees.into_iter().next());
     }
     let mut definition_names: std::collections::HashSet<usize> =
         found.iter().filter(|f| f.role.is_some()).map(|f| f.name_node.id()).collect();
@@ -261,7 +326,8 @@ fn extract_to(
     let parents = parents::Parents::new(trees[0].root_node());
     out.occurrences =
         occurrences::collect(source, references, &definition_names, &locals, &bindings, &out.symbols, &parents);
-    out
+    drop((found, parents));
+    (out, trees.into_iter().next())
 }
 
 /// What the query matched, over one or more trees of the same source.
@@ -279,10 +345,12 @@ fn collect_matches<'t>(
     language: &'static Language,
     root: Node<'t>,
     source: &'t [u8],
+    within: Option<std::ops::Range<usize>>,
     into: &mut Matches<'t>,
 ) {
     CURSOR.with_borrow_mut(|cursor| {
         cursor.set_match_limit(4096);
+        cursor.set_byte_range(within.unwrap_or(0..usize::MAX));
         let mut matches = cursor.matches(&compiled.query, root, source);
         while let Some(m) = matches.next() {
             if !compiled.accepts(m) {

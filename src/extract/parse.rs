@@ -18,7 +18,14 @@ thread_local! {
 /// Parses a whole file with this thread's parser for its grammar, within the time extraction
 /// allows a file; the error says why there is no tree (the parser stopped or gave up).
 pub fn parse_whole(language: &'static Language, source: &[u8]) -> Result<Tree, String> {
-    parse_in(language, source, &[])
+    parse_with(language, source, &[], None)
+}
+
+/// Parses a whole file reusing `old`, the tree of an earlier version of it already told of
+/// every edit that makes that version this one (`Tree::edit`): tree-sitter then re-reads only
+/// around the edits. Errors as [`parse_whole`].
+pub fn parse_after(language: &'static Language, source: &[u8], old: &Tree) -> Result<Tree, String> {
+    parse_with(language, source, &[], Some(old))
 }
 
 /// Parses only `ranges` of `source` (in order, not overlapping), as if the rest were not
@@ -28,6 +35,15 @@ pub(crate) fn parse_in(
     language: &'static Language,
     source: &[u8],
     ranges: &[tree_sitter::Range],
+) -> Result<Tree, String> {
+    parse_with(language, source, ranges, None)
+}
+
+fn parse_with(
+    language: &'static Language,
+    source: &[u8],
+    ranges: &[tree_sitter::Range],
+    old: Option<&Tree>,
 ) -> Result<Tree, String> {
     PARSERS.with_borrow_mut(|parsers| {
         let parser = match parsers.entry(language.grammar) {
@@ -57,7 +73,7 @@ pub(crate) fn parse_in(
             &mut |offset, _| {
                 if offset < len { &source[offset..] } else { &[][..] }
             },
-            None,
+            old,
             Some(options),
         );
         if !ranges.is_empty() {

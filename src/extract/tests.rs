@@ -270,7 +270,7 @@ fn the_definition_patterns_alone_find_the_same_definitions() {
     for path in files {
         let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
         let source = std::fs::read(&path).unwrap();
-        let whole = extract_to(language, &source, false, compiled(language));
+        let whole = extract_to(language, &source, false, compiled(language), None, None).0;
         let alone = definitions(language, &source);
         assert_eq!(alone.symbols, whole.symbols, "{}", path.display());
         assert_eq!(alone.partial, whole.partial, "{}", path.display());
@@ -306,4 +306,40 @@ fn definition_kinds_read_from_a_querys_source_are_its_compiled_captures() {
     }
     let python = definition_kinds(lang::by_name("python").unwrap());
     assert!(python.contains(&"function") && python.contains(&"constant"), "{python:?}");
+}
+
+#[test]
+fn definitions_read_where_their_names_are_spelled_are_a_whole_reads() {
+    // For every definition name of every language's corpus file and of this crate's history
+    // sources: matching the query only where the name is spelled finds the definitions of
+    // that name a whole read finds, with the same qualified names, kinds and ranges.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("tests/corpus"), root.join("src/history")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() { dirs.push(path) } else { files.push(path) }
+        }
+    }
+    let mut compared = 0;
+    for path in files {
+        let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
+        let source = std::fs::read(&path).unwrap();
+        let whole = definitions(language, &source).symbols;
+        let names: std::collections::BTreeSet<&str> = whole.iter().map(|s| s.name.as_str()).collect();
+        for name in names {
+            let (named, _) = definitions_after(language, &source, None, Some(&[name]));
+            // All but `parent`, an index into the symbols read.
+            let key = |s: &Symbol| {
+                let mut s = s.clone();
+                s.parent = None;
+                s
+            };
+            let expected: Vec<_> = whole.iter().filter(|s| s.name.eq_ignore_ascii_case(name)).map(key).collect();
+            assert_eq!(named.symbols.iter().map(key).collect::<Vec<_>>(), expected, "{} {name}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "{compared}");
 }

@@ -9,6 +9,7 @@ pub mod defs;
 pub mod fts;
 pub mod log;
 pub mod pickaxe;
+mod reader;
 pub mod symbols;
 pub mod walk;
 

@@ -6,11 +6,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::defs::{self, Def};
+use super::defs::Def;
 use super::fts::{CommitIndex, key_of};
 use super::log::LogError;
+use super::reader::Reader;
 use super::walk::{Graph, WalkOptions};
-use crate::extract::{self, Role, name_segments as segments, qualified_suffix};
+use crate::extract::{self, name_segments as segments, qualified_suffix};
 use crate::git::{LocalRepo, ObjectId};
 use crate::query::pathspec::Pathspecs;
 use crate::store::{ChangedSide, CommitRow, Store, StoreError};
@@ -116,165 +117,9 @@ fn answers(symbol: &Def, parts: &[&str]) -> bool {
     qualified_suffix(&symbol.qualified_name, parts)
 }
 
-struct Reader<'a> {
-    store: &'a Store,
-    repo: &'a LocalRepo,
-    record_key: &'a dyn Fn(&str) -> String,
-    max_file_size: u64,
-    symbols: HashMap<(ObjectId, String), Vec<Def>>,
-    contents: HashMap<ObjectId, Vec<u8>>,
-    /// For a pair of blobs (old, new): each new line's old line, where a diff keeps it.
-    line_maps: HashMap<(ObjectId, ObjectId), Vec<Option<u32>>>,
-    /// Blobs that could not be read (a partial clone).
-    missing: usize,
-}
-
-impl Reader<'_> {
-    fn content(&mut self, blob: ObjectId) -> &[u8] {
-        if !self.contents.contains_key(&blob) {
-            let mut buf = Vec::new();
-            if self.repo.read_blob_into(blob, &mut buf).is_err() {
-                self.missing += 1;
-            }
-            self.contents.insert(blob, buf);
-        }
-        &self.contents[&blob]
-    }
-
-    /// Parses, on all cores, the definitions of the `sides` that have no record and are not
-    /// read yet: what [`Reader::symbols`] would otherwise parse one after another (parsing is
-    /// most of a history's time). Their contents are read here, on this thread.
-    fn prefetch<'s>(&mut self, sides: impl Iterator<Item = &'s ChangedSide>) -> Result<(), StoreError> {
-        use rayon::prelude::*;
-        let mut wanted: std::collections::HashSet<(ObjectId, String)> = std::collections::HashSet::new();
-        for side in sides {
-            let key = Self::key(side);
-            if key.1.is_empty() || self.symbols.contains_key(&key) || wanted.contains(&key) {
-                continue;
-            }
-            if let Some(defs) = self.recorded(&key)? {
-                self.symbols.insert(key, defs);
-                continue;
-            }
-            self.content(side.blob);
-            wanted.insert(key);
-        }
-        if wanted.len() < 2 {
-            return Ok(());
-        }
-        let (contents, max) = (&self.contents, self.max_file_size);
-        let parsed: Vec<((ObjectId, String), Vec<Def>)> = wanted
-            .into_par_iter()
-            .map(|key| {
-                let defs = defs::parse(&key.1, &contents[&key.0], max);
-                (key, defs)
-            })
-            .collect();
-        self.symbols.extend(parsed);
-        Ok(())
-    }
-
-    /// A side's key among the definitions read: its blob and the language it is read as
-    /// (`""`, none, when its path alone skips it).
-    fn key(side: &ChangedSide) -> (ObjectId, String) {
-        (side.blob, if side.skip.is_some() { String::new() } else { side.lang.clone() })
-    }
-
-    /// The definitions of a side: its record's, else parsed now.
-    fn symbols(&mut self, side: &ChangedSide) -> Result<&[Def], StoreError> {
-        let key = Self::key(side);
-        if !self.symbols.contains_key(&key) {
-            let defs = match self.recorded(&key)? {
-                Some(defs) => defs,
-                None if key.1.is_empty() => Vec::new(),
-                None => {
-                    let max = self.max_file_size;
-                    defs::parse(&key.1, self.content(side.blob), max)
-                }
-            };
-            self.symbols.insert(key.clone(), defs);
-        }
-        Ok(&self.symbols[&key])
-    }
-
-    /// The definitions of the record of a blob read as a language (a key), when it has one.
-    fn recorded(&self, (blob, lang): &(ObjectId, String)) -> Result<Option<Vec<Def>>, StoreError> {
-        let Some(record) = self.store.record(*blob, lang, &(self.record_key)(lang))? else {
-            return Ok(None);
-        };
-        let symbols = self.store.symbols_of(record.id)?;
-        Ok(Some(symbols.into_iter().filter(|s| s.role == Role::Definition).map(Def::from).collect()))
-    }
-
-    fn text(&mut self, instance: &Instance) -> Vec<u8> {
-        let range = instance.symbol.byte_start as usize..instance.symbol.byte_end as usize;
-        self.content(instance.blob).get(range).unwrap_or_default().to_vec()
-    }
-
-    /// Which line of `old` each line of `new` is, where a diff (Myers, as git's) of the two
-    /// blobs keeps it unchanged; 0-based.
-    fn line_map(&mut self, old: ObjectId, new: ObjectId) -> &[Option<u32>] {
-        if !self.line_maps.contains_key(&(old, new)) {
-            self.content(old);
-            self.content(new);
-            let old_lines: Vec<&[u8]> = lines(&self.contents[&old]).collect();
-            let new_lines: Vec<&[u8]> = lines(&self.contents[&new]).collect();
-            let mut map = vec![None; new_lines.len()];
-            let (mut i, mut j) = (0u32, 0u32);
-            let mut keep_until = |end: u32, i: &mut u32, j: &mut u32| {
-                while *j < end {
-                    map[*j as usize] = Some(*i);
-                    *i += 1;
-                    *j += 1;
-                }
-            };
-            for (before, after) in super::pickaxe::changed_ranges(&old_lines, &new_lines) {
-                keep_until(after.start, &mut i, &mut j);
-                i = before.end;
-                j = after.end;
-            }
-            keep_until(new_lines.len() as u32, &mut i, &mut j);
-            self.line_maps.insert((old, new), map);
-        }
-        &self.line_maps[&(old, new)]
-    }
-
-    /// Of the non-blank lines of `of` (one of the two), how many a diff of the two blobs keeps
-    /// between `old`'s lines and `new`'s, and how many there are.
-    fn kept_lines(&mut self, old: &Instance, new: &Instance, of_new: bool) -> (usize, usize) {
-        let old_range = old.symbol.line_start.saturating_sub(1)..old.symbol.line_end;
-        let new_range = new.symbol.line_start.saturating_sub(1)..new.symbol.line_end;
-        let (side, range) = if of_new { (new, &new_range) } else { (old, &old_range) };
-        let blank: Vec<bool> = lines(self.content(side.blob)).map(|l| l.trim_ascii().is_empty()).collect();
-        let counted = |line: u32| !blank.get(line as usize).copied().unwrap_or(true);
-        let total = range.clone().filter(|&l| counted(l)).count();
-        let map = self.line_map(old.blob, new.blob);
-        let kept = new_range
-            .clone()
-            .filter_map(|j| Some((j, map.get(j as usize).copied().flatten()?)))
-            .filter(|&(j, i)| old_range.contains(&i) && counted(if of_new { j } else { i }))
-            .count();
-        (kept, total)
-    }
-
-    /// The text with the symbol's own name blanked out: equal for a rename that changed
-    /// nothing else.
-    fn renamed_text(&mut self, instance: &Instance) -> Vec<u8> {
-        let text = self.text(instance);
-        let name = instance.symbol.name.as_bytes();
-        let mut out = Vec::with_capacity(text.len());
-        let mut i = 0;
-        while i < text.len() {
-            if !name.is_empty() && text[i..].starts_with(name) {
-                out.push(0);
-                i += name.len();
-            } else {
-                out.push(text[i]);
-                i += 1;
-            }
-        }
-        out
-    }
+/// Whether a symbol answers to one of the tracked names.
+fn answers_any(names: &[Vec<String>], symbol: &Def) -> bool {
+    names.iter().any(|n| answers(symbol, &n.iter().map(String::as_str).collect::<Vec<_>>()))
 }
 
 /// The definition among `others` that `target` was renamed from (or to, `target_is_new`
@@ -362,12 +207,6 @@ fn callable(kind: &str) -> &str {
     }
 }
 
-/// The lines of `data`, each without its newline.
-fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let data = data.strip_suffix(b"\n").unwrap_or(data);
-    data.split(|&b| b == b'\n').filter(move |_| !data.is_empty())
-}
-
 /// The history of a symbol from `tip`, newest first.
 pub fn symbol_history<'g>(
     store: &Store,
@@ -381,16 +220,9 @@ pub fn symbol_history<'g>(
     let mut candidates = index.touching(names[0].last().map_or("", String::as_str))?;
     let mut no_simplify = |_: &CommitRow| None;
     let walk = graph.walk(tip, query.walk, &mut no_simplify);
-    let mut reader = Reader {
-        store,
-        repo,
-        record_key: query.record_key,
-        max_file_size: query.max_file_size,
-        symbols: HashMap::new(),
-        contents: HashMap::new(),
-        line_maps: HashMap::new(),
-        missing: 0,
-    };
+    let mut reader = Reader::new(store, repo, query.record_key, query.max_file_size);
+    let last_segments = |names: &[Vec<String>]| names.iter().filter_map(|n| n.last().cloned()).collect();
+    reader.track(last_segments(&names));
     let mut out = SymbolHistory { events: Vec::new(), boundary: walk.boundary, checked: 0, missing_blobs: 0 };
     let in_paths = |side: &ChangedSide| {
         query.pathspecs.is_empty() || query.pathspecs.matches(&String::from_utf8_lossy(&side.path))
@@ -417,8 +249,8 @@ pub fn symbol_history<'g>(
         let hashes: Vec<u32> = names.iter().filter_map(|n| n.last()).map(|n| super::name_hash(n)).collect();
         if at >= read_ahead_to {
             // The next commits to read, as far as the names tracked so far tell: their
-            // touched files are parsed at once, on all cores; a name found later (a rename)
-            // has its files parsed as they come.
+            // touched files' definitions of the tracked names are read at once, on all cores;
+            // a name found later (a rename) starts the reading ahead again.
             read_ahead_to = at + READ_AHEAD;
             for later in walk.commits[at..read_ahead_to.min(walk.commits.len())].iter().filter(|r| read(r, &candidates))
             {
@@ -426,7 +258,8 @@ pub fn symbol_history<'g>(
             }
             let touched = ahead.values().flatten().filter(|c| c.touched.iter().any(|h| hashes.contains(h)));
             let sides = touched.flat_map(|c| [c.old.as_ref(), c.new.as_ref()]).flatten().filter(|s| in_paths(s));
-            reader.prefetch(sides)?;
+            reader.next_batch();
+            reader.prefetch(sides, false)?;
         }
         let changes = match ahead.remove(&row.id) {
             Some(changes) => changes,
@@ -437,6 +270,7 @@ pub fn symbol_history<'g>(
         let mut old_all: Vec<Instance> = Vec::new();
         let mut new_all: Vec<Instance> = Vec::new();
         let mut deferred: Vec<(&ChangedSide, bool)> = Vec::new();
+        let mut touched_sides: Vec<(&ChangedSide, bool)> = Vec::new();
         let mut touched_paths: HashSet<&[u8]> = HashSet::new();
         let mut families: HashSet<&str> = HashSet::new();
         for change in &changes {
@@ -448,15 +282,18 @@ pub fn symbol_history<'g>(
                     continue;
                 }
                 touched_paths.insert(side.path.as_slice());
-                let (tracked, all) = if is_new { (&mut news, &mut new_all) } else { (&mut olds, &mut old_all) };
+                touched_sides.push((side, is_new));
+                let tracked = if is_new { &mut news } else { &mut olds };
                 let path = String::from_utf8_lossy(&side.path).into_owned();
-                for symbol in reader.symbols(side)? {
-                    let instance = Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone(), text: None };
-                    if names.iter().any(|n| answers(symbol, &n.iter().map(String::as_str).collect::<Vec<_>>())) {
+                for symbol in reader.named(side)? {
+                    if answers_any(&names, symbol) {
                         families.insert(crate::graph::family(&side.lang));
-                        tracked.push(instance);
-                    } else {
-                        all.push(instance);
+                        tracked.push(Instance {
+                            path: path.clone(),
+                            blob: side.blob,
+                            symbol: symbol.clone(),
+                            text: None,
+                        });
                     }
                 }
             }
@@ -487,20 +324,25 @@ pub fn symbol_history<'g>(
                 None => pending_new.push(new),
             }
         }
-        // The definitions of the files whose change touched no tracked name are read only
-        // when a rename is to be looked for: most of a commit that moves many files, where
-        // the tracked symbol is found moved, need not be parsed.
+        // The other definitions of the touched files, and those of the files whose change
+        // touched no tracked name, are read only when a rename is to be looked for: most of a
+        // commit that moves many files, where the tracked symbol is found moved, need not be
+        // parsed, nor the rest of a file where the tracked symbol is found changed.
+        let tracked_now = names.clone();
         let mut untouched = |reader: &mut Reader<'_>, new_all: &mut Vec<Instance>, old_all: &mut Vec<Instance>| {
-            if deferred.is_empty() {
+            if touched_sides.is_empty() && deferred.is_empty() {
                 return Ok::<(), StoreError>(());
             }
-            let wanted =
-                may_hold(std::mem::take(&mut deferred), std::mem::take(&mut touched_paths), (&families, &kinds));
-            reader.prefetch(wanted.iter().map(|(side, _)| *side))?;
+            let mut wanted = std::mem::take(&mut touched_sides);
+            if !deferred.is_empty() {
+                let paths = std::mem::take(&mut touched_paths);
+                wanted.extend(may_hold(std::mem::take(&mut deferred), paths, (&families, &kinds)));
+            }
+            reader.prefetch(wanted.iter().map(|(side, _)| *side), true)?;
             for (side, is_new) in wanted {
                 let path = String::from_utf8_lossy(&side.path).into_owned();
                 let all = if is_new { &mut *new_all } else { &mut *old_all };
-                for symbol in reader.symbols(side)? {
+                for symbol in reader.symbols(side)?.iter().filter(|s| !answers_any(&tracked_now, s)) {
                     all.push(Instance { path: path.clone(), blob: side.blob, symbol: symbol.clone(), text: None });
                 }
             }
@@ -544,6 +386,9 @@ pub fn symbol_history<'g>(
                     let old = old_all.remove(i);
                     // Older commits are about the old name.
                     names.push(segments(&old.symbol.name).into_iter().map(str::to_owned).collect());
+                    reader.track(last_segments(&names));
+                    // The commits ahead are read again for both names, at once.
+                    read_ahead_to = at + 1;
                     candidates.extend(index.touching(&old.symbol.name)?);
                     events.push(paired(row, EventKind::Renamed, old, new));
                 }
