@@ -76,17 +76,17 @@ impl Chain {
     const MAX_HUNKS: usize = 8;
 
     /// Splits the longest chains in two until there are at least `threads` pieces to parse at
-    /// once, or none long enough; each later piece starts from a whole parse.
+    /// once and none has more than its share of all the versions, or none is long enough; each
+    /// later piece starts from a whole parse.
     fn split(mut chains: Vec<Chain>, threads: usize) -> Vec<Chain> {
-        while chains.len() < threads {
-            let Some(longest) = chains.iter().enumerate().max_by_key(|(_, c)| c.steps.len()).map(|(i, _)| i) else {
-                break;
-            };
-            if chains[longest].steps.len() < 2 * Self::MIN_PIECE {
+        let share = chains.iter().map(|c| c.steps.len()).sum::<usize>().div_ceil(threads.max(1));
+        while let Some(longest) = chains.iter().enumerate().max_by_key(|(_, c)| c.steps.len()).map(|(i, _)| i) {
+            let len = chains[longest].steps.len();
+            if (chains.len() >= threads && len <= share) || len < 2 * Self::MIN_PIECE {
                 break;
             }
             let chain = &mut chains[longest];
-            let rest = chain.steps.split_off(chain.steps.len() / 2);
+            let rest = chain.steps.split_off(len / 2);
             let piece = Chain { file: chain.file.clone(), from: None, steps: rest, last: chain.last };
             chain.last = false;
             chains.push(piece);
@@ -412,4 +412,44 @@ impl<'a> Reader<'a> {
 fn lines(data: &[u8]) -> impl Iterator<Item = &[u8]> {
     let data = data.strip_suffix(b"\n").unwrap_or(data);
     data.split(|&b| b == b'\n').filter(move |_| !data.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chain(name: &str, versions: u8) -> Chain {
+        let steps = (0..versions).map(|v| ((ObjectId([v; 20]), "python".to_owned()), Vec::new())).collect();
+        Chain { file: (name.as_bytes().to_vec(), "python".to_owned()), from: None, steps, last: true }
+    }
+
+    #[test]
+    fn chains_are_split_into_shares_of_the_versions_in_order() {
+        // One long chain and two short ones, two threads: the long one is split until no piece
+        // has more than half of all versions (there were pieces enough for the threads already); the pieces keep every version once, in order, and only
+        // the last piece of a file is its last.
+        let pieces = Chain::split(vec![chain("a.py", 40), chain("b.py", 2), chain("c.py", 2)], 2);
+        assert!(
+            pieces.iter().all(|p| p.steps.len() <= 22),
+            "{:?}",
+            pieces.iter().map(|p| p.steps.len()).collect::<Vec<_>>()
+        );
+        let of_a: Vec<&Chain> = pieces.iter().filter(|p| p.file.0 == b"a.py").collect();
+        assert!(of_a.len() >= 2);
+        let mut versions: Vec<u8> = of_a.iter().flat_map(|p| p.steps.iter().map(|(k, _)| k.0.0[0])).collect();
+        assert_eq!(versions.len(), 40);
+        assert!(of_a.iter().all(|p| p.steps.len() >= Chain::MIN_PIECE));
+        versions.sort_unstable();
+        versions.dedup();
+        assert_eq!(versions.len(), 40);
+        // Each piece is a run of consecutive versions.
+        for piece in &of_a {
+            let at: Vec<u8> = piece.steps.iter().map(|(k, _)| k.0.0[0]).collect();
+            assert!(at.windows(2).all(|w| w[1] == w[0] + 1), "{at:?}");
+        }
+        assert_eq!(of_a.iter().filter(|p| p.last).count(), 1);
+        assert!(of_a.iter().find(|p| p.last).unwrap().steps.iter().any(|(k, _)| k.0.0[0] == 39));
+        // Too short to pay for another whole parse: left whole.
+        assert_eq!(Chain::split(vec![chain("c.py", 7)], 2).len(), 1);
+    }
 }
