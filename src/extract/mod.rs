@@ -647,4 +647,4 @@ pub fn stable_id(language: &str, kind: &str, qualified_name: &str, signature: &s
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -250,12 +250,11 @@ export { A as Z } from './other'\n";
     assert!(got.iter().any(|g| g.starts_with("N.inner ") && !g.ends_with(" private")), "{got:?}");
 }
 
-#[test]
-fn the_definition_patterns_alone_find_the_same_definitions() {
-    // Every language's corpus file, and this crate's own Rust sources as larger real code.
+/// The files under these directories of the crate, in order.
+pub(crate) fn files_under(dirs: &[&str]) -> Vec<std::path::PathBuf> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    let mut dirs = vec![root.join("tests/corpus"), root.join("src")];
+    let mut dirs: Vec<std::path::PathBuf> = dirs.iter().map(|d| root.join(d)).collect();
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -266,6 +265,14 @@ fn the_definition_patterns_alone_find_the_same_definitions() {
             }
         }
     }
+    files.sort();
+    files
+}
+
+#[test]
+fn the_definition_patterns_alone_find_the_same_definitions() {
+    // Every language's corpus file, and this crate's own Rust sources as larger real code.
+    let files = files_under(&["tests/corpus", "src"]);
     let mut compared = std::collections::BTreeSet::new();
     for path in files {
         let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
@@ -313,15 +320,7 @@ fn definitions_read_where_their_names_are_spelled_are_a_whole_reads() {
     // For every definition name of every language's corpus file and of this crate's history
     // sources: matching the query only where the name is spelled finds the definitions of
     // that name a whole read finds, with the same qualified names, kinds and ranges.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = Vec::new();
-    let mut dirs = vec![root.join("tests/corpus"), root.join("src/history")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() { dirs.push(path) } else { files.push(path) }
-        }
-    }
+    let files = files_under(&["tests/corpus", "src/history"]);
     let mut compared = 0;
     for path in files {
         let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };

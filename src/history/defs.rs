@@ -245,18 +245,7 @@ mod tests {
         // Every language's corpus file, and some of this crate's sources as larger real code,
         // through chains of versions with lines deleted, copied and inserted (many of them
         // syntax errors), each parsed from the tree of the one before.
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<std::path::PathBuf> = Vec::new();
-        for dir in [root.join("tests/corpus"), root.join("src/history")] {
-            let mut dirs = vec![dir];
-            while let Some(dir) = dirs.pop() {
-                for entry in std::fs::read_dir(&dir).unwrap() {
-                    let path = entry.unwrap().path();
-                    if path.is_dir() { dirs.push(path) } else { files.push(path) }
-                }
-            }
-        }
-        files.sort();
+        let files = crate::extract::tests::files_under(&["tests/corpus", "src/history"]);
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut compared = std::collections::BTreeSet::new();
         // Steps parsed from a tree and without a syntax error, which were not parsed again.
