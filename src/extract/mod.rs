@@ -31,8 +31,9 @@ pub use occurrences::{MAX_QUALIFIER, Occurrence, RefKind};
 #[cfg(test)]
 pub use outline::chain_kinds;
 pub use outline::{GRAMMARS as OUTLINE_GRAMMARS, Outline, Region, families_inside, regions};
+use parse::parse_after;
 pub(crate) use parse::parse_in;
-pub use parse::{parse_after, parse_whole};
+pub use parse::parse_whole;
 use query::{Capture, Compiled, compiled, compiled_definitions};
 pub use query::{check_query, compile_ahead, compile_definitions_ahead, definition_kinds};
 
@@ -249,7 +250,6 @@ fn extract_to(
     let Some(tree) = reparsed.or_else(|| parse(language, source, &mut out)) else {
         return (out, None);
     };
-
     let root = tree.root_node();
     if root.has_error() {
         out.partial = true;
@@ -314,7 +314,6 @@ fn extract_to(
 
     let uses = resolve(language, source, &found, full, &mut out);
     if !full {
-        drop(found);
         return (out, trees.into_iter().next());
     }
     let mut definition_names: std::collections::HashSet<usize> =
@@ -326,7 +325,6 @@ fn extract_to(
     let parents = parents::Parents::new(trees[0].root_node());
     out.occurrences =
         occurrences::collect(source, references, &definition_names, &locals, &bindings, &out.symbols, &parents);
-    drop((found, parents));
     (out, trees.into_iter().next())
 }
 

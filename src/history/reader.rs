@@ -177,8 +177,7 @@ impl<'a> Reader<'a> {
         let mut wanted: Vec<(Key, &'s ChangedSide)> = Vec::new();
         for side in sides {
             let key = Self::key(side);
-            let done = if all { &self.symbols } else { &self.named };
-            if key.1.is_empty() || done.contains_key(&key) || seen.contains(&key) {
+            if key.1.is_empty() || self.has(&key, all) || seen.contains(&key) {
                 continue;
             }
             seen.insert(key.clone());
@@ -192,10 +191,29 @@ impl<'a> Reader<'a> {
         self.parse(wanted, all, 2)
     }
 
+    /// Whether a definition's name is one of the tracked names.
+    fn tracks(&self, name: &str) -> bool {
+        self.names.iter().any(|n| name.eq_ignore_ascii_case(n))
+    }
+
+    /// Whether a side's definitions (`all`, or those of the tracked names) are read; those of
+    /// the tracked names are taken from all of them when these are read already.
+    fn has(&mut self, key: &Key, all: bool) -> bool {
+        if all {
+            return self.symbols.contains_key(key);
+        }
+        if self.named.contains_key(key) {
+            return true;
+        }
+        let Some(symbols) = self.symbols.get(key) else { return false };
+        let named = symbols.iter().filter(|d| self.tracks(&d.name)).cloned().collect();
+        self.named.insert(key.clone(), named);
+        true
+    }
+
     /// A record's definitions: all of them, and those of the tracked names.
     fn keep_recorded(&mut self, key: Key, defs: Vec<Def>) {
-        let named =
-            defs.iter().filter(|d| self.names.iter().any(|n| d.name.eq_ignore_ascii_case(n))).cloned().collect();
+        let named = defs.iter().filter(|d| self.tracks(&d.name)).cloned().collect();
         self.named.insert(key.clone(), named);
         self.symbols.insert(key, defs);
     }
@@ -307,8 +325,7 @@ impl<'a> Reader<'a> {
 
     fn read(&mut self, side: &ChangedSide, all: bool) -> Result<&[Def], StoreError> {
         let key = Self::key(side);
-        let done = if all { &self.symbols } else { &self.named };
-        if !done.contains_key(&key) {
+        if !self.has(&key, all) {
             match self.recorded(&key)? {
                 Some(defs) => self.keep_recorded(key.clone(), defs),
                 None if key.1.is_empty() => {
