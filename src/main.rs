@@ -2,7 +2,7 @@
 
 use std::ffi::c_void;
 
-use libmimalloc_sys::{mi_calloc, mi_free, mi_malloc, mi_realloc};
+use libmimalloc_sys::{mi_calloc, mi_free, mi_malloc, mi_option_set, mi_option_t, mi_realloc};
 
 /// Indexing allocates from every thread at once (parsers, extractors, the full-text writer);
 /// mimalloc's per-thread heaps avoid the contention of the system allocator's arenas.
@@ -52,8 +52,23 @@ fn no_transparent_huge_pages() {
     }
 }
 
+/// mimalloc's `mi_option_destroy_on_exit` (its place in `mi_option_e` of the mimalloc 3 that
+/// libmimalloc-sys builds; the crate names no constant for it).
+const MI_OPTION_DESTROY_ON_EXIT: mi_option_t = 22;
+
+/// Leaves the process's memory to the kernel at exit. A statically linked mimalloc frees and
+/// purges every page of every heap when the process ends (`mi_process_done`, for a library
+/// that is loaded and unloaded again): work the kernel's own teardown makes pointless, and
+/// measured at 10 ms of a 300 ms `history` that had held 80 MiB. A value above 1 makes
+/// mimalloc skip that step altogether.
+fn no_collect_at_exit() {
+    // SAFETY: sets one of mimalloc's options, before any thread but this one exists.
+    unsafe { mi_option_set(MI_OPTION_DESTROY_ON_EXIT, 2) }
+}
+
 fn main() -> std::process::ExitCode {
     no_transparent_huge_pages();
+    no_collect_at_exit();
     // SAFETY: the four functions are one allocator family, never return null for a non-zero
     // size, align like malloc, and are installed once, on the main thread, before any
     // tree-sitter object exists.
