@@ -170,7 +170,7 @@ struct Found<'t> {
 
 /// Extracts the symbols of `source`, written in `language`.
 pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, true, compiled(language), None, None).0
+    extract_to(language, source, true, compiled, None, None).0
 }
 
 /// The symbols of `source` without occurrences and doc comments: what history compares in
@@ -178,7 +178,7 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
 /// symbols (a test compares the two on every language's corpus), for less compiling and
 /// matching.
 pub fn definitions(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, false, compiled_definitions(language), None, None).0
+    extract_to(language, source, false, compiled_definitions, None, None).0
 }
 
 /// [`definitions`], parsed from `old`, the tree of an earlier version of `source` already told
@@ -197,14 +197,14 @@ pub fn definitions_after(
     named: Option<&[&str]>,
 ) -> (Extraction, Option<tree_sitter::Tree>) {
     let Some(names) = named else {
-        return extract_to(language, source, false, compiled_definitions(language), old, None);
+        return extract_to(language, source, false, compiled_definitions, old, None);
     };
     // A name of words alone is spelled as it is in the source; others (CSS's `html, body`) may
     // be cleaned of the source's spaces and are read whole.
     let word =
         |n: &&str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80);
     let ranges = names.iter().all(word).then(|| spelled(source, names));
-    let (mut out, tree) = extract_to(language, source, false, compiled_definitions(language), old, ranges.as_deref());
+    let (mut out, tree) = extract_to(language, source, false, compiled_definitions, old, ranges.as_deref());
     out.symbols.retain(|s| names.iter().any(|n| s.name.eq_ignore_ascii_case(n)));
     (out, tree)
 }
@@ -229,25 +229,29 @@ fn spelled(source: &[u8], names: &[&str]) -> Vec<std::ops::Range<usize>> {
     merged
 }
 
+/// The symbols of `source` by `compiled`'s query of `language`, and the tree. The query is
+/// asked for once the source is parsed: the first files of a language are parsed while its
+/// query is compiled on another thread ([`compile_ahead`]).
 fn extract_to(
     language: &'static Language,
     source: &[u8],
     full: bool,
-    compiled: Result<&Compiled, String>,
+    compiled: fn(&'static Language) -> Result<&'static Compiled, String>,
     old: Option<&tree_sitter::Tree>,
     within: Option<&[std::ops::Range<usize>]>,
 ) -> (Extraction, Option<tree_sitter::Tree>) {
     let mut out = Extraction::default();
-    let compiled = match compiled {
+    let reparsed = old.and_then(|old| parse_after(language, source, old).ok()).filter(|t| !t.root_node().has_error());
+    let tree = reparsed.or_else(|| parse(language, source, &mut out));
+    let compiled = match compiled(language) {
         Ok(c) => c,
         Err(e) => {
-            out.partial = true;
+            let mut out = Extraction { partial: true, ..Extraction::default() };
             out.diagnostics.push(Diagnostic { line: None, message: format!("query does not compile: {e}") });
             return (out, None);
         }
     };
-    let reparsed = old.and_then(|old| parse_after(language, source, old).ok()).filter(|t| !t.root_node().has_error());
-    let Some(tree) = reparsed.or_else(|| parse(language, source, &mut out)) else {
+    let Some(tree) = tree else {
         return (out, None);
     };
     let root = tree.root_node();

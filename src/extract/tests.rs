@@ -277,7 +277,7 @@ fn the_definition_patterns_alone_find_the_same_definitions() {
     for path in files {
         let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
         let source = std::fs::read(&path).unwrap();
-        let whole = extract_to(language, &source, false, compiled(language), None, None).0;
+        let whole = extract_to(language, &source, false, compiled, None, None).0;
         let alone = definitions(language, &source);
         assert_eq!(alone.symbols, whole.symbols, "{}", path.display());
         assert_eq!(alone.partial, whole.partial, "{}", path.display());
