@@ -114,6 +114,10 @@ impl Chain {
 }
 
 impl<'a> Reader<'a> {
+    /// The trees of a batch's versions are kept while their sources come to at most this many
+    /// bytes.
+    const KEPT_TREES_SOURCE: usize = 2 << 20;
+
     pub fn new(
         store: &'a Store,
         repo: &'a LocalRepo,
@@ -294,14 +298,30 @@ impl<'a> Reader<'a> {
         } else {
             chains.into_iter().map(parse).collect()
         };
+        // The trees of the batch are kept for a rename search to read all of a side's
+        // definitions without parsing it again, up to a bound on memory (a tree takes about
+        // twenty times its source); the last version of each file is always kept, for the
+        // next one to be parsed from.
+        let mut kept: usize = self.trees.keys().map(|(blob, _)| self.contents.get(blob).map_or(0, Vec::len)).sum();
+        let mut spare = Vec::new();
         for (file, last, read) in parsed {
             // The last piece of a file's chain holds its last version.
-            if let (true, Some((key, _, Some(_)))) = (last, read.last()) {
-                self.last.insert(file, key.0);
+            let last_version = match (last, read.last()) {
+                (true, Some((key, _, Some(_)))) => Some(key.0),
+                _ => None,
+            };
+            if let Some(blob) = last_version {
+                self.last.insert(file, blob);
             }
             for (key, defs, tree) in read {
                 if let Some(tree) = tree {
-                    self.trees.insert(key.clone(), tree);
+                    let size = self.contents[&key.0].len();
+                    if last_version == Some(key.0) || kept + size <= Self::KEPT_TREES_SOURCE {
+                        kept += size;
+                        self.trees.insert(key.clone(), tree);
+                    } else {
+                        spare.push(tree);
+                    }
                 }
                 if all {
                     self.symbols.insert(key, defs)
@@ -309,6 +329,9 @@ impl<'a> Reader<'a> {
                     self.named.insert(key, defs)
                 };
             }
+        }
+        if !spare.is_empty() {
+            rayon::spawn(move || drop(spare));
         }
         Ok(())
     }
@@ -422,6 +445,17 @@ impl<'a> Reader<'a> {
             }
         }
         out
+    }
+}
+
+impl Drop for Reader<'_> {
+    /// Freeing the trees kept (a version of each file read) takes as long as a good part of
+    /// parsing them: on another thread, which a one-shot process does not wait for.
+    fn drop(&mut self) {
+        let trees = std::mem::take(&mut self.trees);
+        if !trees.is_empty() {
+            rayon::spawn(move || drop(trees));
+        }
     }
 }
 

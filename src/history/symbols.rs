@@ -101,7 +101,8 @@ pub struct SymbolHistory<'g> {
     pub missing_blobs: usize,
 }
 
-/// Commits read ahead at a time: the files their changes touched are parsed in parallel.
+/// Commits to read (those whose documents name a tracked symbol) read ahead at a time: the
+/// files their changes touched are parsed in parallel.
 const READ_AHEAD: usize = 32;
 
 /// Whether a symbol answers to the query's segments: its name equals the last one, and with
@@ -250,10 +251,17 @@ pub fn symbol_history<'g>(
         if at >= read_ahead_to {
             // The next commits to read, as far as the names tracked so far tell: their
             // touched files' definitions of the tracked names are read at once, on all cores;
-            // a name found later (a rename) starts the reading ahead again.
-            read_ahead_to = at + READ_AHEAD;
-            for later in walk.commits[at..read_ahead_to.min(walk.commits.len())].iter().filter(|r| read(r, &candidates))
-            {
+            // a name found later (a rename) starts the reading ahead again. Not many more than
+            // the events still wanted: a commit read gives one or more, unless its change left
+            // the symbol's text as it was.
+            let wanted = READ_AHEAD.min(query.limit.saturating_sub(out.events.len()).saturating_mul(2));
+            let to_read = walk.commits.iter().enumerate().skip(at).filter(|(_, r)| read(r, &candidates));
+            read_ahead_to = walk.commits.len();
+            for (taken, (later_at, later)) in to_read.enumerate() {
+                if taken == wanted {
+                    read_ahead_to = later_at;
+                    break;
+                }
                 ahead.insert(later.id, store.commit_changes(later.id)?);
             }
             let touched = ahead.values().flatten().filter(|c| c.touched.iter().any(|h| hashes.contains(h)));
