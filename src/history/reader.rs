@@ -50,7 +50,7 @@ pub(super) struct Reader<'a> {
     /// For a pair of blobs (old, new): each new line's old line, where a diff keeps it.
     line_maps: HashMap<(ObjectId, ObjectId), Vec<Option<u32>>>,
     /// Blobs that could not be read (a partial clone).
-    pub missing: usize,
+    missing: HashSet<ObjectId>,
 }
 
 /// Versions of one file to parse in order, each from the tree of the one before it (the first
@@ -118,6 +118,9 @@ impl<'a> Reader<'a> {
     /// bytes.
     const KEPT_TREES_SOURCE: usize = 2 << 20;
 
+    /// The contents read are kept while they come to at most this many bytes.
+    const KEPT_CONTENTS: usize = 16 << 20;
+
     pub fn new(
         store: &'a Store,
         repo: &'a LocalRepo,
@@ -136,7 +139,7 @@ impl<'a> Reader<'a> {
             trees: HashMap::new(),
             last: HashMap::new(),
             line_maps: HashMap::new(),
-            missing: 0,
+            missing: HashSet::new(),
         }
     }
 
@@ -148,13 +151,19 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Forgets the trees of the versions read so far, but the last of each file: the sides of
-    /// the commits about to be read are parsed next.
+    /// Forgets the trees of the versions read so far, but the last of each file, and their
+    /// contents too once these come to more than [`Reader::KEPT_CONTENTS`]: the sides of the
+    /// commits about to be read are parsed next. (A content asked for again, for a definition's
+    /// text, is read again.)
     pub fn next_batch(&mut self) {
         let last: HashSet<Key> = self.last.iter().map(|((_, lang), blob)| (*blob, lang.clone())).collect();
         let (kept, done): (HashMap<Key, Tree>, HashMap<Key, Tree>) =
             std::mem::take(&mut self.trees).into_iter().partition(|(key, _)| last.contains(key));
         self.trees = kept;
+        if self.contents.values().map(Vec::len).sum::<usize>() > Self::KEPT_CONTENTS {
+            let last_blobs: HashSet<ObjectId> = self.last.values().copied().collect();
+            self.contents.retain(|blob, _| last_blobs.contains(blob));
+        }
         // Freeing a tree takes as long as a good part of parsing it: not on this thread.
         rayon::spawn(move || drop(done));
     }
@@ -163,7 +172,7 @@ impl<'a> Reader<'a> {
         if !self.contents.contains_key(&blob) {
             let mut buf = Vec::new();
             if self.repo.read_blob_into(blob, &mut buf).is_err() {
-                self.missing += 1;
+                self.missing.insert(blob);
             }
             self.contents.insert(blob, buf);
         }
@@ -334,6 +343,11 @@ impl<'a> Reader<'a> {
             rayon::spawn(move || drop(spare));
         }
         Ok(())
+    }
+
+    /// How many blobs could not be read.
+    pub fn missing(&self) -> usize {
+        self.missing.len()
     }
 
     /// A side's definitions of the tracked names: its record's, else parsed now.

@@ -432,6 +432,6 @@ pub fn symbol_history<'g>(
             }
         }
     }
-    out.missing_blobs = reader.missing;
+    out.missing_blobs = reader.missing();
     Ok(out)
 }
