@@ -1,7 +1,7 @@
 //! Bad input, bad stores and bad arguments: never a crash, always an answer or an error that
 //! says what to do.
 
-use crate::support::{bin, cc, cc_text, fixture, located, view};
+use crate::support::{bin, cc, cc_env, cc_text, fixture, located, view};
 
 #[test]
 fn bad_files_never_stop_indexing() {
@@ -322,4 +322,17 @@ fn a_name_or_path_query_of_thousands_of_words_is_cut_and_says_so() {
     let run = crate::support::cc(&repo, &["search", "--mode", "symbol", &repeated]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.json["metadata"]["notes"].to_string().contains("were searched"));
+}
+
+#[test]
+fn a_command_leaves_its_memory_to_the_kernel_at_exit() {
+    // mimalloc's collection of every heap at exit is skipped (src/main.rs). Its verbose mode
+    // prints its options at the start and "process done" when that collection runs: the first
+    // shows the message would be seen, the second must not be.
+    let (_tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let run = cc_env(&repo, &["locate", "Cart"], &[("MIMALLOC_VERBOSE", "1")]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("option 'destroy_on_exit'"), "{}", run.stderr);
+    assert!(!run.stderr.contains("process done"), "{}", run.stderr);
 }
