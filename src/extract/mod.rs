@@ -231,7 +231,7 @@ fn spelled(source: &[u8], names: &[&str]) -> Vec<std::ops::Range<usize>> {
 
 /// The symbols of `source` by `compiled`'s query of `language`, and the tree. The query is
 /// asked for once the source is parsed: the first files of a language are parsed while its
-/// query is compiled on another thread ([`compile_ahead`]).
+/// query is compiled, by [`compile_ahead`]'s thread or the first of the others to need it.
 fn extract_to(
     language: &'static Language,
     source: &[u8],
