@@ -161,11 +161,9 @@ impl<'a> Reader<'a> {
             std::mem::take(&mut self.trees).into_iter().partition(|(key, _)| last.contains(key));
         self.trees = kept;
         if self.contents.values().map(Vec::len).sum::<usize>() > Self::KEPT_CONTENTS {
-            let last_blobs: HashSet<ObjectId> = self.last.values().copied().collect();
-            self.contents.retain(|blob, _| last_blobs.contains(blob));
+            self.contents.retain(|blob, _| last.iter().any(|(b, _)| b == blob));
         }
-        // Freeing a tree takes as long as a good part of parsing it: not on this thread.
-        rayon::spawn(move || drop(done));
+        free_aside(done);
     }
 
     pub fn content(&mut self, blob: ObjectId) -> &[u8] {
@@ -339,9 +337,7 @@ impl<'a> Reader<'a> {
                 };
             }
         }
-        if !spare.is_empty() {
-            rayon::spawn(move || drop(spare));
-        }
+        free_aside(spare);
         Ok(())
     }
 
@@ -463,14 +459,15 @@ impl<'a> Reader<'a> {
 }
 
 impl Drop for Reader<'_> {
-    /// Freeing the trees kept (a version of each file read) takes as long as a good part of
-    /// parsing them: on another thread, which a one-shot process does not wait for.
     fn drop(&mut self) {
-        let trees = std::mem::take(&mut self.trees);
-        if !trees.is_empty() {
-            rayon::spawn(move || drop(trees));
-        }
+        free_aside(std::mem::take(&mut self.trees));
     }
+}
+
+/// Frees trees on another thread (which a one-shot process does not wait for): freeing a tree
+/// takes as long as a good part of parsing it.
+fn free_aside<T: Send + 'static>(trees: T) {
+    rayon::spawn(move || drop(trees));
 }
 
 /// The lines of `data`, each without its newline.
@@ -491,8 +488,9 @@ mod tests {
     #[test]
     fn chains_are_split_into_shares_of_the_versions_in_order() {
         // One long chain and two short ones, two threads: the long one is split until no piece
-        // has more than half of all versions (there were pieces enough for the threads already); the pieces keep every version once, in order, and only
-        // the last piece of a file is its last.
+        // has more than half of all versions (there were pieces enough for the threads
+        // already); the pieces keep every version once, in order, and only the last piece of a
+        // file is its last.
         let pieces = Chain::split(vec![chain("a.py", 40), chain("b.py", 2), chain("c.py", 2)], 2);
         assert!(
             pieces.iter().all(|p| p.steps.len() <= 22),
