@@ -170,7 +170,7 @@ struct Found<'t> {
 
 /// Extracts the symbols of `source`, written in `language`.
 pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, true, compiled, None, None).0
+    extract_to(language, source, true, compiled, Prior::None, None).0
 }
 
 /// The symbols of `source` without occurrences and doc comments: what history compares in
@@ -178,13 +178,25 @@ pub fn extract(language: &'static Language, source: &[u8]) -> Extraction {
 /// symbols (a test compares the two on every language's corpus), for less compiling and
 /// matching.
 pub fn definitions(language: &'static Language, source: &[u8]) -> Extraction {
-    extract_to(language, source, false, compiled_definitions, None, None).0
+    extract_to(language, source, false, compiled_definitions, Prior::None, None).0
 }
 
-/// [`definitions`], parsed from `old`, the tree of an earlier version of `source` already told
-/// of the edits between the two (`Tree::edit`), and the tree, for the next version to be parsed
-/// from. A tree with a syntax error is parsed again whole: error recovery may differ between
-/// the two parses, and the symbols must be a whole parse's. No tree when none was parsed.
+/// What a parse of a source starts from.
+#[derive(Clone, Copy)]
+pub enum Prior<'t> {
+    /// Nothing: the source is parsed whole.
+    None,
+    /// The tree of an earlier version of the source, already told of the edits between the two
+    /// (`Tree::edit`): tree-sitter re-reads only around them.
+    Edited(&'t tree_sitter::Tree),
+    /// The tree of this very source, as a parse of it gave it: not parsed again.
+    Parsed(&'t tree_sitter::Tree),
+}
+
+/// [`definitions`], parsed from what `prior` gives, and the tree, for the next version to be
+/// parsed from. A tree parsed from an earlier version's with a syntax error is parsed again
+/// whole: error recovery may differ between the two parses, and the symbols must be a whole
+/// parse's. No tree when none was parsed.
 ///
 /// With `named`, only the definitions of those names (ASCII case aside) are read, by matching
 /// the query only where `source` spells one of them: a definition's name is in its text, and
@@ -193,18 +205,18 @@ pub fn definitions(language: &'static Language, source: &[u8]) -> Extraction {
 pub fn definitions_after(
     language: &'static Language,
     source: &[u8],
-    old: Option<&tree_sitter::Tree>,
+    prior: Prior<'_>,
     named: Option<&[&str]>,
 ) -> (Extraction, Option<tree_sitter::Tree>) {
     let Some(names) = named else {
-        return extract_to(language, source, false, compiled_definitions, old, None);
+        return extract_to(language, source, false, compiled_definitions, prior, None);
     };
     // A name of words alone is spelled as it is in the source; others (CSS's `html, body`) may
     // be cleaned of the source's spaces and are read whole.
     let word =
         |n: &&str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80);
     let ranges = names.iter().all(word).then(|| spelled(source, names));
-    let (mut out, tree) = extract_to(language, source, false, compiled_definitions, old, ranges.as_deref());
+    let (mut out, tree) = extract_to(language, source, false, compiled_definitions, prior, ranges.as_deref());
     out.symbols.retain(|s| names.iter().any(|n| s.name.eq_ignore_ascii_case(n)));
     (out, tree)
 }
@@ -237,12 +249,18 @@ fn extract_to(
     source: &[u8],
     full: bool,
     compiled: fn(&'static Language) -> Result<&'static Compiled, String>,
-    old: Option<&tree_sitter::Tree>,
+    prior: Prior<'_>,
     within: Option<&[std::ops::Range<usize>]>,
 ) -> (Extraction, Option<tree_sitter::Tree>) {
     let mut out = Extraction::default();
-    let reparsed = old.and_then(|old| parse_after(language, source, old).ok()).filter(|t| !t.root_node().has_error());
-    let tree = reparsed.or_else(|| parse(language, source, &mut out));
+    let tree = match prior {
+        Prior::Parsed(tree) => Some(tree.clone()),
+        Prior::Edited(old) => parse_after(language, source, old)
+            .ok()
+            .filter(|t| !t.root_node().has_error())
+            .or_else(|| parse(language, source, &mut out)),
+        Prior::None => parse(language, source, &mut out),
+    };
     let compiled = match compiled(language) {
         Ok(c) => c,
         Err(e) => {

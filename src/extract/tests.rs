@@ -277,7 +277,7 @@ fn the_definition_patterns_alone_find_the_same_definitions() {
     for path in files {
         let Some(language) = lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
         let source = std::fs::read(&path).unwrap();
-        let whole = extract_to(language, &source, false, compiled, None, None).0;
+        let whole = extract_to(language, &source, false, compiled, Prior::None, None).0;
         let alone = definitions(language, &source);
         assert_eq!(alone.symbols, whole.symbols, "{}", path.display());
         assert_eq!(alone.partial, whole.partial, "{}", path.display());
@@ -328,7 +328,7 @@ fn definitions_read_where_their_names_are_spelled_are_a_whole_reads() {
         let whole = definitions(language, &source).symbols;
         let names: std::collections::BTreeSet<&str> = whole.iter().map(|s| s.name.as_str()).collect();
         for name in names {
-            let (named, _) = definitions_after(language, &source, None, Some(&[name]));
+            let (named, _) = definitions_after(language, &source, Prior::None, Some(&[name]));
             // All but `parent`, an index into the symbols read.
             let key = |s: &Symbol| {
                 let mut s = s.clone();

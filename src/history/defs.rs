@@ -55,7 +55,8 @@ pub fn parse(lang: &str, data: &[u8], max_file_size: u64) -> Vec<Def> {
 /// that version this one (`before`): tree-sitter re-reads only around them, and the
 /// definitions are a whole parse's (`extract::definitions_after`); with `named`, only those
 /// of these names (ASCII case aside). With the tree of `data`, for the next version to be
-/// parsed from.
+/// parsed from. Without edits (the same content: a side read again for all its definitions),
+/// the tree given is `data`'s own and is not parsed again.
 pub fn parse_after(
     lang: &str,
     data: &[u8],
@@ -69,14 +70,21 @@ pub fn parse_after(
     let Some(language) = crate::lang::by_name(lang) else {
         return (Vec::new(), None);
     };
-    let edited = before.map(|(tree, edits)| {
+    // No edits: the versions' lines, terminators and all, are the same, so is their content,
+    // and the tree is this content's own.
+    let edited = before.filter(|(_, edits)| !edits.is_empty()).map(|(tree, edits)| {
         let mut tree = tree.clone();
         for edit in edits {
             tree.edit(edit);
         }
         tree
     });
-    let (extraction, tree) = extract::definitions_after(language, data, edited.as_ref(), named);
+    let prior = match (before, &edited) {
+        (_, Some(edited)) => extract::Prior::Edited(edited),
+        (Some((tree, _)), None) => extract::Prior::Parsed(tree),
+        (None, None) => extract::Prior::None,
+    };
+    let (extraction, tree) = extract::definitions_after(language, data, prior, named);
     let defs = extraction
         .symbols
         .into_iter()
@@ -238,6 +246,31 @@ mod tests {
             }
             assert_eq!(doc, new, "{:?} -> {:?}", String::from_utf8_lossy(&old), String::from_utf8_lossy(&new));
         }
+    }
+
+    #[test]
+    fn a_version_read_again_from_its_own_tree_is_not_parsed_again() {
+        // Every language's corpus file, syntax errors and all: its tree, given back with no
+        // edits, is the one the answer comes from (the same nodes), and the definitions are a
+        // whole parse's.
+        let files = crate::extract::tests::files_under(&["tests/corpus"]);
+        let mut read = 0;
+        for path in files {
+            let Some(language) = crate::lang::detect_by_path(path.to_string_lossy().as_bytes()) else { continue };
+            let source = std::fs::read(&path).unwrap();
+            let (whole, tree) = parse_after(language.name, &source, u64::MAX, None, Some(&["no_such_name"]));
+            let Some(tree) = tree else { continue };
+            let (again, next) = parse_after(language.name, &source, u64::MAX, Some((&tree, &[])), None);
+            assert_eq!(again, parse(language.name, &source, u64::MAX), "{}", path.display());
+            assert!(whole.is_empty(), "{}", path.display());
+            // A node's id is where its subtree is: a copy of a tree shares its root's children,
+            // a parse (even from the tree) makes new ones.
+            let first_child = |t: &Tree| t.root_node().child(0).map(|n| n.id());
+            assert!(first_child(&tree).is_some(), "{}", path.display());
+            assert_eq!(next.as_ref().and_then(first_child), first_child(&tree), "{}", path.display());
+            read += 1;
+        }
+        assert!(read >= 20, "{read} files");
     }
 
     #[test]
