@@ -138,19 +138,22 @@ pub(super) fn invalid(message: String) -> Error {
     Error::new(ErrorCode::InvalidArgument, message)
 }
 
-/// A commit row as an answer.
-pub fn log_commit(row: &CommitRow) -> LogCommit {
-    LogCommit {
+/// A commit row as an answer, with what the commit says besides (read for it alone).
+pub fn log_commit(store: &Store, row: &CommitRow) -> Result<LogCommit, Error> {
+    let details = store.commit_details(row.id)?.ok_or_else(|| {
+        Error::new(ErrorCode::Internal, format!("commit {} left the store during the query", row.oid.to_hex()))
+    })?;
+    Ok(LogCommit {
         commit: row.oid.to_hex(),
         parents: row.parents.iter().map(ObjectId::to_hex).collect(),
-        author: row.author.clone(),
-        author_time: row.author_time,
-        date: crate::git::format_day(row.author_time),
+        author: details.author,
+        author_time: details.author_time,
+        date: crate::git::format_day(details.author_time),
         commit_time: row.commit_time,
-        subject: row.subject.clone(),
+        subject: details.subject,
         paths: Vec::new(),
         score: None,
-    }
+    })
 }
 
 impl Engine {
@@ -254,13 +257,13 @@ impl Engine {
         let tip = tip_of(&repo, &at)?;
         let store = self.open_store(true)?;
         let (added, index) = self.history_up_to(&store, tip)?;
-        let graph = Graph::load(&store)?;
         let walk = self.walk_options(
             request.since.as_ref(),
             request.until.as_ref(),
             request.author.as_ref(),
             request.first_parent,
         )?;
+        let graph = Graph::load(&store, walk.author.is_some())?;
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
         let limit = if request.limit == 0 { usize::MAX } else { request.limit };
         let mut state = HistoryState {
@@ -301,8 +304,8 @@ impl Engine {
                 let commits = outcome
                     .hits
                     .into_iter()
-                    .map(|hit| LogCommit { paths: hit.paths, ..log_commit(hit.commit) })
-                    .collect();
+                    .map(|hit| Ok(LogCommit { paths: hit.paths, ..log_commit(&store, hit.commit)? }))
+                    .collect::<Result<_, Error>>()?;
                 (name, pattern, commits, outcome.missing_blobs)
             }
         };
@@ -388,7 +391,7 @@ impl Engine {
             }
             state.commits_checked += 1;
             if regex.is_match(&repo.commit_info(row.oid)?.message) {
-                out.push(log_commit(row));
+                out.push(log_commit(store, row)?);
             }
         }
         Ok(out)
@@ -430,7 +433,7 @@ impl Engine {
                 {
                     continue;
                 }
-                out.push(LogCommit { score: Some(score), ..log_commit(row) });
+                out.push(LogCommit { score: Some(score), ..log_commit(store, row)? });
             }
         }
         Ok(out)

@@ -117,7 +117,7 @@ impl Engine {
             store.languages_defining(last)?.iter().filter_map(|l| crate::lang::by_name(l)).collect(),
         );
         let (added, index) = self.history_up_to(&store, tip)?;
-        let graph = Graph::load(&store)?;
+        let graph = Graph::load(&store, false)?;
         let walk = self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent)?;
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
         let max = self.ws.max_file_size();
@@ -146,17 +146,19 @@ impl Engine {
         let events: Vec<SymbolEvent> = found
             .events
             .iter()
-            .map(|e| SymbolEvent {
-                commit: log_commit(e.commit),
-                change: e.kind.as_str(),
-                signature_changed: match (&e.before, &e.after) {
-                    (Some(b), Some(a)) => b.symbol.signature != a.symbol.signature,
-                    _ => false,
-                },
-                before: e.before.as_ref().map(side),
-                after: e.after.as_ref().map(side),
+            .map(|e| {
+                Ok(SymbolEvent {
+                    commit: log_commit(&store, e.commit)?,
+                    change: e.kind.as_str(),
+                    signature_changed: match (&e.before, &e.after) {
+                        (Some(b), Some(a)) => b.symbol.signature != a.symbol.signature,
+                        _ => false,
+                    },
+                    before: e.before.as_ref().map(side),
+                    after: e.after.as_ref().map(side),
+                })
             })
-            .collect();
+            .collect::<Result<_, Error>>()?;
         let exists = found.events.first().is_some_and(|e| e.after.is_some());
         let first_commit = found
             .events

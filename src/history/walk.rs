@@ -12,6 +12,8 @@ use crate::store::{CommitRow, Store, StoreError};
 /// Every stored commit.
 pub struct Graph {
     rows: Vec<CommitRow>,
+    /// Each row's author, when loaded for a walk by author.
+    authors: Option<Vec<String>>,
     by_oid: HashMap<ObjectId, usize>,
     by_key: HashMap<u64, Vec<usize>>,
 }
@@ -38,15 +40,16 @@ pub struct Walk<'g> {
 }
 
 impl Graph {
-    /// Loads the stored commits.
-    pub fn load(store: &Store) -> Result<Graph, StoreError> {
-        let rows = store.history_commits()?;
+    /// Loads the stored commits, with their authors for a walk by author (`authors`).
+    pub fn load(store: &Store, authors: bool) -> Result<Graph, StoreError> {
+        let (rows, names) = store.history_commits(authors)?;
+        let authors = authors.then_some(names);
         let by_oid = rows.iter().enumerate().map(|(i, r)| (r.oid, i)).collect();
         let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
         for (i, r) in rows.iter().enumerate() {
             by_key.entry(super::fts::key_of(r.oid)).or_default().push(i);
         }
-        Ok(Graph { rows, by_oid, by_key })
+        Ok(Graph { rows, authors, by_oid, by_key })
     }
 
     /// The stored commits whose document key is `key`.
@@ -113,10 +116,11 @@ impl Graph {
             if options.until.is_some_and(|until| time > until) {
                 continue;
             }
-            if let Some(author) = &options.author
-                && !author.is_match(&row.author)
-            {
-                continue;
+            if let Some(author) = &options.author {
+                let authors = self.authors.as_ref().expect("a graph walked by author is loaded with its authors");
+                if !author.is_match(&authors[i]) {
+                    continue;
+                }
             }
             out.commits.push(row);
         }

@@ -76,7 +76,7 @@ impl Indexer<'_> {
         let mut tips = tips.to_vec();
         if options.deepen {
             // Parents of stored commits that are not stored: where an earlier run stopped.
-            for row in self.store.history_commits()? {
+            for row in self.store.history_commits(false)?.0 {
                 tips.extend(row.parents.iter().filter(|p| !known.contains(p) && repo.has_object(**p)));
             }
         }

@@ -7,7 +7,10 @@ use rusqlite::{OptionalExtension, params};
 use super::{Batch, Store, StoreError};
 use crate::git::{CommitInfo, ObjectId};
 
-/// A stored commit.
+/// A stored commit as history walks them: its place in the graph and the time `git log`
+/// orders by. What a commit shown says besides (author, subject) is read for it alone
+/// ([`Store::commit_details`]): reading it for every commit of a long history cost more than
+/// many a walk.
 #[derive(Clone, Debug)]
 pub struct CommitRow {
     /// Row id.
@@ -16,12 +19,17 @@ pub struct CommitRow {
     pub oid: ObjectId,
     /// Its parents, first parent first.
     pub parents: Vec<ObjectId>,
+    /// Committer time, what `git log` orders by.
+    pub commit_time: i64,
+}
+
+/// What a stored commit says besides its place in the graph.
+#[derive(Clone, Debug)]
+pub struct CommitDetails {
     /// `Name <email>`.
     pub author: String,
     /// Author time (seconds since the epoch).
     pub author_time: i64,
-    /// Committer time, what `git log` orders by.
-    pub commit_time: i64,
     /// The message's first line.
     pub subject: String,
 }
@@ -78,26 +86,42 @@ fn oid(bytes: Vec<u8>) -> ObjectId {
 }
 
 fn commit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CommitRow> {
-    let parents: Vec<u8> = r.get(2)?;
+    let parents = r.get_ref(2)?.as_blob()?;
     Ok(CommitRow {
         id: r.get(0)?,
-        oid: oid(r.get(1)?),
+        oid: ObjectId::from_bytes(r.get_ref(1)?.as_blob()?).unwrap_or(ObjectId([0; 20])),
         parents: parents.chunks_exact(20).filter_map(ObjectId::from_bytes).collect(),
-        author: r.get(3)?,
-        author_time: r.get(4)?,
-        commit_time: r.get(5)?,
-        subject: r.get(6)?,
+        commit_time: r.get(3)?,
     })
 }
 
-const COMMIT_COLUMNS: &str = "id, oid, parents, author, author_time, commit_time, subject";
+const COMMIT_COLUMNS: &str = "id, oid, parents, commit_time";
 
 impl Store {
-    /// Every stored commit.
-    pub fn history_commits(&self) -> Result<Vec<CommitRow>, StoreError> {
-        let mut stmt = self.conn().prepare(&format!("SELECT {COMMIT_COLUMNS} FROM commits"))?;
-        let rows = stmt.query_map([], commit_row)?.collect::<Result<Vec<_>, _>>()?;
-        Ok(rows)
+    /// Every stored commit; with `authors`, each one's author (`Name <email>`) too, in the
+    /// same order.
+    pub fn history_commits(&self, authors: bool) -> Result<(Vec<CommitRow>, Vec<String>), StoreError> {
+        let columns = if authors { format!("{COMMIT_COLUMNS}, author") } else { COMMIT_COLUMNS.to_owned() };
+        let mut stmt = self.conn().prepare(&format!("SELECT {columns} FROM commits"))?;
+        let mut rows = Vec::new();
+        let mut names = Vec::new();
+        let mut found = stmt.query([])?;
+        while let Some(r) = found.next()? {
+            rows.push(commit_row(r)?);
+            if authors {
+                names.push(r.get(4)?);
+            }
+        }
+        Ok((rows, names))
+    }
+
+    /// What the stored commit (row id) says besides its place in the graph.
+    pub fn commit_details(&self, id: i64) -> Result<Option<CommitDetails>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT author, author_time, subject FROM commits WHERE id = ?1")?
+            .query_row([id], |r| Ok(CommitDetails { author: r.get(0)?, author_time: r.get(1)?, subject: r.get(2)? }))
+            .optional()?)
     }
 
     /// The ids of every stored commit.
