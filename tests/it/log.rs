@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::support::{Rng, TempDir, bin, cc, finish, git_at};
+use crate::support::{Rng, TempDir, bin, cc, finish, git_as, git_at};
 
 const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "needle", "haystack", "return x", "foo(bar)"];
 
@@ -579,4 +579,59 @@ fn history_reads_only_the_other_files_that_may_hold_a_rename() {
     assert_eq!(changes, ["renamed", "moved", "added"], "{}", run.stdout);
     assert_eq!(run.json["events"][0]["before"]["path"], "b.py", "{}", run.stdout);
     assert_eq!(run.json["metadata"]["result_completeness"], "complete", "{}", run.stdout);
+}
+
+#[test]
+fn log_by_author_and_the_commits_it_shows_say_what_git_says() {
+    // Three authors taking turns; a needle added and removed; a merge. `--author` hides the
+    // others' commits as git's does, and each commit shown carries git's author, times,
+    // subject and parents.
+    let tmp = TempDir::new("log-authors");
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    git_at(&dir, 1_700_000_000, &["init", "-q", "-b", "main"]);
+    let authors = [("Ada Fixture", "ada@example.com"), ("Bob Builder", "bob@example.com"), ("Cy Ng", "cy@example.org")];
+    for step in 0..12 {
+        let time = 1_700_000_000 + 60 * step as i64;
+        let by = authors[step % 3];
+        let text = if step % 4 == 1 { format!("needle {step}\n") } else { format!("hay {step}\n") };
+        std::fs::write(dir.join(format!("f{}.txt", step % 2)), text).unwrap();
+        git_as(&dir, time, by, &["add", "-A"]);
+        let message = format!("change {step} by {}\n\nWhy: step {step}.", by.0);
+        git_as(&dir, time, by, &["commit", "-q", "-m", &message]);
+    }
+    git_as(&dir, 1_700_001_000, authors[1], &["checkout", "-q", "-b", "side", "HEAD~3"]);
+    std::fs::write(dir.join("side.txt"), "needle on the side\n").unwrap();
+    git_as(&dir, 1_700_001_000, authors[1], &["add", "-A"]);
+    git_as(&dir, 1_700_001_000, authors[1], &["commit", "-q", "-m", "side needle by Bob"]);
+    git_as(&dir, 1_700_001_060, authors[2], &["checkout", "-q", "main"]);
+    git_as(&dir, 1_700_001_060, authors[2], &["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+
+    assert_eq!(cc(&dir, &["index", "--history"]).code, 0);
+    for (ours_args, git_args) in [
+        (vec!["-S", "needle", "--author", "Bob"], vec!["-S", "needle", "--author=Bob"]),
+        (vec!["-G", "needle", "--author", "cy@example"], vec!["-G", "needle", "--author=cy@example"]),
+        (vec!["--grep", "change", "--author", "Ada"], vec!["-E", "--grep=change", "--author=Ada"]),
+        (vec!["-S", "needle", "--author", "Nobody"], vec!["-S", "needle", "--author=Nobody"]),
+    ] {
+        let found = ours(&dir, &ours_args);
+        assert_eq!(found, theirs(&dir, &git_args), "log {ours_args:?}");
+        assert!(!found.is_empty() || ours_args.contains(&"Nobody"), "log {ours_args:?} found nothing");
+    }
+    // What each commit shown says, against git's own account of it.
+    let run = finish(bin().args(["log", "--json", "--quiet", "-S", "needle"]).current_dir(&dir).output().unwrap());
+    let shown = run.json["commits"].as_array().unwrap();
+    let expected = git_at(&dir, 0, &["log", "-S", "needle", "--format=%H%x00%an <%ae>%x00%at%x00%ct%x00%s%x00%P"]);
+    assert_eq!(shown.len(), expected.lines().count(), "{}", run.stdout);
+    assert!(shown.len() >= 4, "{}", run.stdout);
+    for (commit, line) in shown.iter().zip(expected.lines()) {
+        let fields: Vec<&str> = line.split('\0').collect();
+        assert_eq!(commit["commit"], fields[0]);
+        assert_eq!(commit["author"], fields[1]);
+        assert_eq!(commit["author_time"].to_string(), fields[2]);
+        assert_eq!(commit["commit_time"].to_string(), fields[3]);
+        assert_eq!(commit["subject"], fields[4]);
+        let parents: Vec<&str> = commit["parents"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        assert_eq!(parents.join(" "), fields[5]);
+    }
 }

@@ -49,6 +49,18 @@ pub fn git_at(dir: &Path, time: i64, args: &[&str]) -> String {
     git_with(dir, args, &[("GIT_AUTHOR_DATE", &date), ("GIT_COMMITTER_DATE", &date)])
 }
 
+/// Runs `git` in `dir` as [`git_at`] does, as another author (`name`, `email`).
+pub fn git_as(dir: &Path, time: i64, (name, email): (&str, &str), args: &[&str]) -> String {
+    let date = format!("@{time} +0000");
+    let envs = [
+        ("GIT_AUTHOR_DATE", date.as_str()),
+        ("GIT_COMMITTER_DATE", date.as_str()),
+        ("GIT_AUTHOR_NAME", name),
+        ("GIT_AUTHOR_EMAIL", email),
+    ];
+    git_with(dir, args, &envs)
+}
+
 fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
     let output = Command::new("git")
         .args(args)
