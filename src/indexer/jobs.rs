@@ -28,9 +28,9 @@ impl Indexer<'_> {
         }
         let mut slot = self.fulltext.borrow_mut();
         let small = FullText::is_small_run(jobs.len());
-        // A small run's writer (one thread, the smallest budget) would make a large run that
-        // follows in the same index run (another scope of a sync) crawl: it is replaced, once
-        // its merges are done (every run commits before it returns).
+        // A small run's writer (one thread) would make a large run that follows in the same
+        // index run (another scope of a sync) crawl: it is replaced, once its merges are done
+        // (every run commits before it returns).
         if !small
             && matches!(slot.as_ref(), Some((_, _, true)))
             && let Some((_, writer, _)) = slot.take()

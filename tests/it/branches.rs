@@ -252,3 +252,52 @@ fn many_processes_syncing_and_querying_at_once_leave_a_consistent_store() {
     assert!(status.json["interrupted_jobs"].as_array().unwrap().is_empty());
     assert_eq!(view(&cc(&repo, &["index"]))["blobs_parsed"], 0);
 }
+
+#[test]
+fn a_repository_of_some_hundred_files_is_indexed_into_one_segment() {
+    // 300 files are indexed by one thread into one segment, verified and stamped, with its
+    // runs file (a thread per core wrote a segment each). A later run of a file adds one.
+    let tmp = crate::support::TempDir::new("one-segment");
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    for i in 0..300 {
+        let text = format!("/// Helper number {i}.\npub fn helper_{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n");
+        std::fs::write(repo.join(format!("src/m{i}.rs")), text).unwrap();
+    }
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "many files"]);
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let fts = repo.join(".git/codecompass/fts");
+    let segments = || -> Vec<String> {
+        let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(fts.join("meta.json")).unwrap()).unwrap();
+        meta["segments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["segment_id"].as_str().unwrap().replace('-', ""))
+            .collect()
+    };
+    let one = segments();
+    assert_eq!(one.len(), 1, "{one:?}");
+    let stamped = std::fs::read_to_string(fts.join("verified")).unwrap();
+    let files: Vec<String> = std::fs::read_dir(&fts)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&one[0]))
+        .collect();
+    assert!(!files.is_empty());
+    for file in &files {
+        assert!(stamped.lines().any(|line| line.starts_with(&format!("{file}\t"))), "{file} not stamped");
+    }
+    assert!(fts.join(format!("runs-{}.bin", one[0])).exists());
+    for name in ["helper_0", "helper_150", "helper_299"] {
+        assert_eq!(located(&cc(&repo, &["locate", name])).len(), 1, "{name}");
+        let found = cc(&repo, &["search", "--mode", "literal", &format!("fn {name}(")]);
+        assert_eq!(found.code, 0, "{name}: {}", found.stdout);
+    }
+    std::fs::write(repo.join("src/m7.rs"), "pub fn helper_7_changed() {}\n").unwrap();
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    assert_eq!(segments().len(), 2);
+    assert_eq!(located(&cc(&repo, &["locate", "helper_7_changed"])).len(), 1);
+}
