@@ -211,15 +211,15 @@ pub fn open_at(dir: &Path, schema: Schema) -> Result<Index, FtsError> {
 }
 
 /// Below this many blobs an index run writes with one thread (the parsing runs on every core
-/// either way): one segment for a repository of a few thousand files, where each indexing
-/// thread wrote its own (tokio's first index: two segments; ripgrep's, with the smallest
-/// budget, four, one of 26 documents). A query looks each term up, and opens columns, once per
-/// segment: one segment instead of two to four made a one-shot search 0.3-1.2 ms faster on
-/// these, and the first index no slower.
+/// either way): one segment for a repository of hundreds of files, where each indexing thread
+/// wrote its own (tokio's first index, 868 files: two segments; ripgrep's, with tantivy's
+/// smallest budget, four, one of 26 documents). A query looks each term up, and opens columns,
+/// once per segment: one segment instead of three or four made a one-shot search on ripgrep's
+/// checkout 0.5-1.2 ms faster, and the first index was no slower (docs/speed.md).
 const SMALL_RUN: usize = 2048;
-/// The one thread's budget: what a few thousand files' documents take, so that they make one
-/// segment. Only tantivy's term table (capped at 2^19 entries) is allocated at the start; the
-/// rest as it fills.
+/// The one thread's budget: what the documents of hundreds of files take (tokio's 27,700), so
+/// that they make one segment. Only tantivy's term table (capped at 2^19 entries) is allocated
+/// at the start; the rest as it fills.
 const SMALL_RUN_BUDGET: usize = 64 * 1024 * 1024;
 
 /// The full-text index of one store.
@@ -306,7 +306,7 @@ impl FullText {
     }
 
     /// A writer with a memory budget, for one index run of about `blobs` blobs: a small run
-    /// (a branch switch, a few edits, a repository of a few thousand files) gets one indexing
+    /// (a branch switch, a few edits, a repository of hundreds of files) gets one indexing
     /// thread, so it writes one segment.
     pub fn writer(&self, blobs: usize) -> Result<IndexWriter, FtsError> {
         let (threads, budget) = if FullText::is_small_run(blobs) {
