@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use tantivy::collector::{DocSetCollector, TopDocs};
-use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query, TermQuery};
 use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
@@ -212,14 +212,25 @@ impl CommitIndex {
     /// weighs most), best first, at most `limit`.
     pub fn ranked(&self, words: &str, limit: usize) -> Result<Vec<(u64, f32)>, FtsError> {
         let f = self.fields;
-        let mut parser = QueryParser::for_index(&self.index, vec![f.message, f.symbols, f.paths]);
-        parser.set_field_boost(f.message, 2.0);
-        parser.set_field_boost(f.symbols, 1.0);
-        parser.set_field_boost(f.paths, 0.5);
-        // Words only: the parser's syntax (fields, operators, quotes) is not the user's.
+        // Words only (no query syntax: fields, operators, quotes are not the user's), each
+        // field's tokens of them by its own tokenizer, any of them scoring. An identifier such
+        // as `url_for` is several tokens (the whole, and its parts); tantivy's query parser
+        // made them a phrase, which these fields, keeping no positions, never matched.
         let cleaned: String =
             words.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '.' { c } else { ' ' }).collect();
-        let (query, _) = parser.parse_query_lenient(&cleaned);
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        for (field, boost) in [(f.message, 2.0), (f.symbols, 1.0), (f.paths, 0.5)] {
+            let mut tokenizer = self.index.tokenizer_for_field(field)?;
+            let mut stream = tokenizer.token_stream(&cleaned);
+            let mut seen = std::collections::HashSet::new();
+            while let Some(token) = stream.next() {
+                if seen.insert(token.text.clone()) {
+                    let term = TermQuery::new(Term::from_field_text(field, &token.text), IndexRecordOption::WithFreqs);
+                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), boost))));
+                }
+            }
+        }
+        let query = BooleanQuery::new(clauses);
         let searcher = self.reader()?.searcher();
         let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
         let mut out = Vec::with_capacity(top.len());

@@ -226,9 +226,10 @@ fn log_words_ranks_commits_by_message_and_a_bounded_index_says_it_is_partial() {
     let dir = tmp.path();
     git_at(dir, 0, &["init", "-q", "-b", "main"]);
     let mut clock = 1_700_000_000;
-    for (i, message) in ["Add the parser", "Fix crash on empty config file", "Document the CLI", "Speed up tokenizer"]
-        .iter()
-        .enumerate()
+    for (i, message) in
+        ["Add the parser", "Fix crash on empty config file", "Document the CLI", "Speed up tokenizer in read_config"]
+            .iter()
+            .enumerate()
     {
         clock += 60;
         std::fs::write(dir.join(format!("f{i}.py")), format!("def f{i}():\n    return {i}\n")).unwrap();
@@ -249,6 +250,13 @@ fn log_words_ranks_commits_by_message_and_a_bounded_index_says_it_is_partial() {
     assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
     assert_eq!(run.json["commits"][0]["subject"], "Fix crash on empty config file", "{}", run.stdout);
     assert_eq!(run.json["metadata"]["result_completeness"], "complete");
+    // An identifier is several tokens (the whole and its parts): the commit that names it
+    // leads, by its message, and one that touched a definition, by its symbols.
+    let run = cc(dir, &["log", "read_config"]);
+    assert_eq!(run.code, 0, "{} {}", run.stdout, run.stderr);
+    assert_eq!(run.json["commits"][0]["subject"], "Speed up tokenizer in read_config", "{}", run.stdout);
+    let run = cc(dir, &["log", "f2"]);
+    assert_eq!(run.json["commits"][0]["subject"], "Document the CLI", "{}", run.stdout);
     // Nothing found: exit 1.
     let run = cc(dir, &["log", "-S", "no such text anywhere"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
