@@ -272,10 +272,12 @@ impl Engine {
             commits_added: added,
             ..HistoryState::default()
         };
+        let mut words_dropped = 0;
         let (mode_name, pattern, commits, missing) = match &mode {
             LogMode::Words(words) => {
-                let commits =
+                let (commits, dropped) =
                     self.log_words(&store, &graph, &index, tip, words, &walk, &pathspecs, limit, &mut state)?;
+                words_dropped = dropped;
                 ("words", words.clone(), commits, 0)
             }
             LogMode::Message(re) => {
@@ -312,6 +314,11 @@ impl Engine {
         let mut notes = Vec::new();
         if state.boundary {
             notes.push(boundary_note(state.shallow));
+        }
+        if words_dropped > 0 {
+            notes.push(format!(
+                "the words have more distinct terms than a query weighs; the {words_dropped} most common were left out"
+            ));
         }
         if missing > 0 {
             notes.push(format!(
@@ -409,7 +416,7 @@ impl Engine {
         pathspecs: &Pathspecs,
         limit: usize,
         state: &mut HistoryState,
-    ) -> Result<Vec<LogCommit>, Error> {
+    ) -> Result<(Vec<LogCommit>, usize), Error> {
         let mut simplify = |_: &CommitRow| None;
         let walked = graph.walk(tip, walk, &mut simplify);
         state.commits_walked = walked.commits.len() as u64;
@@ -419,7 +426,7 @@ impl Engine {
             .ranked(words, (limit.saturating_mul(20)).clamp(200, 5000))
             .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
         let mut out = Vec::new();
-        for (key, score) in ranked {
+        for (key, score) in ranked.hits {
             if out.len() >= limit {
                 break;
             }
@@ -436,7 +443,7 @@ impl Engine {
                 out.push(LogCommit { score: Some(score), ..log_commit(store, row)? });
             }
         }
-        Ok(out)
+        Ok((out, ranked.dropped))
     }
 }
 

@@ -210,7 +210,7 @@ impl CommitIndex {
 
     /// Commits ranked by BM25 of `words` over messages, touched symbols and paths (the message
     /// weighs most), best first, at most `limit`.
-    pub fn ranked(&self, words: &str, limit: usize) -> Result<Vec<(u64, f32)>, FtsError> {
+    pub fn ranked(&self, words: &str, limit: usize) -> Result<Ranked, FtsError> {
         let f = self.fields;
         // Words only (no query syntax: fields, operators, quotes are not the user's), each
         // field's tokens of them by its own tokenizer, any of them scoring. An identifier such
@@ -218,27 +218,64 @@ impl CommitIndex {
         // made them a phrase, which these fields, keeping no positions, never matched.
         let cleaned: String =
             words.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '.' { c } else { ' ' }).collect();
+        let searcher = self.reader()?.searcher();
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
+        let mut dropped = std::collections::HashSet::new();
         for (field, boost) in [(f.message, 2.0), (f.symbols, 1.0), (f.paths, 0.5)] {
             let mut tokenizer = self.index.tokenizer_for_field(field)?;
             let mut stream = tokenizer.token_stream(&cleaned);
-            let mut seen = std::collections::HashSet::new();
+            let mut terms: Vec<Term> = Vec::new();
             while let Some(token) = stream.next() {
-                if seen.insert(token.text.clone()) {
-                    let term = TermQuery::new(Term::from_field_text(field, &token.text), IndexRecordOption::WithFreqs);
-                    clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), boost))));
+                let term = Term::from_field_text(field, &token.text);
+                if !terms.contains(&term) {
+                    terms.push(term);
                 }
+            }
+            // A pasted text of thousands of words: the rarest the index holds weigh most, and
+            // a query of each would cost time and memory for nothing.
+            if terms.len() > MAX_WORD_TERMS {
+                let mut by_rarity: Vec<(u64, usize)> = Vec::with_capacity(terms.len());
+                for (i, term) in terms.iter().enumerate() {
+                    let found = searcher.doc_freq(term)?;
+                    by_rarity.push((if found == 0 { u64::MAX } else { found }, i));
+                }
+                by_rarity.sort_unstable();
+                let keep: std::collections::HashSet<usize> =
+                    by_rarity.iter().take(MAX_WORD_TERMS).map(|&(_, i)| i).collect();
+                let mut index = 0;
+                terms.retain(|term| {
+                    let kept = keep.contains(&index);
+                    index += 1;
+                    if !kept {
+                        dropped.insert(term.value().as_str().unwrap_or_default().to_owned());
+                    }
+                    kept
+                });
+            }
+            for term in terms {
+                let query = TermQuery::new(term, IndexRecordOption::WithFreqs);
+                clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(query), boost))));
             }
         }
         let query = BooleanQuery::new(clauses);
-        let searcher = self.reader()?.searcher();
         let top = searcher.search(&query, &TopDocs::with_limit(limit.max(1)).order_by_score())?;
-        let mut out = Vec::with_capacity(top.len());
+        let mut hits = Vec::with_capacity(top.len());
         for (score, address) in top {
-            out.extend(key_at(&searcher, address)?.map(|key| (key, score)));
+            hits.extend(key_at(&searcher, address)?.map(|key| (key, score)));
         }
-        Ok(out)
+        Ok(Ranked { hits, dropped: dropped.len() })
     }
+}
+
+/// The most distinct terms of one field a `log WORDS` query weighs (as code search keeps its
+/// 64 rarest word groups).
+const MAX_WORD_TERMS: usize = 64;
+
+/// Commits ranked by words: their keys and scores, best first, and how many distinct terms of
+/// the words were left out (past [`MAX_WORD_TERMS`] in a field, the most common).
+pub struct Ranked {
+    pub hits: Vec<(u64, f32)>,
+    pub dropped: usize,
 }
 
 /// The commit key of a document.

@@ -257,6 +257,17 @@ fn log_words_ranks_commits_by_message_and_a_bounded_index_says_it_is_partial() {
     assert_eq!(run.json["commits"][0]["subject"], "Speed up tokenizer in read_config", "{}", run.stdout);
     let run = cc(dir, &["log", "f2"]);
     assert_eq!(run.json["commits"][0]["subject"], "Document the CLI", "{}", run.stdout);
+    // A paste of more distinct words than a query weighs: the rarest the index holds are kept,
+    // and the answer says how many were left out.
+    let mut paste: Vec<String> = (0..150).map(|i| format!("filler{i}")).collect();
+    paste.extend(["crash", "empty", "config"].map(str::to_owned));
+    let mut args = vec!["log".to_owned()];
+    args.extend(paste);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = cc(dir, &args);
+    assert_eq!(run.json["commits"][0]["subject"], "Fix crash on empty config file", "{}", run.stdout);
+    let notes = run.json["metadata"]["notes"].to_string();
+    assert!(notes.contains("most common were left out"), "{}", run.stdout);
     // Nothing found: exit 1.
     let run = cc(dir, &["log", "-S", "no such text anywhere"]);
     assert_eq!(run.code, 1, "{}", run.stdout);
