@@ -225,18 +225,28 @@ impl CommitIndex {
             let mut tokenizer = self.index.tokenizer_for_field(field)?;
             let mut stream = tokenizer.token_stream(&cleaned);
             let mut terms: Vec<Term> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
             while let Some(token) = stream.next() {
-                let term = Term::from_field_text(field, &token.text);
-                if !terms.contains(&term) {
-                    terms.push(term);
+                if seen.insert(token.text.clone()) {
+                    terms.push(Term::from_field_text(field, &token.text));
                 }
             }
             // A pasted text of thousands of words: the rarest the index holds weigh most, and
             // a query of each would cost time and memory for nothing.
             if terms.len() > MAX_WORD_TERMS {
+                // Each segment's index of the field opened once (tantivy's `doc_freq` opens it
+                // for every term).
+                let inverted = searcher
+                    .segment_readers()
+                    .iter()
+                    .map(|s| s.inverted_index(field))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let mut by_rarity: Vec<(u64, usize)> = Vec::with_capacity(terms.len());
                 for (i, term) in terms.iter().enumerate() {
-                    let found = searcher.doc_freq(term)?;
+                    let mut found = 0u64;
+                    for segment in &inverted {
+                        found += u64::from(segment.doc_freq(term).map_err(tantivy::TantivyError::from)?);
+                    }
                     by_rarity.push((if found == 0 { u64::MAX } else { found }, i));
                 }
                 by_rarity.sort_unstable();
