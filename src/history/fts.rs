@@ -241,26 +241,22 @@ impl CommitIndex {
                     .iter()
                     .map(|s| s.inverted_index(field))
                     .collect::<Result<Vec<_>, _>>()?;
-                let mut by_rarity: Vec<(u64, usize)> = Vec::with_capacity(terms.len());
-                for (i, term) in terms.iter().enumerate() {
+                // Terms of the clauses of an OR: their order does not matter, so the rarest are
+                // put first (terms the index lacks last; ties in the words' order) and the rest
+                // cut off.
+                let mut by_rarity: Vec<(u64, Term)> = Vec::with_capacity(terms.len());
+                for term in terms {
                     let mut found = 0u64;
                     for segment in &inverted {
-                        found += u64::from(segment.doc_freq(term).map_err(tantivy::TantivyError::from)?);
+                        found += u64::from(segment.doc_freq(&term).map_err(tantivy::TantivyError::from)?);
                     }
-                    by_rarity.push((if found == 0 { u64::MAX } else { found }, i));
+                    by_rarity.push((if found == 0 { u64::MAX } else { found }, term));
                 }
-                by_rarity.sort_unstable();
-                let keep: std::collections::HashSet<usize> =
-                    by_rarity.iter().take(MAX_WORD_TERMS).map(|&(_, i)| i).collect();
-                let mut index = 0;
-                terms.retain(|term| {
-                    let kept = keep.contains(&index);
-                    index += 1;
-                    if !kept {
-                        dropped.insert(term.value().as_str().unwrap_or_default().to_owned());
-                    }
-                    kept
-                });
+                by_rarity.sort_by_key(|(found, _)| *found);
+                for (_, term) in by_rarity.drain(MAX_WORD_TERMS..) {
+                    dropped.insert(term.value().as_str().unwrap_or_default().to_owned());
+                }
+                terms = by_rarity.into_iter().map(|(_, term)| term).collect();
             }
             for term in terms {
                 let query = TermQuery::new(term, IndexRecordOption::WithFreqs);

@@ -81,15 +81,15 @@ impl ChangeRow {
     }
 }
 
-fn oid(bytes: Vec<u8>) -> ObjectId {
-    ObjectId::from_bytes(&bytes).unwrap_or(ObjectId([0; 20]))
+fn oid(bytes: &[u8]) -> ObjectId {
+    ObjectId::from_bytes(bytes).unwrap_or(ObjectId([0; 20]))
 }
 
 fn commit_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<CommitRow> {
     let parents = r.get_ref(2)?.as_blob()?;
     Ok(CommitRow {
         id: r.get(0)?,
-        oid: ObjectId::from_bytes(r.get_ref(1)?.as_blob()?).unwrap_or(ObjectId([0; 20])),
+        oid: oid(r.get_ref(1)?.as_blob()?),
         parents: parents.chunks_exact(20).filter_map(ObjectId::from_bytes).collect(),
         commit_time: r.get(3)?,
     })
@@ -128,7 +128,7 @@ impl Store {
     pub fn history_known(&self) -> Result<HashSet<ObjectId>, StoreError> {
         let mut stmt = self.conn().prepare("SELECT oid FROM commits")?;
         let rows = stmt.query_map([], |r| r.get::<_, Vec<u8>>(0))?.collect::<Result<Vec<_>, _>>()?;
-        Ok(rows.into_iter().map(oid).collect())
+        Ok(rows.iter().map(|b| oid(b)).collect())
     }
 
     /// The languages of the records that define a symbol named `name` (any case), at most a
@@ -171,7 +171,13 @@ impl Store {
             let Some(path) = r.get::<_, Option<Vec<u8>>>(at + 1)? else {
                 return Ok(None);
             };
-            Ok(Some(ChangedSide { fv, path, blob: oid(r.get(at + 2)?), lang: r.get(at + 3)?, skip: r.get(at + 4)? }))
+            Ok(Some(ChangedSide {
+                fv,
+                path,
+                blob: oid(r.get_ref(at + 2)?.as_blob()?),
+                lang: r.get(at + 3)?,
+                skip: r.get(at + 4)?,
+            }))
         };
         let rows = stmt
             .query_map([commit], |r| {
