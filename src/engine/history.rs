@@ -231,6 +231,13 @@ impl Engine {
             let _lock = store.lock(true)?;
             store.clear_history()?;
         }
+        // History an earlier build stored lacks submodule changes: added once, before anything
+        // is read from it.
+        if crate::indexer::history_lacks_gitlinks(store)? {
+            let indexer = self.indexer(store, IndexOptions::default())?;
+            indexer.record_history_gitlinks()?;
+            indexer.finish()?;
+        }
         let mut added = 0;
         if store.history_commit(tip)?.is_none() {
             let first = store.history_count()? == 0;

@@ -132,7 +132,8 @@ fn boxed(e: impl std::error::Error + Send + Sync + 'static) -> gix::Error {
     gix::Error::from_error(e)
 }
 
-/// The kind of a file entry in a tree. Trees and submodules are never files.
+/// The kind of a file entry in a tree. Trees are never files; a submodule is one only to
+/// history (see [`Gitlinks`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileMode {
     /// A regular file.
@@ -141,18 +142,39 @@ pub enum FileMode {
     Executable,
     /// A symbolic link: the blob holds the link's target.
     Symlink,
+    /// A submodule (gitlink): the id is a commit of another repository, and git's diff shows
+    /// the entry as the one line [`gitlink_text`] gives.
+    Gitlink,
+}
+
+/// Whether a listing or a diff of trees has submodule entries. Views, search and records
+/// never do (a submodule's files are another repository's); history does, as `git log -S/-G`
+/// and its pathspecs see a submodule's commit change as a file's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gitlinks {
+    /// Files only.
+    Without,
+    /// Files and submodule entries.
+    With,
 }
 
 impl FileMode {
-    fn from_gix(mode: gix::object::tree::EntryMode) -> Option<FileMode> {
+    fn from_gix(mode: gix::object::tree::EntryMode, gitlinks: Gitlinks) -> Option<FileMode> {
         use gix::object::tree::EntryKind;
         match mode.kind() {
             EntryKind::Blob => Some(FileMode::Regular),
             EntryKind::BlobExecutable => Some(FileMode::Executable),
             EntryKind::Link => Some(FileMode::Symlink),
+            EntryKind::Commit if gitlinks == Gitlinks::With => Some(FileMode::Gitlink),
             EntryKind::Tree | EntryKind::Commit => None,
         }
     }
+}
+
+/// What git's diff shows for a submodule entry at commit `id`: `Subproject commit <hex>` and
+/// a newline, the text `git log -S/-G` count and match in.
+pub fn gitlink_text(id: ObjectId) -> Vec<u8> {
+    format!("Subproject commit {}\n", id.to_hex()).into_bytes()
 }
 
 /// One file of a tree.
@@ -369,6 +391,11 @@ impl LocalRepo {
 
     /// Every file of the tree `tree_id`, recursively, in git's order.
     pub fn list_tree(&self, tree_id: ObjectId) -> Result<Vec<TreeFile>, GitError> {
+        self.list_tree_of(tree_id, Gitlinks::Without)
+    }
+
+    /// Every file of the tree `tree_id`, and its submodule entries when `gitlinks` says so.
+    pub fn list_tree_of(&self, tree_id: ObjectId, gitlinks: Gitlinks) -> Result<Vec<TreeFile>, GitError> {
         let tree = self
             .repo
             .find_tree(tree_id.to_gix())
@@ -379,7 +406,7 @@ impl LocalRepo {
             .records
             .into_iter()
             .filter_map(|entry| {
-                let mode = FileMode::from_gix(entry.mode)?;
+                let mode = FileMode::from_gix(entry.mode, gitlinks)?;
                 Some(TreeFile { path: entry.filepath.into(), blob_id: from_gix(entry.oid), mode })
             })
             .collect();
@@ -396,7 +423,7 @@ impl LocalRepo {
         let mut files = Vec::new();
         for entry in tree.iter() {
             let entry = entry.map_err(|e| GitError::Other { context: "reading a tree", source: boxed(e) })?;
-            if let Some(mode) = FileMode::from_gix(entry.mode()) {
+            if let Some(mode) = FileMode::from_gix(entry.mode(), Gitlinks::Without) {
                 files.push(TreeFile { path: entry.filename().to_vec(), blob_id: from_gix(entry.oid()), mode });
             }
         }
@@ -409,6 +436,17 @@ impl LocalRepo {
     /// (gix's diff platform builds an attribute stack from the index, or from `HEAD`'s whole
     /// tree where there is no index file, for every diff).
     pub fn diff_trees(&self, old_tree_id: ObjectId, new_tree_id: ObjectId) -> Result<Vec<TreeChange>, GitError> {
+        self.diff_trees_of(old_tree_id, new_tree_id, Gitlinks::Without)
+    }
+
+    /// [`LocalRepo::diff_trees`], with the submodule entries that changed when `gitlinks` says
+    /// so.
+    pub fn diff_trees_of(
+        &self,
+        old_tree_id: ObjectId,
+        new_tree_id: ObjectId,
+        gitlinks: Gitlinks,
+    ) -> Result<Vec<TreeChange>, GitError> {
         use gix::diff::tree::recorder::Change;
         if old_tree_id == new_tree_id {
             return Ok(Vec::new());
@@ -439,15 +477,15 @@ impl LocalRepo {
             .filter_map(|change| {
                 let (path, old, new) = match change {
                     Change::Addition { path, entry_mode, oid, .. } => {
-                        (path, None, FileMode::from_gix(entry_mode).map(|m| (from_gix(oid), m)))
+                        (path, None, FileMode::from_gix(entry_mode, gitlinks).map(|m| (from_gix(oid), m)))
                     }
                     Change::Deletion { path, entry_mode, oid, .. } => {
-                        (path, FileMode::from_gix(entry_mode).map(|m| (from_gix(oid), m)), None)
+                        (path, FileMode::from_gix(entry_mode, gitlinks).map(|m| (from_gix(oid), m)), None)
                     }
                     Change::Modification { path, previous_entry_mode, previous_oid, entry_mode, oid } => (
                         path,
-                        FileMode::from_gix(previous_entry_mode).map(|m| (from_gix(previous_oid), m)),
-                        FileMode::from_gix(entry_mode).map(|m| (from_gix(oid), m)),
+                        FileMode::from_gix(previous_entry_mode, gitlinks).map(|m| (from_gix(previous_oid), m)),
+                        FileMode::from_gix(entry_mode, gitlinks).map(|m| (from_gix(oid), m)),
                     ),
                 };
                 (old.is_some() || new.is_some()).then(|| TreeChange { path: path.into(), old, new })

@@ -177,6 +177,9 @@ fn check(
     let mut contents: Vec<Contents> = Vec::with_capacity(changes.len());
     let mut read = |side: &Option<crate::store::ChangedSide>| -> Option<Arc<Vec<u8>>> {
         let side = side.as_ref()?;
+        if side.is_gitlink() {
+            return Some(Arc::new(crate::git::gitlink_text(side.blob)));
+        }
         Some(cache.read(repo, side.blob).unwrap_or_else(|| {
             *missing += 1;
             Arc::new(Vec::new())
@@ -234,7 +237,10 @@ impl BlobCache {
 }
 
 fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8], binary: Option<bool>) -> pickaxe::Side<'a> {
-    pickaxe::Side { blob: side.blob, path: &side.path, regular: side.skip.as_deref() != Some("symlink"), data, binary }
+    // Symlinks and submodules are paired into renames only when their ids are equal, as git
+    // pairs them.
+    let regular = side.skip.as_deref() != Some("symlink") && !side.is_gitlink();
+    pickaxe::Side { blob: side.blob, path: &side.path, regular, data, binary }
 }
 
 /// For a merge and paths: the first parent the merge equals under those paths, which git
@@ -246,7 +252,7 @@ pub fn simplify_merge(repo: &LocalRepo, row: &CommitRow, pathspecs: &Pathspecs) 
     let tree = repo.commit_tree(row.oid).ok()?;
     for (i, parent) in row.parents.iter().enumerate() {
         let Ok(parent_tree) = repo.commit_tree(*parent) else { continue };
-        let Ok(changes) = repo.diff_trees(parent_tree, tree) else { continue };
+        let Ok(changes) = repo.diff_trees_of(parent_tree, tree, crate::git::Gitlinks::With) else { continue };
         if !changes.iter().any(|c| pathspecs.matches(&String::from_utf8_lossy(&c.path))) {
             return Some(i);
         }

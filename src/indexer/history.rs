@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::{Entry, IndexError, Indexer};
-use crate::git::{CommitInfo, FileMode, LocalRepo, ObjectId, TreeChange};
+use crate::git::{CommitInfo, FileMode, Gitlinks, LocalRepo, ObjectId, TreeChange};
 use crate::history::fts::{CommitDoc, CommitIndex, Scan};
 use crate::history::pickaxe;
 use crate::store::{self, StoreError};
@@ -63,6 +63,27 @@ struct Side {
     path: Vec<u8>,
     blob: ObjectId,
     record_lang: &'static str,
+    /// A submodule entry: its text is [`crate::git::gitlink_text`], not a blob's.
+    gitlink: bool,
+}
+
+/// What one run of history keeps between its chunks.
+struct Run<'r> {
+    repo: &'r LocalRepo,
+    /// Commits' trees met (each commit's own, and parents' read for a diff).
+    trees: HashMap<ObjectId, ObjectId>,
+    head_buf: Vec<u8>,
+}
+
+/// The `meta` key saying that every stored commit's changes include its submodule entries.
+/// A store whose history an earlier build indexed lacks it: [`Indexer::record_history_gitlinks`]
+/// adds what those commits lack.
+const GITLINKS_KEY: &str = "history_gitlinks";
+
+/// Whether `store` holds history an earlier build stored without submodule entries (see
+/// [`Indexer::record_history_gitlinks`]).
+pub fn history_lacks_gitlinks(store: &store::Store) -> Result<bool, StoreError> {
+    Ok(store.meta(GITLINKS_KEY)?.as_deref() != Some("1") && store.history_count()? > 0)
 }
 
 impl Indexer<'_> {
@@ -72,6 +93,7 @@ impl Indexer<'_> {
         let started = std::time::Instant::now();
         let git = self.ws.git().ok_or(IndexError::NoHistory)?;
         let repo = git.local();
+        self.record_history_gitlinks()?;
         let known = self.store.history_known()?;
         let mut tips = tips.to_vec();
         if options.deepen {
@@ -84,105 +106,13 @@ impl Indexer<'_> {
         let mut report =
             HistoryReport { cut: found.cut, shallow_boundary: found.absent_parents > 0, ..HistoryReport::default() };
         let commits: Vec<CommitInfo> = found.commits.into_iter().rev().collect();
-        let mut trees: HashMap<ObjectId, ObjectId> = commits.iter().map(|c| (c.id, c.tree_id)).collect();
         let index = CommitIndex::open(self.store.dir())?;
         let mut writer = index.writer()?;
         let mut bar = progress::Bar::new("indexing history", commits.len() as u64);
-        let mut head_buf = Vec::new();
+        let mut run =
+            Run { repo: &repo, trees: commits.iter().map(|c| (c.id, c.tree_id)).collect(), head_buf: Vec::new() };
         for chunk in commits.chunks(CHUNK) {
-            // 0. A treeless partial clone (`--filter=tree:0`) has few of these trees: with
-            // `codecompass.fetchMissing`, the chunk's missing ones are asked for in one request.
-            if self.ws.fetch_missing() {
-                let mut missing: Vec<ObjectId> = Vec::new();
-                for commit in chunk {
-                    // The parent's tree is remembered for the diff below.
-                    let parent_tree = commit.parents.first().and_then(|p| match trees.get(p) {
-                        Some(tree) => Some(*tree),
-                        None => repo.commit_tree(*p).ok().inspect(|tree| {
-                            trees.insert(*p, *tree);
-                        }),
-                    });
-                    missing.extend(
-                        [Some(commit.tree_id), parent_tree].into_iter().flatten().filter(|t| !repo.has_object(*t)),
-                    );
-                }
-                missing.sort_unstable();
-                missing.dedup();
-                super::state::fetch_missing(&repo, &missing, "trees");
-            }
-            // 1. Tree diffs against the first parent, as file versions.
-            let mut changes_of: Vec<Vec<(Option<Side>, Option<Side>)>> = Vec::with_capacity(chunk.len());
-            let batch = self.store.begin()?;
-            for commit in chunk {
-                let parent_tree = match commit.parents.first() {
-                    Some(parent) => match trees.get(parent) {
-                        Some(tree) => Some(*tree),
-                        None => match repo.commit_tree(*parent) {
-                            Ok(tree) => {
-                                trees.insert(*parent, tree);
-                                Some(tree)
-                            }
-                            // A shallow clone's boundary: git shows it as a root commit.
-                            Err(crate::git::GitError::MissingObject { .. }) => None,
-                            Err(e) => return Err(e.into()),
-                        },
-                    },
-                    None => None,
-                };
-                let changes: Vec<TreeChange> = match parent_tree {
-                    Some(tree) => repo.diff_trees(tree, commit.tree_id)?,
-                    None => repo
-                        .list_tree(commit.tree_id)?
-                        .into_iter()
-                        .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
-                        .collect(),
-                };
-                report.files_changed += changes.len() as u64;
-                let mut sides = Vec::with_capacity(changes.len());
-                for change in changes {
-                    let mut side = |state: Option<(ObjectId, FileMode)>| -> Result<Option<Side>, IndexError> {
-                        let Some((blob_id, mode)) = state else {
-                            return Ok(None);
-                        };
-                        let blob_row = batch.ensure_blob(blob_id, -1)?;
-                        let entry = Entry { path: change.path.clone(), blob_id, mode, content: None };
-                        let stored = match batch.file_version(&change.path, blob_row)? {
-                            Some(found) => found,
-                            None => self.new_file_version(&batch, Some(&repo), &entry, blob_row, &mut head_buf)?,
-                        };
-                        let record_lang: &'static str =
-                            if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
-                        Ok(Some(Side { fv: stored.id, path: change.path.clone(), blob: blob_id, record_lang }))
-                    };
-                    let old = side(change.old)?;
-                    let new = side(change.new)?;
-                    sides.push((old, new));
-                }
-                changes_of.push(sides);
-            }
-            batch.commit()?;
-
-            // 2. One document per commit, in parallel.
-            let (touched, parsed) = self.commit_documents(chunk, &changes_of, &index, &writer)?;
-            report.blobs_parsed += parsed;
-            writer.commit().map_err(crate::index::FtsError::from)?;
-
-            // 3. The rows, last: a stored commit always has its document.
-            let batch = self.store.begin()?;
-            for ((commit, sides), touched) in chunk.iter().zip(&changes_of).zip(touched) {
-                let ids: Vec<store::NewChange> = sides
-                    .iter()
-                    .zip(touched)
-                    .map(|((o, n), names)| store::NewChange {
-                        old_fv: o.as_ref().map(|s| s.fv),
-                        new_fv: n.as_ref().map(|s| s.fv),
-                        touched: names,
-                    })
-                    .collect();
-                batch.insert_commit(commit, &ids)?;
-            }
-            batch.commit()?;
-            report.commits_added += chunk.len() as u64;
+            self.store_commits(&mut run, chunk, &index, &mut writer, &mut report, false)?;
             bar.inc(chunk.len() as u64);
         }
         drop(bar);
@@ -197,6 +127,182 @@ impl Indexer<'_> {
         report.commits_total = self.store.history_count()?;
         report.duration_ms = started.elapsed().as_millis() as u64;
         Ok(report)
+    }
+
+    /// Makes sure every stored commit's changes include its submodule entries: history stored
+    /// by a build that left them out is read again, tree diffs only, and the commits that
+    /// changed a submodule get their changes and documents again. Nothing to do (one `meta`
+    /// lookup) once done, or for a store with no history (which then records them from its
+    /// first commit).
+    pub fn record_history_gitlinks(&self) -> Result<(), IndexError> {
+        if crate::failpoint::fails("history.gitlinks") || self.store.meta(GITLINKS_KEY)?.as_deref() == Some("1") {
+            return Ok(());
+        }
+        if self.store.history_count()? > 0 {
+            let git = self.ws.git().ok_or(IndexError::NoHistory)?;
+            let repo = git.local();
+            let mut redo = Vec::new();
+            let rows = self.store.history_commits(false)?.0;
+            let mut bar = progress::Bar::new("finding submodule changes in history", rows.len() as u64);
+            for row in rows {
+                bar.inc(1);
+                let Ok(tree) = repo.commit_tree(row.oid) else { continue };
+                let parent_tree = row.parents.first().and_then(|p| repo.commit_tree(*p).ok());
+                let changes = match parent_tree {
+                    Some(parent) => repo.diff_trees_of(parent, tree, Gitlinks::With),
+                    None => repo.list_tree_of(tree, Gitlinks::With).map(|files| {
+                        files
+                            .into_iter()
+                            .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
+                            .collect()
+                    }),
+                };
+                // A tree that cannot be read leaves its commit as it was stored.
+                let Ok(changes) = changes else { continue };
+                let gitlink = |side: &Option<(ObjectId, FileMode)>| side.is_some_and(|(_, m)| m == FileMode::Gitlink);
+                if changes.iter().any(|c| gitlink(&c.old) || gitlink(&c.new)) {
+                    redo.push(repo.commit_info(row.oid)?);
+                }
+            }
+            drop(bar);
+            if !redo.is_empty() {
+                let index = CommitIndex::open(self.store.dir())?;
+                let mut writer = index.writer()?;
+                let mut run = Run { repo: &repo, trees: HashMap::new(), head_buf: Vec::new() };
+                let mut report = HistoryReport::default();
+                for chunk in redo.chunks(CHUNK) {
+                    self.store_commits(&mut run, chunk, &index, &mut writer, &mut report, true)?;
+                }
+                writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
+            }
+        }
+        self.store.set_meta(GITLINKS_KEY, "1")?;
+        Ok(())
+    }
+
+    /// Stores `chunk`'s commits (oldest first): the files each changed against its first
+    /// parent as file versions, its document, then its rows. With `replace`, commits already
+    /// stored get their changes and document anew.
+    fn store_commits(
+        &self,
+        run: &mut Run<'_>,
+        chunk: &[CommitInfo],
+        index: &CommitIndex,
+        writer: &mut tantivy::IndexWriter,
+        report: &mut HistoryReport,
+        replace: bool,
+    ) -> Result<(), IndexError> {
+        let repo = run.repo;
+        let trees = &mut run.trees;
+        // Submodule entries are changes too, as `git log` shows them, unless a test asks for
+        // history as builds before them stored it.
+        let gitlinks = if crate::failpoint::fails("history.gitlinks") { Gitlinks::Without } else { Gitlinks::With };
+        // 0. A treeless partial clone (`--filter=tree:0`) has few of these trees: with
+        // `codecompass.fetchMissing`, the chunk's missing ones are asked for in one request.
+        if self.ws.fetch_missing() {
+            let mut missing: Vec<ObjectId> = Vec::new();
+            for commit in chunk {
+                // The parent's tree is remembered for the diff below.
+                let parent_tree = commit.parents.first().and_then(|p| match trees.get(p) {
+                    Some(tree) => Some(*tree),
+                    None => repo.commit_tree(*p).ok().inspect(|tree| {
+                        trees.insert(*p, *tree);
+                    }),
+                });
+                missing
+                    .extend([Some(commit.tree_id), parent_tree].into_iter().flatten().filter(|t| !repo.has_object(*t)));
+            }
+            missing.sort_unstable();
+            missing.dedup();
+            super::state::fetch_missing(repo, &missing, "trees");
+        }
+        // 1. Tree diffs against the first parent, as file versions.
+        let mut changes_of: Vec<Vec<(Option<Side>, Option<Side>)>> = Vec::with_capacity(chunk.len());
+        let batch = self.store.begin()?;
+        for commit in chunk {
+            let parent_tree = match commit.parents.first() {
+                Some(parent) => match trees.get(parent) {
+                    Some(tree) => Some(*tree),
+                    None => match repo.commit_tree(*parent) {
+                        Ok(tree) => {
+                            trees.insert(*parent, tree);
+                            Some(tree)
+                        }
+                        // A shallow clone's boundary: git shows it as a root commit.
+                        Err(crate::git::GitError::MissingObject { .. }) => None,
+                        Err(e) => return Err(e.into()),
+                    },
+                },
+                None => None,
+            };
+            let changes: Vec<TreeChange> = match parent_tree {
+                Some(tree) => repo.diff_trees_of(tree, commit.tree_id, gitlinks)?,
+                None => repo
+                    .list_tree_of(commit.tree_id, gitlinks)?
+                    .into_iter()
+                    .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
+                    .collect(),
+            };
+            report.files_changed += changes.len() as u64;
+            let mut sides = Vec::with_capacity(changes.len());
+            for change in changes {
+                let mut side = |state: Option<(ObjectId, FileMode)>| -> Result<Option<Side>, IndexError> {
+                    let Some((blob_id, mode)) = state else {
+                        return Ok(None);
+                    };
+                    let blob_row = batch.ensure_blob(blob_id, -1)?;
+                    let entry = Entry { path: change.path.clone(), blob_id, mode, content: None };
+                    let stored = match batch.file_version(&change.path, blob_row)? {
+                        Some(found) => found,
+                        None => self.new_file_version(&batch, Some(repo), &entry, blob_row, &mut run.head_buf)?,
+                    };
+                    let record_lang: &'static str =
+                        if stored.skip.is_some() { "" } else { lang::by_name(&stored.lang).map_or("", |l| l.name) };
+                    Ok(Some(Side {
+                        fv: stored.id,
+                        path: change.path.clone(),
+                        blob: blob_id,
+                        record_lang,
+                        gitlink: mode == FileMode::Gitlink,
+                    }))
+                };
+                let old = side(change.old)?;
+                let new = side(change.new)?;
+                sides.push((old, new));
+            }
+            changes_of.push(sides);
+        }
+        batch.commit()?;
+
+        // 2. One document per commit, in parallel (a document added again replaces the one
+        // before).
+        let (touched, parsed) = self.commit_documents(chunk, &changes_of, index, writer)?;
+        report.blobs_parsed += parsed;
+        writer.commit().map_err(crate::index::FtsError::from)?;
+
+        // 3. The rows, last: a stored commit always has its document.
+        let batch = self.store.begin()?;
+        for ((commit, sides), touched) in chunk.iter().zip(&changes_of).zip(touched) {
+            let ids: Vec<store::NewChange> = sides
+                .iter()
+                .zip(touched)
+                .map(|((o, n), names)| store::NewChange {
+                    old_fv: o.as_ref().map(|s| s.fv),
+                    new_fv: n.as_ref().map(|s| s.fv),
+                    touched: names,
+                })
+                .collect();
+            if replace {
+                batch.replace_commit_changes(commit.id, &ids)?;
+            } else {
+                batch.insert_commit(commit, &ids)?;
+            }
+        }
+        batch.commit()?;
+        if !replace {
+            report.commits_added += chunk.len() as u64;
+        }
+        Ok(())
     }
 
     fn commit_documents(
@@ -251,6 +357,10 @@ fn read_side(repo: &LocalRepo, side: Option<&Side>, buf: &mut Vec<u8>) -> Read {
     let Some(side) = side else {
         return Read::Text;
     };
+    if side.gitlink {
+        buf.extend_from_slice(&crate::git::gitlink_text(side.blob));
+        return Read::Text;
+    }
     match repo.object_size(side.blob) {
         Ok(size) if size as usize <= DIFF_LIMIT => {}
         _ => return Read::Unread,

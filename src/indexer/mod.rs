@@ -30,7 +30,7 @@ use crate::view::{self, Scope, Workspace};
 
 pub use content::{TEXT_EXTRACTOR, is_binary};
 pub use gc::GcReport;
-pub use history::{HistoryOptions, HistoryReport};
+pub use history::{HistoryOptions, HistoryReport, history_lacks_gitlinks};
 use jobs::Job;
 pub use seed::{SeedReport, seed};
 pub use state::{
@@ -594,9 +594,13 @@ impl Indexer<'_> {
         blob_row: i64,
         head_buf: &mut Vec<u8>,
     ) -> Result<store::StoredFileVersion, IndexError> {
-        let skip =
-            if entry.mode == FileMode::Symlink { Some("symlink") } else { ignore_rules::builtin_skip(&entry.path) };
+        let skip = match entry.mode {
+            FileMode::Symlink => Some("symlink"),
+            FileMode::Gitlink => Some(store::SUBMODULE),
+            _ => ignore_rules::builtin_skip(&entry.path),
+        };
         let language = match lang::detect_by_path(&entry.path) {
+            _ if entry.mode == FileMode::Gitlink => None,
             Some(l) => Some(l),
             None if skip.is_none() => {
                 let head: &[u8] = match (&entry.content, repo) {
@@ -616,6 +620,7 @@ impl Indexer<'_> {
             FileMode::Regular => 0,
             FileMode::Executable => 1,
             FileMode::Symlink => 2,
+            FileMode::Gitlink => 3,
         };
         let id = batch.insert_file_version(&entry.path, blob_row, mode, lang, skip)?;
         Ok(store::StoredFileVersion {

@@ -41,12 +41,25 @@ pub struct ChangedSide {
     pub fv: u32,
     /// Its path.
     pub path: Vec<u8>,
-    /// Its blob.
+    /// Its blob (a submodule's commit for a gitlink).
     pub blob: ObjectId,
     /// Its language (`""` for none).
     pub lang: String,
-    /// A reason decided by the path alone (symlink, lock file, vendored), if any.
+    /// A reason decided by the path alone (symlink, lock file, vendored, [`SUBMODULE`]), if
+    /// any.
     pub skip: Option<String>,
+}
+
+/// The skip reason of a file version that is a submodule entry (a gitlink): history stores
+/// them, as `git log` shows a submodule's commit change as a file's; nothing reads them as
+/// blobs.
+pub const SUBMODULE: &str = "submodule";
+
+impl ChangedSide {
+    /// Whether the side is a submodule entry, whose "content" is [`crate::git::gitlink_text`].
+    pub fn is_gitlink(&self) -> bool {
+        self.skip.as_deref() == Some(SUBMODULE)
+    }
 }
 
 /// A file a commit changed against its first parent.
@@ -233,7 +246,22 @@ impl Batch<'_> {
         if inserted == 0 {
             return Ok(());
         }
-        let id = self.tx.last_insert_rowid();
+        self.insert_changes(self.tx.last_insert_rowid(), changes)
+    }
+
+    /// Stores the files a stored commit changed anew, in place of those stored with it.
+    pub fn replace_commit_changes(&self, commit: ObjectId, changes: &[NewChange]) -> Result<(), StoreError> {
+        let id: Option<i64> = self
+            .tx
+            .prepare_cached("SELECT id FROM commits WHERE oid = ?1")?
+            .query_row([&commit.0[..]], |r| r.get(0))
+            .optional()?;
+        let Some(id) = id else { return Ok(()) };
+        self.tx.prepare_cached("DELETE FROM commit_files WHERE commit_id = ?1")?.execute([id])?;
+        self.insert_changes(id, changes)
+    }
+
+    fn insert_changes(&self, id: i64, changes: &[NewChange]) -> Result<(), StoreError> {
         let mut stmt = self.tx.prepare_cached(
             "INSERT INTO commit_files (commit_id, ord, old_fv, new_fv, touched) VALUES (?1, ?2, ?3, ?4, ?5)",
         )?;

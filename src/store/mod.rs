@@ -26,7 +26,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 pub use batch::Batch;
-pub use history::{ChangeRow, ChangedSide, CommitDetails, CommitRow, NewChange};
+pub use history::{ChangeRow, ChangedSide, CommitDetails, CommitRow, NewChange, SUBMODULE};
 pub use lock::WriteLock;
 pub use rows::*;
 pub use schema::STORE_SCHEMA_VERSION;

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::support::{Rng, TempDir, bin, cc, finish, git_as, git_at};
+use crate::support::{Rng, TempDir, bin, cc, cc_env, finish, git_as, git_at};
 
 const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "needle", "haystack", "return x", "foo(bar)"];
 
@@ -22,14 +22,22 @@ fn body(rng: &mut Rng) -> String {
 
 /// A random history: `steps` commits on `main` and a side branch merged back now and then.
 fn build(dir: &Path, rng: &mut Rng, steps: usize, clock: &mut i64) {
-    let files = |dir: &Path| -> Vec<String> { git_at(dir, 0, &["ls-files"]).lines().map(str::to_owned).collect() };
+    // Regular files, and submodule entries (gitlinks: mode 160000), from git's index.
+    let staged = |dir: &Path, gitlinks: bool| -> Vec<String> {
+        git_at(dir, 0, &["ls-files", "--stage"])
+            .lines()
+            .filter(|l| l.starts_with("160000 ") == gitlinks)
+            .filter_map(|l| l.split_once('\t').map(|(_, path)| path.to_owned()))
+            .collect()
+    };
+    let files = |dir: &Path| staged(dir, false);
     for step in 0..steps {
         // Equal times now and then: git's walk breaks ties by the order it met commits.
         if rng.below(4) != 0 {
             *clock += 60;
         }
         let present = files(dir);
-        let action = if present.len() < 3 { 0 } else { rng.below(10) };
+        let action = if present.len() < 3 { 0 } else { rng.below(11) };
         match action {
             0 | 1 => {
                 let path = format!("{}/f{}.txt", ["src", "lib", "docs"][rng.below(3)], rng.below(40));
@@ -87,6 +95,46 @@ fn build(dir: &Path, rng: &mut Rng, steps: usize, clock: &mut i64) {
                 data.extend(body(rng).bytes());
                 std::fs::write(dir.join(format!("bin{}.dat", rng.below(3))), data).unwrap();
             }
+            9 => {
+                // A submodule entry (no submodule repository is needed for one): added, moved
+                // to the next commit, moved to another path, removed, or put where a file was.
+                // Its empty directory keeps `git add -A` from taking it for deleted.
+                let gitlinks = staged(dir, true);
+                let id = format!("cafe{:012x}{:012x}{:012x}", rng.below(1 << 20), rng.below(1 << 20), step);
+                let link = |path: &str, id: &str| {
+                    std::fs::create_dir_all(dir.join(path)).unwrap();
+                    git_at(dir, *clock, &["update-index", "--add", "--cacheinfo", &format!("160000,{id},{path}")]);
+                };
+                let unlink = |path: &str| {
+                    git_at(dir, *clock, &["rm", "-q", "--cached", path]);
+                };
+                match (gitlinks.is_empty(), rng.below(5)) {
+                    (true, _) | (false, 0) => link(&format!("mods/m{}", rng.below(4)), &id),
+                    (false, 1) => link(&gitlinks[rng.below(gitlinks.len())], &id),
+                    (false, 2) => {
+                        let from = &gitlinks[rng.below(gitlinks.len())];
+                        let kept = git_at(dir, 0, &["rev-parse", &format!(":{from}")]).trim().to_owned();
+                        unlink(from);
+                        link(&format!("moved/m{}", rng.below(4)), &kept);
+                    }
+                    (false, 3) => unlink(&gitlinks[rng.below(gitlinks.len())]),
+                    _ => {
+                        // A renamed file's path (`r*.txt`): no other step writes one again.
+                        let renamed: Vec<&String> = present
+                            .iter()
+                            .filter(|p| p.rsplit('/').next().is_some_and(|n| n.starts_with('r')))
+                            .collect();
+                        if renamed.is_empty() {
+                            link(&format!("mods/m{}", rng.below(4)), &id);
+                        } else {
+                            let path = renamed[rng.below(renamed.len())];
+                            unlink(path);
+                            std::fs::remove_file(dir.join(path)).unwrap();
+                            link(path, &id);
+                        }
+                    }
+                }
+            }
             _ => {
                 // A side branch of two commits, merged back with a merge commit.
                 let side = format!("side{clock}");
@@ -134,8 +182,20 @@ fn theirs(dir: &Path, args: &[&str]) -> Vec<String> {
 }
 
 fn compare(dir: &Path, seed: u64) {
-    let needles = ["needle", "alpha 3", "foo(bar)", "one more line", "return x gamma", "binary", "caf\u{e9}", "ary"];
-    let regexes = ["^needle", "a[lp]+ha [0-2]", "delta$", "foo\\(bar\\) [34]", "line"];
+    // `Subproject commit` and `cafe` are in submodule entries' text only.
+    let needles = [
+        "needle",
+        "alpha 3",
+        "foo(bar)",
+        "one more line",
+        "return x gamma",
+        "binary",
+        "caf\u{e9}",
+        "ary",
+        "cafe",
+        "Subproject",
+    ];
+    let regexes = ["^needle", "a[lp]+ha [0-2]", "delta$", "foo\\(bar\\) [34]", "line", "commit cafe0*[1-9]"];
     for needle in needles {
         let cases: [(Vec<&str>, Vec<&str>); 4] = [
             (vec!["-S", needle], vec!["-S", needle]),
@@ -652,5 +712,63 @@ fn log_by_author_and_the_commits_it_shows_say_what_git_says() {
         assert_eq!(commit["subject"], fields[4]);
         let parents: Vec<&str> = commit["parents"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
         assert_eq!(parents.join(" "), fields[5]);
+    }
+}
+
+/// A submodule's commit change is a change to `git log`: `-S` and `-G` read it as the line
+/// `Subproject commit <id>`, and a pathspec naming it selects its commits. History stored by a
+/// build that left submodule entries out (a failpoint stores it that way) is completed by the
+/// next query, once, before it answers.
+#[test]
+fn submodule_changes_are_in_history_and_a_store_without_them_gains_them() {
+    let tmp = TempDir::new("log-gitlinks");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    let link = |time: i64, path: &str, id: &str| {
+        std::fs::create_dir_all(dir.join(path)).unwrap();
+        git_at(dir, time, &["update-index", "--add", "--cacheinfo", &format!("160000,{id},{path}")]);
+    };
+    let commit = |time: i64, message: &str| {
+        git_at(dir, time, &["add", "-A"]);
+        git_at(dir, time, &["commit", "-q", "-m", message]);
+    };
+    std::fs::write(dir.join("notes.txt"), "x marks the spot\n").unwrap();
+    std::fs::write(dir.join("vendor.txt"), "a file for now\n").unwrap();
+    commit(1_700_000_000, "files");
+    link(1_700_000_060, "deps/lib", "cafe000000000000000000000000000000000001");
+    commit(1_700_000_060, "add the submodule");
+    link(1_700_000_120, "deps/lib", "cafe000000000000000000000000000000000002");
+    commit(1_700_000_120, "bump it");
+    git_at(dir, 1_700_000_180, &["rm", "-q", "--cached", "deps/lib"]);
+    link(1_700_000_180, "third/lib", "cafe000000000000000000000000000000000002");
+    commit(1_700_000_180, "move it");
+    git_at(dir, 1_700_000_240, &["rm", "-q", "--cached", "vendor.txt"]);
+    std::fs::remove_file(dir.join("vendor.txt")).unwrap();
+    link(1_700_000_240, "vendor.txt", "cafe000000000000000000000000000000000003");
+    commit(1_700_000_240, "a file becomes a submodule");
+    let cases: [(Vec<&str>, Vec<&str>); 7] = [
+        (vec!["-S", "cafe"], vec!["-S", "cafe"]),
+        (vec!["-S", "0002"], vec!["-S", "0002"]),
+        (vec!["-S", "a file"], vec!["-S", "a file"]),
+        (vec!["-G", "^Subproject commit"], vec!["-G", "^Subproject commit"]),
+        (vec!["-S", "cafe", "--", "deps"], vec!["-S", "cafe", "--", "deps"]),
+        (vec!["--grep", "it", "--", "third"], vec!["-E", "--grep=it", "--", "third"]),
+        (vec!["--grep", ".", "--", "vendor.txt"], vec!["-E", "--grep=.", "--", "vendor.txt"]),
+    ];
+    let old_build = [("CODECOMPASS_FAILPOINTS", "history.gitlinks=fail")];
+    let stored = cc_env(dir, &["index", "--history", "--json", "--quiet"], &old_build);
+    assert_eq!(stored.code, 0, "{} {}", stored.stdout, stored.stderr);
+    // As the earlier build answered: no submodule change anywhere.
+    let as_before = cc_env(dir, &["log", "-S", "cafe", "--json", "--quiet"], &old_build);
+    assert_eq!(as_before.json["commits"].as_array().map(Vec::len), Some(0), "{}", as_before.stdout);
+    for (ours_args, git_args) in &cases {
+        let expected = theirs(dir, git_args);
+        assert!(!expected.is_empty(), "git finds commits for {git_args:?}");
+        assert_eq!(ours(dir, ours_args), expected, "log {ours_args:?}");
+    }
+    // Indexed by this build from the start, the same answers.
+    std::fs::remove_dir_all(dir.join(".git/codecompass")).unwrap();
+    for (ours_args, git_args) in &cases {
+        assert_eq!(ours(dir, ours_args), theirs(dir, git_args), "log {ours_args:?}");
     }
 }
