@@ -22,8 +22,8 @@ pub(super) struct LogArgs {
     /// Commits whose message has a line matching REGEX (`git log -E --grep`).
     #[arg(long, value_name = "REGEX", conflicts_with_all = ["string", "regex", "words"])]
     grep: Option<String>,
-    /// With --grep: ignore case.
-    #[arg(short = 'i', long = "regexp-ignore-case", requires = "grep")]
+    /// Ignore case in --grep, --author, -S and -G, as git's `-i` does.
+    #[arg(short = 'i', long = "regexp-ignore-case")]
     ignore_case: bool,
     /// Walk from this commit-ish (default `HEAD`).
     #[arg(long = "ref", value_name = "REF")]
@@ -61,7 +61,7 @@ pub(super) fn run(engine: &Engine, prefix: &str, args: &LogArgs, out: &Out) -> R
         (None, Some(re)) => LogMode::Grep(re.clone()),
         (None, None) if args.grep.is_some() => {
             let re = args.grep.clone().unwrap_or_default();
-            LogMode::Message(if args.ignore_case { format!("(?i){re}") } else { re })
+            LogMode::Message(re)
         }
         (None, None) if args.words.is_empty() => {
             return Err(invalid("give words to rank commits by, -S STRING, -G REGEX or --grep REGEX".to_owned())
@@ -84,6 +84,7 @@ pub(super) fn run(engine: &Engine, prefix: &str, args: &LogArgs, out: &Out) -> R
         until: args.until.clone(),
         author: args.author.clone(),
         first_parent: args.first_parent,
+        ignore_case: args.ignore_case,
         limit: args.max_count.unwrap_or(default_limit),
     };
     let response = engine.log(&request)?;

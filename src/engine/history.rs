@@ -12,7 +12,7 @@ use crate::error::ErrorCode;
 use crate::git::{GitRepo, LocalRepo, ObjectId};
 use crate::history::fts::CommitIndex;
 use crate::history::log::{PickaxeQuery, pickaxe};
-use crate::history::pickaxe::Pickaxe;
+use crate::history::pickaxe::{Needle, Pickaxe};
 use crate::history::walk::{Graph, WalkOptions};
 use crate::indexer::{HistoryOptions, HistoryReport, IndexOptions};
 use crate::query::pathspec::Pathspecs;
@@ -52,6 +52,8 @@ pub struct LogRequest {
     pub author: Option<String>,
     /// `--first-parent`.
     pub first_parent: bool,
+    /// `-i`: case ignored by `--grep`, `--author`, `-S` and `-G`, as git's `-i` does.
+    pub ignore_case: bool,
     /// At most this many commits.
     pub limit: usize,
 }
@@ -269,6 +271,7 @@ impl Engine {
             request.until.as_ref(),
             request.author.as_ref(),
             request.first_parent,
+            request.ignore_case,
         )?;
         let graph = Graph::load(&store, walk.author.is_some())?;
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
@@ -288,18 +291,28 @@ impl Engine {
                 ("words", words.clone(), commits, 0)
             }
             LogMode::Message(re) => {
-                let commits =
-                    self.log_messages(&repo, &store, &graph, tip, re, &walk, &pathspecs, limit, &mut state)?;
+                let commits = self.log_messages(
+                    &repo,
+                    &store,
+                    &graph,
+                    tip,
+                    (re, request.ignore_case),
+                    &walk,
+                    &pathspecs,
+                    limit,
+                    &mut state,
+                )?;
                 ("grep", re.clone(), commits, 0)
             }
             LogMode::Count(_) | LogMode::Grep(_) => {
                 let (name, pattern, pickaxe_) = match &mode {
-                    LogMode::Count(s) => ("S", s.clone(), Pickaxe::Count(s.as_bytes().to_vec())),
+                    LogMode::Count(s) => ("S", s.clone(), Pickaxe::Count(Needle::new(s, request.ignore_case))),
                     LogMode::Grep(re) => (
                         "G",
                         re.clone(),
                         Pickaxe::Grep(
-                            crate::query::Matcher::new(re, false, false).map_err(|e| invalid(e.to_string()))?,
+                            crate::query::Matcher::new(re, false, request.ignore_case)
+                                .map_err(|e| invalid(e.to_string()))?,
                         ),
                     ),
                     LogMode::Words(_) | LogMode::Message(_) => unreachable!("handled above"),
@@ -352,6 +365,7 @@ impl Engine {
         until: Option<&String>,
         author: Option<&String>,
         first_parent: bool,
+        ignore_case: bool,
     ) -> Result<WalkOptions, Error> {
         let date = |value: Option<&String>, flag: &str| -> Result<Option<i64>, Error> {
             match value {
@@ -363,7 +377,12 @@ impl Engine {
         };
         let author = match author {
             None => None,
-            Some(a) => Some(regex::Regex::new(a).map_err(|e| invalid(format!("--author: {e}")))?),
+            Some(a) => Some(
+                regex::RegexBuilder::new(a)
+                    .case_insensitive(ignore_case)
+                    .build()
+                    .map_err(|e| invalid(format!("--author: {e}")))?,
+            ),
         };
         Ok(WalkOptions { first_parent, since: date(since, "--since")?, until: date(until, "--until")?, author })
     }
@@ -377,14 +396,17 @@ impl Engine {
         store: &Store,
         graph: &Graph,
         tip: ObjectId,
-        re: &str,
+        (re, ignore_case): (&str, bool),
         walk: &WalkOptions,
         pathspecs: &Pathspecs,
         limit: usize,
         state: &mut HistoryState,
     ) -> Result<Vec<LogCommit>, Error> {
-        let regex =
-            regex::RegexBuilder::new(re).multi_line(true).build().map_err(|e| invalid(format!("--grep: {e}")))?;
+        let regex = regex::RegexBuilder::new(re)
+            .multi_line(true)
+            .case_insensitive(ignore_case)
+            .build()
+            .map_err(|e| invalid(format!("--grep: {e}")))?;
         let mut simplify = |row: &CommitRow| crate::history::log::simplify_merge(repo, row, pathspecs);
         let walked = graph.walk(tip, walk, &mut simplify);
         state.commits_walked = walked.commits.len() as u64;

@@ -118,7 +118,8 @@ impl Engine {
         );
         let (added, index) = self.history_up_to(&store, tip)?;
         let graph = Graph::load(&store, false)?;
-        let walk = self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent)?;
+        let walk =
+            self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent, false)?;
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
         let max = self.ws.max_file_size();
         let record_key = move |lang: &str| crate::indexer::record_key(lang, max);

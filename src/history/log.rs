@@ -66,9 +66,10 @@ pub struct PickaxeQuery<'a> {
 /// that spans lines (its count can change without any changed line holding it whole).
 fn prefilter(pickaxe: &Pickaxe) -> Prefilter {
     match pickaxe {
-        Pickaxe::Count(needle) if needle.contains(&b'\n') => Prefilter::Any,
+        Pickaxe::Count(needle) if needle.bytes().contains(&b'\n') => Prefilter::Any,
         Pickaxe::Count(needle) => {
-            let matcher = crate::query::Matcher::new(&String::from_utf8_lossy(needle), true, false);
+            let text = String::from_utf8_lossy(needle.bytes());
+            let matcher = crate::query::Matcher::new(&text, true, needle.ignores_case());
             matcher.map(|m| m.prefilter().clone()).unwrap_or(Prefilter::Any)
         }
         Pickaxe::Grep(matcher) => matcher.prefilter().clone(),
@@ -93,7 +94,7 @@ pub fn pickaxe<'g>(
     let repo = git.local();
     // `-S` counts in binary files too: their long printable runs are indexed, which hold every
     // occurrence of a printable string as long; `-G` skips binary files, as git does.
-    let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::in_printable_runs(needle));
+    let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::in_printable_runs(needle.bytes()));
     let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe), binary)?;
     let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
     let Walk { commits, boundary } = graph.walk(tip, query.walk, &mut simplify);

@@ -13,7 +13,7 @@ use crate::query::Matcher;
 /// What to look for.
 pub enum Pickaxe {
     /// `-S STRING`: commits that change how many times the string occurs in a file.
-    Count(Vec<u8>),
+    Count(Needle),
     /// `-G REGEX`: commits whose diff adds or removes a line that matches.
     Grep(Matcher),
 }
@@ -31,6 +31,47 @@ pub struct Side<'a> {
     /// What its path's attributes say: binary (`Some(true)`), text (`Some(false)`), or decided
     /// by the content (`None`).
     pub binary: Option<bool>,
+}
+
+/// The string of `-S`, counted as git counts it.
+pub struct Needle {
+    bytes: Vec<u8>,
+    /// With `-i`: the string quoted into a regex that ignores case.
+    folded: Option<regex::bytes::Regex>,
+}
+
+impl Needle {
+    /// `string`, its case ignored when `ignore_case` (`-i`). git compares an ASCII string
+    /// byte by byte with ASCII letters lowered, and quotes any other into a POSIX regex that
+    /// ignores case as the locale folds it (here: Unicode's folding, a UTF-8 locale's).
+    pub fn new(string: &str, ignore_case: bool) -> Needle {
+        let folded = ignore_case.then(|| {
+            regex::bytes::RegexBuilder::new(&regex::escape(string))
+                .case_insensitive(true)
+                .unicode(!string.is_ascii())
+                .build()
+                .expect("a quoted string is a regex")
+        });
+        Needle { bytes: string.as_bytes().to_vec(), folded }
+    }
+
+    /// The string.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Whether case is ignored.
+    pub fn ignores_case(&self) -> bool {
+        self.folded.is_some()
+    }
+
+    /// Its non-overlapping occurrences in `haystack`.
+    fn count(&self, haystack: &[u8]) -> usize {
+        match &self.folded {
+            None => count(haystack, &self.bytes),
+            Some(re) => re.find_iter(haystack).count(),
+        }
+    }
 }
 
 /// Non-overlapping occurrences of `needle`, as git counts them for `-S`.
@@ -78,7 +119,7 @@ impl Pickaxe {
     pub fn pair_matches<'a>(&self, old: Option<&'a [u8]>, new: Option<&'a [u8]>, binary: [Option<bool>; 2]) -> bool {
         let (a, b) = (old.unwrap_or_default(), new.unwrap_or_default());
         match self {
-            Pickaxe::Count(needle) => count(a, needle) != count(b, needle),
+            Pickaxe::Count(needle) => needle.count(a) != needle.count(b),
             Pickaxe::Grep(matcher) => {
                 let is =
                     |data: &[u8], attribute: Option<bool>| attribute.unwrap_or(!data.is_empty() && is_binary(data));
@@ -199,8 +240,8 @@ pub fn matching_paths(pickaxe: &Pickaxe, changes: &[Change<'_>]) -> Vec<String> 
     let inert = match pickaxe {
         Pickaxe::Count(needle) => deleted
             .iter()
-            .map(|&d| changes[d].old.as_ref().map_or(0, |s| count(s.data, needle)))
-            .chain(added.iter().map(|&a| changes[a].new.as_ref().map_or(0, |s| count(s.data, needle))))
+            .map(|&d| changes[d].old.as_ref().map_or(0, |s| needle.count(s.data)))
+            .chain(added.iter().map(|&a| changes[a].new.as_ref().map_or(0, |s| needle.count(s.data))))
             .all(|n| n == 0),
         Pickaxe::Grep(_) => false,
     };

@@ -39,6 +39,8 @@ pub struct SearchCommitsParams {
     pub paths: Option<Vec<String>>,
     /// Follow only first parents (and diff merges against them).
     pub first_parent: Option<bool>,
+    /// Ignore case in string, regex, message_regex and author (`git log -i`).
+    pub ignore_case: Option<bool>,
     /// At most this many commits (default 20, at most 500).
     pub limit: Option<usize>,
     #[serde(flatten)]
@@ -53,6 +55,8 @@ pub struct IntroducingParams {
     pub string: Option<String>,
     /// Or a regex (as `git log -G`).
     pub regex: Option<String>,
+    /// Ignore case in the string or regex (`git log -i`).
+    pub ignore_case: Option<bool>,
     /// Only changes to paths matching these git pathspecs or globs.
     pub paths: Option<Vec<String>>,
     #[serde(flatten)]
@@ -202,6 +206,7 @@ fn search_commits(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Resu
             until: p.until,
             author: p.author,
             first_parent: p.first_parent.unwrap_or(false),
+            ignore_case: p.ignore_case.unwrap_or(false),
             limit: p.limit.unwrap_or(20).clamp(1, 500),
         };
         ws.engine.log(&request).map(|r| json_of(&r))
@@ -217,6 +222,7 @@ fn find_introducing_commit(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Re
             mode: Some(mode),
             at: p.common.reference.filter(|r| !r.is_empty()),
             pathspecs: pathspecs(p.paths)?,
+            ignore_case: p.ignore_case.unwrap_or(false),
             limit: 0,
             ..LogRequest::default()
         };

@@ -6,9 +6,21 @@
 
 use std::path::Path;
 
-use crate::support::{Rng, TempDir, bin, cc, cc_env, finish, git_as, git_at};
+use crate::support::{Rng, TempDir, bin, cc, cc_env, finish, git_as, git_at, git_with};
 
-const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "needle", "haystack", "return x", "foo(bar)"];
+const WORDS: &[&str] = &[
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "needle",
+    "Needle",
+    "haystack",
+    "return x",
+    "foo(bar)",
+    "Caf\u{e9}",
+    "CAF\u{c9}",
+];
 
 fn body(rng: &mut Rng) -> String {
     let mut text = String::new();
@@ -178,7 +190,8 @@ fn ours(dir: &Path, args: &[&str]) -> Vec<String> {
 fn theirs(dir: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec!["log", "--format=%H"];
     all.extend_from_slice(args);
-    git_at(dir, 0, &all).lines().map(str::to_owned).collect()
+    // git's `-i` of a string that is not ASCII folds case as the locale does.
+    git_with(dir, &all, &[("LC_ALL", "C.UTF-8")]).lines().map(str::to_owned).collect()
 }
 
 fn compare(dir: &Path, seed: u64) {
@@ -196,6 +209,16 @@ fn compare(dir: &Path, seed: u64) {
         "Subproject",
     ];
     let regexes = ["^needle", "a[lp]+ha [0-2]", "delta$", "foo\\(bar\\) [34]", "line", "commit cafe0*[1-9]"];
+    // `-i`: an ASCII string, byte by byte with letters lowered; any other, as a regex that
+    // ignores case as a UTF-8 locale folds it (binary files too); the regexes alike.
+    for (ours_args, git_args) in [
+        (vec!["-S", "NEEDLE", "-i"], vec!["-S", "NEEDLE", "-i"]),
+        (vec!["-S", "caf\u{c9}", "-i"], vec!["-S", "caf\u{c9}", "-i"]),
+        (vec!["-S", "Subproject COMMIT", "-i"], vec!["-S", "Subproject COMMIT", "-i"]),
+        (vec!["-G", "^needle [0-4]", "-i"], vec!["-G", "^needle [0-4]", "-i"]),
+    ] {
+        assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
+    }
     for needle in needles {
         let cases: [(Vec<&str>, Vec<&str>); 4] = [
             (vec!["-S", needle], vec!["-S", needle]),
@@ -692,6 +715,8 @@ fn log_by_author_and_the_commits_it_shows_say_what_git_says() {
         (vec!["-G", "needle", "--author", "cy@example"], vec!["-G", "needle", "--author=cy@example"]),
         (vec!["--grep", "change", "--author", "Ada"], vec!["-E", "--grep=change", "--author=Ada"]),
         (vec!["-S", "needle", "--author", "Nobody"], vec!["-S", "needle", "--author=Nobody"]),
+        // `-i` ignores the author's case too.
+        (vec!["-S", "needle", "--author", "BOB", "-i"], vec!["-S", "needle", "--author=BOB", "-i"]),
     ] {
         let found = ours(&dir, &ours_args);
         assert_eq!(found, theirs(&dir, &git_args), "log {ours_args:?}");

@@ -6,7 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// A temporary directory that is removed when dropped.
+/// A temporary directory that is removed when dropped, unless `CODECOMPASS_KEEP_TEMP` is set
+/// (to look at a failing test's repository).
 pub struct TempDir(PathBuf);
 
 impl TempDir {
@@ -22,7 +23,9 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        if std::env::var_os("CODECOMPASS_KEEP_TEMP").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 
@@ -61,7 +64,8 @@ pub fn git_as(dir: &Path, time: i64, (name, email): (&str, &str), args: &[&str])
     git_with(dir, args, &envs)
 }
 
-fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
+/// Runs `git` in `dir` with a fixed identity, no user or system configuration, and `envs`.
+pub fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
     let output = Command::new("git")
         .args(args)
         .current_dir(dir)
