@@ -25,7 +25,8 @@ pub(super) struct LogArgs {
     /// Ignore case in --grep, --author, -S and -G, as git's `-i` does.
     #[arg(short = 'i', long = "regexp-ignore-case")]
     ignore_case: bool,
-    /// Walk from this commit-ish (default `HEAD`).
+    /// Walk from this commit-ish (default `HEAD`), or a range `A..B`: the commits B reaches
+    /// and A does not, as `git log A..B` walks them.
     #[arg(long = "ref", value_name = "REF")]
     reference: Option<String>,
     /// Only commits newer than DATE (`2024-01-31`, `3 weeks ago`); older ones stop the walk,

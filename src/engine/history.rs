@@ -263,10 +263,19 @@ impl Engine {
         let repo = git.local();
         let mode = request.mode.clone().ok_or_else(|| invalid("give words, -S STRING or -G REGEX".to_owned()))?;
         let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
-        let tip = tip_of(&repo, &at)?;
+        let (left, right) = range_of(&at)?;
+        let tip = tip_of(&repo, right)?;
         let store = self.open_store(true)?;
         let (added, index) = self.history_up_to(&store, tip)?;
-        let walk = self.walk_options(
+        let hide = match left {
+            Some(left) => {
+                let hide = tip_of(&repo, left)?;
+                self.history_up_to(&store, hide)?;
+                Some(hide)
+            }
+            None => None,
+        };
+        let mut walk = self.walk_options(
             request.since.as_ref(),
             request.until.as_ref(),
             request.author.as_ref(),
@@ -274,6 +283,12 @@ impl Engine {
             request.ignore_case,
         )?;
         let graph = Graph::load(&store, walk.author.is_some())?;
+        // `A..B`: what `A` reaches is hidden. Reaching unstored commits, it may lack some:
+        // the answer then says it is partial, as for a walk that reaches them.
+        let mut hidden_boundary = false;
+        if let Some(hide) = hide {
+            (walk.hidden, hidden_boundary) = graph.reachable(hide);
+        }
         let pathspecs = Pathspecs::new(&request.pathspecs).map_err(invalid)?;
         let limit = if request.limit == 0 { usize::MAX } else { request.limit };
         let mut state = HistoryState {
@@ -331,6 +346,7 @@ impl Engine {
                 (name, pattern, commits, outcome.missing_blobs)
             }
         };
+        state.boundary |= hidden_boundary;
         let mut notes = Vec::new();
         if state.boundary {
             notes.push(boundary_note(state.shallow));
@@ -384,7 +400,13 @@ impl Engine {
                     .map_err(|e| invalid(format!("--author: {e}")))?,
             ),
         };
-        Ok(WalkOptions { first_parent, since: date(since, "--since")?, until: date(until, "--until")?, author })
+        Ok(WalkOptions {
+            first_parent,
+            since: date(since, "--since")?,
+            until: date(until, "--until")?,
+            author,
+            hidden: Default::default(),
+        })
     }
 
     /// Commits whose message has a line matching `re`, in `git log`'s order; with paths, the
@@ -483,6 +505,22 @@ pub(super) fn tip_of(repo: &LocalRepo, at: &str) -> Result<ObjectId, Error> {
             .with_remedy("commit first, or name another ref with `--ref`"));
     }
     Ok(repo.resolve(at)?.commit_id)
+}
+
+/// The two sides of `A..B` (an empty side is `HEAD`), or `(None, at)` for one commit-ish.
+fn range_of<'a>(at: &'a str) -> Result<(Option<&'a str>, &'a str), Error> {
+    if at.contains("...") {
+        return Err(invalid(format!(
+            "`{at}`: a symmetric range (A...B) is not walked here; give A..B (the commits B reaches and A does not)"
+        )));
+    }
+    Ok(match at.split_once("..") {
+        Some((left, right)) => {
+            let or_head = |side: &'a str| -> &'a str { if side.is_empty() { "HEAD" } else { side } };
+            (Some(or_head(left)), or_head(right))
+        }
+        None => (None, at),
+    })
 }
 
 pub(super) fn boundary_note(shallow: bool) -> String {

@@ -29,6 +29,9 @@ pub struct WalkOptions {
     pub until: Option<i64>,
     /// Only commits whose author (`Name <email>`) matches.
     pub author: Option<regex::Regex>,
+    /// Commits neither shown nor walked through: those reachable from the left side of a
+    /// range (`A..B` hides `A` and its ancestors, as git does).
+    pub hidden: HashSet<ObjectId>,
 }
 
 /// A walk's commits, in order, and whether it reached commits that are not stored.
@@ -67,6 +70,26 @@ impl Graph {
         self.rows.is_empty()
     }
 
+    /// `tip` and every stored commit reachable from it through any parent, and whether a
+    /// parent was not stored (the set may then lack commits below it).
+    pub fn reachable(&self, tip: ObjectId) -> (HashSet<ObjectId>, bool) {
+        let mut seen: HashSet<ObjectId> = HashSet::from([tip]);
+        let mut boundary = false;
+        let mut stack = vec![tip];
+        while let Some(id) = stack.pop() {
+            let Some(&i) = self.by_oid.get(&id) else {
+                boundary = true;
+                continue;
+            };
+            for parent in &self.rows[i].parents {
+                if seen.insert(*parent) {
+                    stack.push(*parent);
+                }
+            }
+        }
+        (seen, boundary)
+    }
+
     /// The commits reachable from `tip` in `git log`'s order. `simplify` is asked about each
     /// merge: `Some(i)` follows only its parent `i` (paths given and the merge equals that
     /// parent there).
@@ -80,6 +103,9 @@ impl Graph {
         let mut seen: HashSet<ObjectId> = HashSet::new();
         let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, usize)> = BinaryHeap::new();
         let mut order = 0u64;
+        if options.hidden.contains(&tip) {
+            return out;
+        }
         let Some(&start) = self.by_oid.get(&tip) else {
             out.boundary = true;
             return out;
@@ -102,7 +128,7 @@ impl Graph {
                 row.parents.clone()
             };
             for parent in parents {
-                if !seen.insert(parent) {
+                if options.hidden.contains(&parent) || !seen.insert(parent) {
                     continue;
                 }
                 match self.by_oid.get(&parent) {

@@ -230,6 +230,28 @@ fn compare(dir: &Path, seed: u64) {
             assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
         }
     }
+    // Ranges: the commits B reaches and A does not, with and without first parents.
+    let mut ranges = vec!["HEAD~8..HEAD".to_owned(), "HEAD~8..".to_owned()];
+    let sides = git_at(dir, 0, &["for-each-ref", "--format=%(refname:short)", "refs/heads/side*"]);
+    if let Some(side) = sides.lines().next() {
+        ranges.extend([format!("{side}..main"), format!("{side}~1..{side}"), format!("HEAD~12..{side}")]);
+    }
+    for range in &ranges {
+        for first_parent in [false, true] {
+            let fp = if first_parent { vec!["--first-parent"] } else { vec![] };
+            for (mut ours_args, mut git_args) in [
+                (vec!["-S", "needle"], vec!["-S", "needle"]),
+                (vec!["-G", "line"], vec!["-G", "line"]),
+                (vec!["--grep", "step"], vec!["-E", "--grep=step"]),
+            ] {
+                ours_args.extend(["--ref", range.as_str()]);
+                ours_args.extend(&fp);
+                git_args.push(range.as_str());
+                git_args.extend(&fp);
+                assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
+            }
+        }
+    }
     // Messages, as git log -E --grep reads them.
     for (ours_args, git_args) in [
         (vec!["--grep", "step [0-9]+: (alpha|needle)"], vec!["-E", "--grep=step [0-9]+: (alpha|needle)"]),
