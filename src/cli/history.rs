@@ -27,8 +27,12 @@ pub(super) struct LogArgs {
     ignore_case: bool,
     /// Walk from this commit-ish (default `HEAD`), or a range `A..B`: the commits B reaches
     /// and A does not, as `git log A..B` walks them.
-    #[arg(long = "ref", value_name = "REF")]
+    #[arg(long = "ref", value_name = "REF", conflicts_with = "all")]
     reference: Option<String>,
+    /// Walk from every ref (branches, tags, remotes, stashes, notes) and every worktree's
+    /// `HEAD`, as `git log --all` does.
+    #[arg(long)]
+    all: bool,
     /// Only commits newer than DATE (`2024-01-31`, `3 weeks ago`); older ones stop the walk,
     /// as `git log --since` does.
     #[arg(long, value_name = "DATE")]
@@ -86,6 +90,7 @@ pub(super) fn run(engine: &Engine, prefix: &str, args: &LogArgs, out: &Out) -> R
         author: args.author.clone(),
         first_parent: args.first_parent,
         ignore_case: args.ignore_case,
+        all: args.all,
         limit: args.max_count.unwrap_or(default_limit),
     };
     let response = engine.log(&request)?;

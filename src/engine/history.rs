@@ -54,6 +54,8 @@ pub struct LogRequest {
     pub first_parent: bool,
     /// `-i`: case ignored by `--grep`, `--author`, `-S` and `-G`, as git's `-i` does.
     pub ignore_case: bool,
+    /// `--all`: walk from every ref, as `git log --all` (instead of `at`).
+    pub all: bool,
     /// At most this many commits.
     pub limit: usize,
 }
@@ -223,9 +225,9 @@ impl Engine {
         Ok(Some(report))
     }
 
-    /// Brings history up to `tip` (the commits not stored yet are indexed, the first time at
+    /// Brings history up to `tips` (the commits not stored yet are indexed, the first time at
     /// most [`AUTO_INDEX_COMMITS`]) and opens the commits' index: what was added, and the index.
-    pub(super) fn history_up_to(&self, store: &Store, tip: ObjectId) -> Result<(u64, CommitIndex), Error> {
+    pub(super) fn history_up_to(&self, store: &Store, tips: &[ObjectId]) -> Result<(u64, CommitIndex), Error> {
         let opened = CommitIndex::open_existing(store.dir());
         // Commits whose documents are gone would be ruled out of every answer: their index
         // missing or unreadable, history starts again.
@@ -241,11 +243,17 @@ impl Engine {
             indexer.finish()?;
         }
         let mut added = 0;
-        if store.history_commit(tip)?.is_none() {
+        let mut new_tips = Vec::new();
+        for &tip in tips {
+            if store.history_commit(tip)?.is_none() {
+                new_tips.push(tip);
+            }
+        }
+        if !new_tips.is_empty() {
             let first = store.history_count()? == 0;
             let options = HistoryOptions { max_count: first.then_some(AUTO_INDEX_COMMITS), since: None, deepen: false };
             let indexer = self.indexer(store, IndexOptions::default())?;
-            added = indexer.index_history(&[tip], options)?.commits_added;
+            added = indexer.index_history(&new_tips, options)?.commits_added;
             indexer.finish()?;
         }
         let index = match opened {
@@ -262,15 +270,25 @@ impl Engine {
         let git = self.history_git()?;
         let repo = git.local();
         let mode = request.mode.clone().ok_or_else(|| invalid("give words, -S STRING or -G REGEX".to_owned()))?;
-        let at = request.at.clone().unwrap_or_else(|| "HEAD".to_owned());
-        let (left, right) = range_of(&at)?;
-        let tip = tip_of(&repo, right)?;
+        let at = match (&request.at, request.all) {
+            (Some(_), true) => return Err(invalid("give --all or a ref to walk from, not both".to_owned())),
+            (None, true) => "--all".to_owned(),
+            (at, false) => at.clone().unwrap_or_else(|| "HEAD".to_owned()),
+        };
+        let (left, right) = if request.all { (None, "HEAD") } else { range_of(&at)? };
+        // `--all`: every ref under `refs/`, then `HEAD` and the other worktrees' `HEAD`s, in the
+        // order `git log --all` takes them; the answer names `HEAD`'s commit (or the first).
+        let tips = if request.all { all_tips(git, &repo)? } else { vec![tip_of(&repo, right)?] };
+        let Some(&tip) = tips.first() else {
+            return Err(Error::new(ErrorCode::NotIndexed, "no ref names a commit yet, so there is no history"));
+        };
+        let tip = if request.all { repo.head()?.map_or(tip, |h| h.commit_id) } else { tip };
         let store = self.open_store(true)?;
-        let (added, index) = self.history_up_to(&store, tip)?;
+        let (added, index) = self.history_up_to(&store, &tips)?;
         let hide = match left {
             Some(left) => {
                 let hide = tip_of(&repo, left)?;
-                self.history_up_to(&store, hide)?;
+                self.history_up_to(&store, &[hide])?;
                 Some(hide)
             }
             None => None,
@@ -301,7 +319,7 @@ impl Engine {
         let (mode_name, pattern, commits, missing) = match &mode {
             LogMode::Words(words) => {
                 let (commits, dropped) =
-                    self.log_words(&store, &graph, &index, tip, words, &walk, &pathspecs, limit, &mut state)?;
+                    self.log_words(&store, &graph, &index, &tips, words, &walk, &pathspecs, limit, &mut state)?;
                 words_dropped = dropped;
                 ("words", words.clone(), commits, 0)
             }
@@ -310,7 +328,7 @@ impl Engine {
                     &repo,
                     &store,
                     &graph,
-                    tip,
+                    &tips,
                     (re, request.ignore_case),
                     &walk,
                     &pathspecs,
@@ -333,7 +351,7 @@ impl Engine {
                     LogMode::Words(_) | LogMode::Message(_) => unreachable!("handled above"),
                 };
                 let query = PickaxeQuery { pickaxe: &pickaxe_, walk: &walk, pathspecs: &pathspecs, limit };
-                let outcome = pickaxe(&store, git, &graph, &index, tip, &query)
+                let outcome = pickaxe(&store, git, &graph, &index, &tips, &query)
                     .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
                 state.commits_walked = outcome.walked as u64;
                 state.commits_checked = outcome.checked as u64;
@@ -417,7 +435,7 @@ impl Engine {
         repo: &LocalRepo,
         store: &Store,
         graph: &Graph,
-        tip: ObjectId,
+        tips: &[ObjectId],
         (re, ignore_case): (&str, bool),
         walk: &WalkOptions,
         pathspecs: &Pathspecs,
@@ -430,7 +448,7 @@ impl Engine {
             .build()
             .map_err(|e| invalid(format!("--grep: {e}")))?;
         let mut simplify = |row: &CommitRow| crate::history::log::simplify_merge(repo, row, pathspecs);
-        let walked = graph.walk(tip, walk, &mut simplify);
+        let walked = graph.walk(tips, walk, &mut simplify);
         state.commits_walked = walked.commits.len() as u64;
         state.boundary = walked.boundary;
         let mut out = Vec::new();
@@ -461,7 +479,7 @@ impl Engine {
         store: &Store,
         graph: &Graph,
         index: &CommitIndex,
-        tip: ObjectId,
+        tips: &[ObjectId],
         words: &str,
         walk: &WalkOptions,
         pathspecs: &Pathspecs,
@@ -469,7 +487,7 @@ impl Engine {
         state: &mut HistoryState,
     ) -> Result<(Vec<LogCommit>, usize), Error> {
         let mut simplify = |_: &CommitRow| None;
-        let walked = graph.walk(tip, walk, &mut simplify);
+        let walked = graph.walk(tips, walk, &mut simplify);
         state.commits_walked = walked.commits.len() as u64;
         state.boundary = walked.boundary;
         let reachable: HashMap<ObjectId, &CommitRow> = walked.commits.iter().map(|r| (r.oid, *r)).collect();
@@ -505,6 +523,19 @@ pub(super) fn tip_of(repo: &LocalRepo, at: &str) -> Result<ObjectId, Error> {
             .with_remedy("commit first, or name another ref with `--ref`"));
     }
     Ok(repo.resolve(at)?.commit_id)
+}
+
+/// The tips `git log --all` walks from: every ref under `refs/` that peels to a commit (by
+/// name), then `HEAD`, then the other worktrees' `HEAD`s; each commit once.
+fn all_tips(git: &GitRepo, repo: &LocalRepo) -> Result<Vec<ObjectId>, Error> {
+    let mut tips: Vec<ObjectId> = repo.all_references()?.into_iter().map(|(_, id)| id).collect();
+    tips.extend(repo.head()?.map(|h| h.commit_id));
+    for (_, head) in crate::view::worktree_heads(git.common_dir()) {
+        tips.extend(repo.resolve(&head).ok().map(|r| r.commit_id));
+    }
+    let mut seen = std::collections::HashSet::new();
+    tips.retain(|id| seen.insert(*id));
+    Ok(tips)
 }
 
 /// The two sides of `A..B` (an empty side is `HEAD`), or `(None, at)` for one commit-ish.

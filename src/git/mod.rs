@@ -479,6 +479,18 @@ impl LocalRepo {
     /// Every local branch and tag with the commit it peels to; refs that peel to no commit
     /// (a tag of a blob) are left out.
     pub fn references(&self) -> Result<Vec<(String, ObjectId)>, GitError> {
+        self.references_where(|name| {
+            name.starts_with("refs/heads/") || name.starts_with("refs/tags/") || name.starts_with("refs/remotes/")
+        })
+    }
+
+    /// Every ref under `refs/` (stashes and notes too, as `git log --all` takes them) with the
+    /// commit it peels to, sorted by name.
+    pub fn all_references(&self) -> Result<Vec<(String, ObjectId)>, GitError> {
+        self.references_where(|name| name.starts_with("refs/"))
+    }
+
+    fn references_where(&self, wanted: impl Fn(&str) -> bool) -> Result<Vec<(String, ObjectId)>, GitError> {
         let platform = self.repo.references().map_err(other("listing references"))?;
         let mut out = Vec::new();
         let iter = platform.all().map_err(other("listing references"))?;
@@ -487,8 +499,7 @@ impl LocalRepo {
                 continue;
             };
             let name = reference.name().as_bstr().to_string();
-            if !(name.starts_with("refs/heads/") || name.starts_with("refs/tags/") || name.starts_with("refs/remotes/"))
-            {
+            if !wanted(&name) {
                 continue;
             }
             let Ok(id) = reference.peel_to_id() else {

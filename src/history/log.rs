@@ -81,13 +81,13 @@ const BATCH: usize = 32;
 /// Contents one search keeps for the next commit that has them.
 const CACHE_BYTES: usize = 32 << 20;
 
-/// Runs a pickaxe search from `tip`.
+/// Runs a pickaxe search from `tips`.
 pub fn pickaxe<'g>(
     store: &Store,
     git: &GitRepo,
     graph: &'g Graph,
     index: &CommitIndex,
-    tip: ObjectId,
+    tips: &[ObjectId],
     query: &PickaxeQuery<'_>,
 ) -> Result<PickaxeOutcome<'g>, LogError> {
     use rayon::prelude::*;
@@ -97,7 +97,7 @@ pub fn pickaxe<'g>(
     let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::in_printable_runs(needle.bytes()));
     let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe), binary)?;
     let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
-    let Walk { commits, boundary } = graph.walk(tip, query.walk, &mut simplify);
+    let Walk { commits, boundary } = graph.walk(tips, query.walk, &mut simplify);
     let mut out = PickaxeOutcome { hits: Vec::new(), boundary, walked: commits.len(), checked: 0, missing_blobs: 0 };
     // Merges show no diff unless first parents are followed (git's default).
     let to_check: Vec<&CommitRow> = commits

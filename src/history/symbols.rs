@@ -220,7 +220,7 @@ pub fn symbol_history<'g>(
     let mut names: Vec<Vec<String>> = vec![segments(query.name).into_iter().map(str::to_owned).collect()];
     let mut candidates = index.touching(names[0].last().map_or("", String::as_str))?;
     let mut no_simplify = |_: &CommitRow| None;
-    let walk = graph.walk(tip, query.walk, &mut no_simplify);
+    let walk = graph.walk(&[tip], query.walk, &mut no_simplify);
     let mut reader = Reader::new(store, repo, query.record_key, query.max_file_size);
     let last_segments = |names: &[Vec<String>]| names.iter().filter_map(|n| n.last().cloned()).collect();
     reader.track(last_segments(&names));

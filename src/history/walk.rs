@@ -90,12 +90,12 @@ impl Graph {
         (seen, boundary)
     }
 
-    /// The commits reachable from `tip` in `git log`'s order. `simplify` is asked about each
-    /// merge: `Some(i)` follows only its parent `i` (paths given and the merge equals that
-    /// parent there).
+    /// The commits reachable from `tips` in `git log`'s order (tips of equal times in the
+    /// order given). `simplify` is asked about each merge: `Some(i)` follows only its parent
+    /// `i` (paths given and the merge equals that parent there).
     pub fn walk<'g>(
         &'g self,
-        tip: ObjectId,
+        tips: &[ObjectId],
         options: &WalkOptions,
         simplify: &mut dyn FnMut(&CommitRow) -> Option<usize>,
     ) -> Walk<'g> {
@@ -103,15 +103,18 @@ impl Graph {
         let mut seen: HashSet<ObjectId> = HashSet::new();
         let mut queue: BinaryHeap<(i64, std::cmp::Reverse<u64>, usize)> = BinaryHeap::new();
         let mut order = 0u64;
-        if options.hidden.contains(&tip) {
-            return out;
+        for &tip in tips {
+            if options.hidden.contains(&tip) || !seen.insert(tip) {
+                continue;
+            }
+            match self.by_oid.get(&tip) {
+                Some(&start) => {
+                    order += 1;
+                    queue.push((self.rows[start].commit_time, std::cmp::Reverse(order), start));
+                }
+                None => out.boundary = true,
+            }
         }
-        let Some(&start) = self.by_oid.get(&tip) else {
-            out.boundary = true;
-            return out;
-        };
-        seen.insert(tip);
-        queue.push((self.rows[start].commit_time, std::cmp::Reverse(0), start));
         while let Some((time, _, i)) = queue.pop() {
             let row = &self.rows[i];
             if options.since.is_some_and(|since| time < since) {

@@ -819,3 +819,49 @@ fn submodule_changes_are_in_history_and_a_store_without_them_gains_them() {
         assert_eq!(ours(dir, ours_args), theirs(dir, git_args), "log {ours_args:?}");
     }
 }
+
+/// `--all` walks from every ref under `refs/` (a branch never merged, tags, a stash) and every
+/// worktree's `HEAD` (a detached one in a linked worktree), as `git log --all` does.
+#[test]
+fn all_walks_every_ref_and_worktree_head_as_git_does() {
+    let tmp = TempDir::new("log-all");
+    let dir = tmp.path().join("repo");
+    std::fs::create_dir_all(&dir).unwrap();
+    git_at(&dir, 0, &["init", "-q", "-b", "main"]);
+    let mut rng = Rng(0x5eed_0a11);
+    let mut clock = 1_700_000_000;
+    build(&dir, &mut rng, 16, &mut clock);
+    let commit = |dir: &Path, time: i64, path: &str, text: &str| {
+        std::fs::write(dir.join(path), text).unwrap();
+        git_at(dir, time, &["add", "-A"]);
+        git_at(dir, time, &["commit", "-q", "-m", &format!("{path} at {time}")]);
+    };
+    // A branch never merged, a tag on it and an annotated one on main's past.
+    git_at(&dir, clock, &["checkout", "-q", "-b", "topic", "HEAD~4"]);
+    commit(&dir, clock + 60, "topic.txt", "needle on topic\n");
+    git_at(&dir, clock + 60, &["tag", "on-topic"]);
+    commit(&dir, clock + 120, "topic.txt", "needle on topic\nand a line\n");
+    git_at(&dir, clock + 120, &["checkout", "-q", "main"]);
+    git_at(&dir, clock + 120, &["tag", "-a", "-m", "old", "old-tag", "HEAD~2"]);
+    // A stash: its commits hold a needle no branch has.
+    std::fs::write(dir.join("main.txt"), "stashed needle\n").unwrap();
+    git_at(&dir, clock + 180, &["stash", "-q"]);
+    // A linked worktree with a detached commit of its own.
+    let linked = tmp.path().join("linked");
+    git_at(&dir, clock + 240, &["worktree", "add", "-q", "--detach", linked.to_str().unwrap(), "HEAD~1"]);
+    commit(&linked, clock + 300, "detached.txt", "needle, detached\n");
+    for (ours_args, git_args) in [
+        (vec!["-S", "needle", "--all"], vec!["-S", "needle", "--all"]),
+        (vec!["-G", "needle", "--all", "--first-parent"], vec!["-G", "needle", "--all", "--first-parent"]),
+        (vec!["--grep", "at", "--all"], vec!["-E", "--grep=at", "--all"]),
+        (vec!["-S", "needle", "--all", "--", "topic.txt"], vec!["-S", "needle", "--all", "--", "topic.txt"]),
+    ] {
+        let expected = theirs(&dir, &git_args);
+        assert_eq!(ours(&dir, &ours_args), expected, "log {ours_args:?}");
+    }
+    // The stash's and the linked worktree's commits are among them.
+    let all = theirs(&dir, &["--all"]);
+    assert!(all.len() > theirs(&dir, &["--branches", "--tags"]).len(), "the stash and the detached commit count");
+    let run = cc(&dir, &["log", "-S", "needle", "--all", "--ref", "main"]);
+    assert_eq!(run.code, 2, "--all and --ref together are refused: {}", run.stderr);
+}
