@@ -33,6 +33,9 @@ pub(super) struct LogArgs {
     /// `HEAD`, as `git log --all` does.
     #[arg(long)]
     all: bool,
+    /// Oldest first (after --max-count has cut the answer, as `git log --reverse`).
+    #[arg(long)]
+    reverse: bool,
     /// Only commits newer than DATE (`2024-01-31`, `3 weeks ago`); older ones stop the walk,
     /// as `git log --since` does.
     #[arg(long, value_name = "DATE")]
@@ -91,6 +94,7 @@ pub(super) fn run(engine: &Engine, prefix: &str, args: &LogArgs, out: &Out) -> R
         first_parent: args.first_parent,
         ignore_case: args.ignore_case,
         all: args.all,
+        reverse: args.reverse,
         limit: args.max_count.unwrap_or(default_limit),
     };
     let response = engine.log(&request)?;

@@ -56,6 +56,8 @@ pub struct LogRequest {
     pub ignore_case: bool,
     /// `--all`: walk from every ref, as `git log --all` (instead of `at`).
     pub all: bool,
+    /// `--reverse`: oldest first (after `limit`, as git applies it).
+    pub reverse: bool,
     /// At most this many commits.
     pub limit: usize,
 }
@@ -316,7 +318,7 @@ impl Engine {
             ..HistoryState::default()
         };
         let mut words_dropped = 0;
-        let (mode_name, pattern, commits, missing) = match &mode {
+        let (mode_name, pattern, mut commits, missing) = match &mode {
             LogMode::Words(words) => {
                 let (commits, dropped) =
                     self.log_words(&store, &graph, &index, &tips, words, &walk, &pathspecs, limit, &mut state)?;
@@ -350,7 +352,15 @@ impl Engine {
                     ),
                     LogMode::Words(_) | LogMode::Message(_) => unreachable!("handled above"),
                 };
-                let query = PickaxeQuery { pickaxe: &pickaxe_, walk: &walk, pathspecs: &pathspecs, limit };
+                // git cuts a reversed walk at `--max-count` before the pickaxe looks.
+                let cut = request.reverse && limit != usize::MAX;
+                let query = PickaxeQuery {
+                    pickaxe: &pickaxe_,
+                    walk: &walk,
+                    pathspecs: &pathspecs,
+                    limit: if cut { usize::MAX } else { limit },
+                    shown_first: cut.then_some(limit),
+                };
                 let outcome = pickaxe(&store, git, &graph, &index, &tips, &query)
                     .map_err(|e| Error::new(ErrorCode::Internal, e.to_string()))?;
                 state.commits_walked = outcome.walked as u64;
@@ -365,6 +375,10 @@ impl Engine {
             }
         };
         state.boundary |= hidden_boundary;
+        // `--reverse` turns the answer over after `--max-count` has cut it, as git does.
+        if request.reverse {
+            commits.reverse();
+        }
         let mut notes = Vec::new();
         if state.boundary {
             notes.push(boundary_note(state.shallow));

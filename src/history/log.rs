@@ -60,6 +60,9 @@ pub struct PickaxeQuery<'a> {
     pub pathspecs: &'a Pathspecs,
     /// At most this many commits.
     pub limit: usize,
+    /// Only the first N commits the walk shows before the pickaxe looks: `--reverse` with
+    /// `--max-count`, for which git cuts the walk first (so few or none of them may match).
+    pub shown_first: Option<usize>,
 }
 
 /// The prefilter of a pickaxe: the trigrams a changed line must hold, or none for a string
@@ -97,7 +100,19 @@ pub fn pickaxe<'g>(
     let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::in_printable_runs(needle.bytes()));
     let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe), binary)?;
     let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
-    let Walk { commits, boundary } = graph.walk(tips, query.walk, &mut simplify);
+    let Walk { mut commits, boundary } = graph.walk(tips, query.walk, &mut simplify);
+    if let Some(n) = query.shown_first {
+        let mut kept = Vec::with_capacity(n);
+        for row in commits {
+            if kept.len() == n {
+                break;
+            }
+            if shown_by_walk(store, &repo, row, query)? {
+                kept.push(row);
+            }
+        }
+        commits = kept;
+    }
     let mut out = PickaxeOutcome { hits: Vec::new(), boundary, walked: commits.len(), checked: 0, missing_blobs: 0 };
     // Merges show no diff unless first parents are followed (git's default).
     let to_check: Vec<&CommitRow> = commits
@@ -242,6 +257,20 @@ fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8], binary: Opti
     // pairs them.
     let regular = side.skip.as_deref() != Some("symlink") && !side.is_gitlink();
     pickaxe::Side { blob: side.blob, path: &side.path, regular, data, binary }
+}
+
+/// Whether git's walk shows `row` with the query's paths (before any pickaxe): with none,
+/// every commit; else a commit that changed a file there against its parent, or a merge that
+/// equals none of its parents there (its first parent alone with `--first-parent`).
+fn shown_by_walk(store: &Store, repo: &LocalRepo, row: &CommitRow, query: &PickaxeQuery<'_>) -> Result<bool, LogError> {
+    if query.pathspecs.is_empty() {
+        return Ok(true);
+    }
+    if row.parents.len() > 1 && !query.walk.first_parent {
+        return Ok(simplify_merge(repo, row, query.pathspecs).is_none());
+    }
+    let touches = |c: &ChangeRow| query.pathspecs.matches(&String::from_utf8_lossy(c.path()));
+    Ok(store.commit_changes(row.id)?.iter().any(touches))
 }
 
 /// For a merge and paths: the first parent the merge equals under those paths, which git

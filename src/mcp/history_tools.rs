@@ -43,6 +43,8 @@ pub struct SearchCommitsParams {
     pub ignore_case: Option<bool>,
     /// Walk from every ref and worktree `HEAD` instead of `ref` (`git log --all`).
     pub all_refs: Option<bool>,
+    /// Oldest first, after `limit` has cut the answer (`git log --reverse`).
+    pub reverse: Option<bool>,
     /// At most this many commits (default 20, at most 500).
     pub limit: Option<usize>,
     #[serde(flatten)]
@@ -210,6 +212,7 @@ fn search_commits(args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result<Resu
             first_parent: p.first_parent.unwrap_or(false),
             ignore_case: p.ignore_case.unwrap_or(false),
             all: p.all_refs.unwrap_or(false),
+            reverse: p.reverse.unwrap_or(false),
             limit: p.limit.unwrap_or(20).clamp(1, 500),
         };
         ws.engine.log(&request).map(|r| json_of(&r))

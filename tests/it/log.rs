@@ -216,6 +216,19 @@ fn compare(dir: &Path, seed: u64) {
         (vec!["-S", "caf\u{c9}", "-i"], vec!["-S", "caf\u{c9}", "-i"]),
         (vec!["-S", "Subproject COMMIT", "-i"], vec!["-S", "Subproject COMMIT", "-i"]),
         (vec!["-G", "^needle [0-4]", "-i"], vec!["-G", "^needle [0-4]", "-i"]),
+        // `--reverse`: git cuts the walk at `--max-count` before `-S`/`-G` look (so only those
+        // of the newest N commits shown that match are listed), and after `--grep` does.
+        (vec!["-S", "needle", "--reverse", "-n", "9"], vec!["-S", "needle", "--reverse", "-n", "9"]),
+        (
+            vec!["-S", "needle", "--reverse", "-n", "9", "--", "src"],
+            vec!["-S", "needle", "--reverse", "-n", "9", "--", "src"],
+        ),
+        (
+            vec!["-G", "line", "--reverse", "-n", "7", "--first-parent", "--", "lib"],
+            vec!["-G", "line", "--reverse", "-n", "7", "--first-parent", "--", "lib"],
+        ),
+        (vec!["-G", "line", "--reverse"], vec!["-G", "line", "--reverse"]),
+        (vec!["--grep", "alpha", "--reverse", "-n", "2"], vec!["-E", "--grep=alpha", "--reverse", "-n", "2"]),
     ] {
         assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "seed {seed}: log {ours_args:?}");
     }
