@@ -195,6 +195,24 @@ async def exercise_tools(session, repo):
     ).stdout.split()
     commits = structured(await session.call_tool("search_commits", {"string": "total_cents", "limit": 500}))
     check([c.get("commit") for c in commits.get("commits", [])] == git_log, f"search_commits -S: {commits} vs {git_log}")
+    # git's -i, --all and --reverse, through the same parameters.
+    git_log_i = subprocess.run(
+        ["git", "log", "--format=%H", "-i", "--all", "--reverse", "-S", "TOTAL_CENTS"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    folded = structured(
+        await session.call_tool(
+            "search_commits",
+            {"string": "TOTAL_CENTS", "ignore_case": True, "all_refs": True, "reverse": True, "limit": 500},
+        )
+    )
+    check(
+        git_log_i and [c.get("commit") for c in folded.get("commits", [])] == git_log_i,
+        f"search_commits -i --all --reverse: {folded} vs {git_log_i}",
+    )
     introduced = structured(await session.call_tool("find_introducing_commit", {"string": "total_cents"}))
     check(
         git_log and (introduced.get("introducing") or {}).get("commit") == git_log[-1],
