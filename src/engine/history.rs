@@ -272,6 +272,12 @@ impl Engine {
         let git = self.history_git()?;
         let repo = git.local();
         let mode = request.mode.clone().ok_or_else(|| invalid("give words, -S STRING or -G REGEX".to_owned()))?;
+        if request.reverse && matches!(mode, LogMode::Words(_)) {
+            return Err(invalid(
+                "--reverse orders a `git log` answer (-S, -G, --grep) oldest first; words are ranked by relevance"
+                    .to_owned(),
+            ));
+        }
         let at = match (&request.at, request.all) {
             (Some(_), true) => return Err(invalid("give --all or a ref to walk from, not both".to_owned())),
             (None, true) => "--all".to_owned(),

@@ -877,4 +877,8 @@ fn all_walks_every_ref_and_worktree_head_as_git_does() {
     assert!(all.len() > theirs(&dir, &["--branches", "--tags"]).len(), "the stash and the detached commit count");
     let run = cc(&dir, &["log", "-S", "needle", "--all", "--ref", "main"]);
     assert_eq!(run.code, 2, "--all and --ref together are refused: {}", run.stderr);
+    // Words are ranked, not walked: `--reverse` has no order to turn over there.
+    let run = cc(&dir, &["log", "needle", "--reverse"]);
+    assert_eq!(run.code, 2, "--reverse with words is refused: {}", run.stdout);
+    assert!(run.json["error"]["message"].as_str().is_some_and(|m| m.contains("--reverse")), "{}", run.stdout);
 }
