@@ -448,7 +448,8 @@ impl Engine {
     }
 
     /// Commits whose message has a line matching `re`, in `git log`'s order; with paths, the
-    /// commits that changed a file there (merges left out).
+    /// commits git's walk shows there (that changed a file there; a merge that equals none of
+    /// its parents there).
     #[allow(clippy::too_many_arguments)]
     fn log_messages(
         &self,
@@ -476,13 +477,7 @@ impl Engine {
             if out.len() >= limit {
                 break;
             }
-            if !pathspecs.is_empty()
-                && (row.parents.len() > 1
-                    || !store
-                        .commit_changes(row.id)?
-                        .iter()
-                        .any(|c| pathspecs.matches(&String::from_utf8_lossy(c.path()))))
-            {
+            if !crate::history::log::shown_by_walk(store, repo, row, pathspecs, walk.first_parent)? {
                 continue;
             }
             state.commits_checked += 1;

@@ -107,7 +107,7 @@ pub fn pickaxe<'g>(
             if kept.len() == n {
                 break;
             }
-            if shown_by_walk(store, &repo, row, query)? {
+            if shown_by_walk(store, &repo, row, query.pathspecs, query.walk.first_parent)? {
                 kept.push(row);
             }
         }
@@ -259,17 +259,23 @@ fn side_of<'a>(side: &'a crate::store::ChangedSide, data: &'a [u8], binary: Opti
     pickaxe::Side { blob: side.blob, path: &side.path, regular, data, binary }
 }
 
-/// Whether git's walk shows `row` with the query's paths (before any pickaxe): with none,
-/// every commit; else a commit that changed a file there against its parent, or a merge that
-/// equals none of its parents there (its first parent alone with `--first-parent`).
-fn shown_by_walk(store: &Store, repo: &LocalRepo, row: &CommitRow, query: &PickaxeQuery<'_>) -> Result<bool, LogError> {
-    if query.pathspecs.is_empty() {
+/// Whether git's walk shows `row` with `pathspecs` (before any pickaxe): with none, every
+/// commit; else a commit that changed a file there against its parent, or a merge that equals
+/// none of its parents there (its first parent alone with `first_parent`).
+pub fn shown_by_walk(
+    store: &Store,
+    repo: &LocalRepo,
+    row: &CommitRow,
+    pathspecs: &Pathspecs,
+    first_parent: bool,
+) -> Result<bool, StoreError> {
+    if pathspecs.is_empty() {
         return Ok(true);
     }
-    if row.parents.len() > 1 && !query.walk.first_parent {
-        return Ok(simplify_merge(repo, row, query.pathspecs).is_none());
+    if row.parents.len() > 1 && !first_parent {
+        return Ok(simplify_merge(repo, row, pathspecs).is_none());
     }
-    let touches = |c: &ChangeRow| query.pathspecs.matches(&String::from_utf8_lossy(c.path()));
+    let touches = |c: &ChangeRow| pathspecs.matches(&String::from_utf8_lossy(c.path()));
     Ok(store.commit_changes(row.id)?.iter().any(touches))
 }
 

@@ -882,3 +882,58 @@ fn all_walks_every_ref_and_worktree_head_as_git_does() {
     assert_eq!(run.code, 2, "--reverse with words is refused: {}", run.stdout);
     assert!(run.json["error"]["message"].as_str().is_some_and(|m| m.contains("--reverse")), "{}", run.stdout);
 }
+
+/// With paths, git's walk shows a merge that equals none of its parents there (a conflict
+/// resolved by hand) and hides one that takes a parent's side: `--grep` lists the first, and
+/// `-S`/`-G` diff it with `--first-parent`, as git does.
+#[test]
+fn a_merge_resolved_by_hand_is_shown_under_its_paths_as_git_shows_it() {
+    let tmp = TempDir::new("log-evil-merge");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    let commit = |time: i64, path: &str, text: &str, message: &str| {
+        std::fs::write(dir.join(path), text).unwrap();
+        git_at(dir, time, &["add", "-A"]);
+        git_at(dir, time, &["commit", "-q", "-m", message]);
+    };
+    commit(1_700_000_000, "f.txt", "base\n", "base");
+    commit(1_700_000_000, "g.txt", "other\n", "other file");
+    git_at(dir, 1_700_000_060, &["checkout", "-q", "-b", "side"]);
+    commit(1_700_000_060, "f.txt", "side needle\n", "side edit");
+    git_at(dir, 1_700_000_120, &["checkout", "-q", "main"]);
+    commit(1_700_000_120, "f.txt", "main edit\n", "main edit");
+    // Resolved by hand: neither side's text.
+    let merged = std::process::Command::new("git")
+        .args(["merge", "-q", "--no-edit", "side"])
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Ada Fixture")
+        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
+        .env("GIT_COMMITTER_NAME", "Ada Fixture")
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&merged.stdout).contains("CONFLICT"), "the merge conflicts: {merged:?}");
+    commit(1_700_000_180, "f.txt", "resolved needle by hand\n", "merge side, resolved by hand");
+    // A clean merge that takes one side under g.txt.
+    git_at(dir, 1_700_000_240, &["checkout", "-q", "-b", "later", "HEAD~1"]);
+    commit(1_700_000_240, "h.txt", "h\n", "later work");
+    git_at(dir, 1_700_000_300, &["checkout", "-q", "main"]);
+    git_at(dir, 1_700_000_300, &["merge", "-q", "--no-ff", "-m", "merge later cleanly", "later"]);
+    for (ours_args, git_args) in [
+        (vec!["--grep", "merge", "--", "f.txt"], vec!["-E", "--grep=merge", "--", "f.txt"]),
+        (vec!["--grep", ".", "--", "f.txt"], vec!["-E", "--grep=.", "--", "f.txt"]),
+        (vec!["--grep", ".", "--first-parent", "--", "f.txt"], vec!["-E", "--grep=.", "--first-parent", "--", "f.txt"]),
+        (vec!["-S", "needle", "--", "f.txt"], vec!["-S", "needle", "--", "f.txt"]),
+        (vec!["-S", "needle", "--first-parent", "--", "f.txt"], vec!["-S", "needle", "--first-parent", "--", "f.txt"]),
+        (
+            vec!["-S", "needle", "--reverse", "-n", "2", "--", "f.txt"],
+            vec!["-S", "needle", "--reverse", "-n", "2", "--", "f.txt"],
+        ),
+    ] {
+        assert_eq!(ours(dir, &ours_args), theirs(dir, &git_args), "log {ours_args:?}");
+    }
+    assert!(theirs(dir, &["-E", "--grep=resolved by hand", "--", "f.txt"]).len() == 1, "git shows the merge");
+    assert_eq!(git_at(dir, 0, &["rev-list", "--merges", "--count", "HEAD"]).trim(), "2", "two merges");
+}
