@@ -90,6 +90,9 @@ pub enum Scan {
 pub struct CommitIndex {
     index: Index,
     fields: Fields,
+    /// The searcher of the queries asked of this opening, made at the first of them: a
+    /// `history` asks several (the name's commits, those not diffed, a renamed name's).
+    searcher: std::sync::OnceLock<tantivy::Searcher>,
 }
 
 /// The directory of the commits' index inside a store.
@@ -102,7 +105,7 @@ impl CommitIndex {
     pub fn open(store_dir: &Path) -> Result<CommitIndex, FtsError> {
         let (schema, fields) = schema();
         let index = crate::index::open_at(&dir_of(store_dir), schema)?;
-        Ok(CommitIndex { index, fields })
+        Ok(CommitIndex { index, fields, searcher: std::sync::OnceLock::new() })
     }
 
     /// Opens the index when it is there and readable; `None` when it is missing or damaged.
@@ -154,6 +157,16 @@ impl CommitIndex {
         Ok(self.index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?)
     }
 
+    /// The searcher every query of this opening shares, of the last commit when the first
+    /// query came (this opening's queries all come after any history it indexed).
+    fn searcher(&self) -> Result<tantivy::Searcher, FtsError> {
+        if let Some(searcher) = self.searcher.get() {
+            return Ok(searcher.clone());
+        }
+        let searcher = self.reader()?.searcher();
+        Ok(self.searcher.get_or_init(|| searcher).clone())
+    }
+
     /// The keys of the commits whose changed lines can hold a match of `prefilter`, plus those
     /// with changes that could not be read and, with `binary`, those that changed a binary
     /// file; `None` when the prefilter narrows nothing.
@@ -177,13 +190,32 @@ impl CommitIndex {
             clauses.push(scan(Scan::Binary));
         }
         let query = BooleanQuery::new(clauses);
-        let searcher = self.reader()?.searcher();
+        let searcher = self.searcher()?;
         let docs = searcher.search(&query, &DocSetCollector)?;
         let mut keys = std::collections::HashSet::with_capacity(docs.len());
         for address in docs {
             keys.extend(key_at(&searcher, address)?);
         }
         Ok(Some(keys))
+    }
+
+    /// The keys of the commits with a change the index did not diff as text (binary, too
+    /// large, missing): their documents and touched names do not tell all their lines.
+    pub fn not_diffed(&self) -> Result<std::collections::HashSet<u64>, FtsError> {
+        let f = self.fields;
+        let scan = |value: Scan| -> (Occur, Box<dyn Query>) {
+            (
+                Occur::Should,
+                Box::new(TermQuery::new(Term::from_field_u64(f.scan, value as u64), IndexRecordOption::Basic)),
+            )
+        };
+        let searcher = self.searcher()?;
+        let query = BooleanQuery::new(vec![scan(Scan::Always), scan(Scan::Binary)]);
+        let mut keys = std::collections::HashSet::new();
+        for address in searcher.search(&query, &DocSetCollector)? {
+            keys.extend(key_at(&searcher, address)?);
+        }
+        Ok(keys)
     }
 
     /// The keys of the commits that changed lines of a symbol named `name` (every token the
@@ -201,7 +233,7 @@ impl CommitIndex {
         if terms.is_empty() {
             return Ok(keys);
         }
-        let searcher = self.reader()?.searcher();
+        let searcher = self.searcher()?;
         for address in searcher.search(&BooleanQuery::new(terms), &DocSetCollector)? {
             keys.extend(key_at(&searcher, address)?);
         }
@@ -218,7 +250,7 @@ impl CommitIndex {
         // made them a phrase, which these fields, keeping no positions, never matched.
         let cleaned: String =
             words.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '.' { c } else { ' ' }).collect();
-        let searcher = self.reader()?.searcher();
+        let searcher = self.searcher()?;
         let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
         let mut dropped = std::collections::HashSet::new();
         for (field, boost) in [(f.message, 2.0), (f.symbols, 1.0), (f.paths, 0.5)] {

@@ -179,19 +179,19 @@ fn rename_partner(
 /// of `kinds`, and any other side at a path where one of those, or of a touched change, is (a
 /// candidate counts as gone from its file by that path's definitions on the far side).
 fn may_hold<'c>(
-    deferred: Vec<(&'c ChangedSide, bool)>,
+    deferred: Vec<(&'c ChangedSide, bool, bool)>,
     mut paths: HashSet<&'c [u8]>,
     (families, kinds): (&HashSet<&str>, &HashSet<String>),
-) -> Vec<(&'c ChangedSide, bool)> {
+) -> Vec<(&'c ChangedSide, bool, bool)> {
     let can_define = |side: &ChangedSide| {
         side.skip.is_none()
             && families.contains(crate::graph::family(&side.lang))
             && crate::lang::by_name(&side.lang)
                 .is_some_and(|l| extract::definition_kinds(l).iter().any(|k| kinds.contains(*k)))
     };
-    let (mut wanted, rest): (Vec<_>, Vec<_>) = deferred.into_iter().partition(|(side, _)| can_define(side));
-    paths.extend(wanted.iter().map(|(side, _)| side.path.as_slice()));
-    wanted.extend(rest.into_iter().filter(|(side, _)| paths.contains(side.path.as_slice())));
+    let (mut wanted, rest): (Vec<_>, Vec<_>) = deferred.into_iter().partition(|(side, ..)| can_define(side));
+    paths.extend(wanted.iter().map(|(side, ..)| side.path.as_slice()));
+    wanted.extend(rest.into_iter().filter(|(side, ..)| paths.contains(side.path.as_slice())));
     wanted
 }
 
@@ -219,6 +219,8 @@ pub fn symbol_history<'g>(
 ) -> Result<SymbolHistory<'g>, LogError> {
     let mut names: Vec<Vec<String>> = vec![segments(query.name).into_iter().map(str::to_owned).collect()];
     let mut candidates = index.touching(names[0].last().map_or("", String::as_str))?;
+    // Commits with a change the index did not diff as text: their touched names tell less.
+    let not_diffed = index.not_diffed()?;
     let mut no_simplify = |_: &CommitRow| None;
     let walk = graph.walk(&[tip], query.walk, &mut no_simplify);
     let mut reader = Reader::new(store, repo, query.record_key, query.max_file_size);
@@ -269,6 +271,7 @@ pub fn symbol_history<'g>(
             reader.next_batch();
             reader.prefetch(sides, false)?;
         }
+        let all_diffed = !not_diffed.contains(&super::fts::key_of(row.oid));
         let changes = match ahead.remove(&row.id) {
             Some(changes) => changes,
             None => store.commit_changes(row.id)?,
@@ -277,7 +280,9 @@ pub fn symbol_history<'g>(
         let mut news: Vec<Instance> = Vec::new();
         let mut old_all: Vec<Instance> = Vec::new();
         let mut new_all: Vec<Instance> = Vec::new();
-        let mut deferred: Vec<(&ChangedSide, bool)> = Vec::new();
+        // Sides of changes that touched no tracked name, each with whether its change touched
+        // no definition at all when history was indexed.
+        let mut deferred: Vec<(&ChangedSide, bool, bool)> = Vec::new();
         let mut touched_sides: Vec<(&ChangedSide, bool)> = Vec::new();
         let mut touched_paths: HashSet<&[u8]> = HashSet::new();
         let mut families: HashSet<&str> = HashSet::new();
@@ -286,7 +291,9 @@ pub fn symbol_history<'g>(
             for (side, is_new) in [(&change.old, false), (&change.new, true)] {
                 let Some(side) = side.as_ref().filter(|s| in_paths(s)) else { continue };
                 if !touches {
-                    deferred.push((side, is_new));
+                    // Its change crossed no definition, as indexed: that holds where the index
+                    // diffed every change of the commit as text.
+                    deferred.push((side, is_new, change.touched.is_empty() && all_diffed));
                     continue;
                 }
                 touched_paths.insert(side.path.as_slice());
@@ -344,7 +351,13 @@ pub fn symbol_history<'g>(
             let mut wanted = std::mem::take(&mut touched_sides);
             if !deferred.is_empty() {
                 let paths = std::mem::take(&mut touched_paths);
-                wanted.extend(may_hold(std::mem::take(&mut deferred), paths, (&families, &kinds)));
+                // A change whose lines crossed no definition on either side, as indexed, has
+                // none gone nor new: no rename's other half, never read.
+                for (side, is_new, quiet) in may_hold(std::mem::take(&mut deferred), paths, (&families, &kinds)) {
+                    if !quiet {
+                        wanted.push((side, is_new));
+                    }
+                }
             }
             reader.prefetch(wanted.iter().map(|(side, _)| *side), true)?;
             for (side, is_new) in wanted {
