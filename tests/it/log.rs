@@ -665,10 +665,12 @@ fn history_reads_only_the_other_files_that_may_hold_a_rename() {
     // `pay` moves from `a.py` to `b.py` in a commit that also edits `other.py`, which never
     // named it: the move is found among the files whose change touched `pay`, and `other.py`
     // is read only when a rename is to be looked for. Then `pay` becomes `settle` while
-    // `tables.sql` changes: a rename is looked for, in the Python files only (a definition of
-    // another language is no rename's other half). The old blobs of `other.py` and
-    // `tables.sql` are removed from the object store (as a partial clone would lack them)
-    // after history is indexed: the answers stay complete, with no note of a missing file.
+    // `tables.sql` and a comment of `notes.py` change: a rename is looked for, in the Python
+    // files only (a definition of another language is no rename's other half) whose change
+    // crossed a definition (`notes.py`'s crossed none, as indexed). The old blobs of
+    // `other.py`, `tables.sql` and `notes.py` are removed from the object store (as a partial
+    // clone would lack them) after history is indexed: the answers stay complete, with no note
+    // of a missing file.
     let tmp = TempDir::new("history-reads");
     let dir = tmp.path();
     let commit = |time: i64, files: &[(&str, &str)], message: &str| {
@@ -688,7 +690,11 @@ fn history_reads_only_the_other_files_that_may_hold_a_rename() {
         ],
         "Add pay",
     );
-    commit(1_700_000_030, &[("other.py", "def unrelated():\n    return 1\n")], "Add other");
+    commit(
+        1_700_000_030,
+        &[("other.py", "def unrelated():\n    return 1\n"), ("notes.py", "def helper():\n    return 0\n\n# v1\n")],
+        "Add other",
+    );
     commit(
         1_700_000_060,
         &[("a.py", "def keep():\n    return 0\n"), ("b.py", pay), ("other.py", "def unrelated():\n    return 2\n")],
@@ -699,11 +705,13 @@ fn history_reads_only_the_other_files_that_may_hold_a_rename() {
         &[
             ("b.py", "def settle(amount):\n    return amount\n"),
             ("tables.sql", "CREATE TABLE payments (id int, amount int);\n"),
+            // A Python file whose change crosses no definition: no rename's other half.
+            ("notes.py", "def helper():\n    return 0\n\n# v2\n"),
         ],
         "Call it settle",
     );
     assert_eq!(cc(dir, &["history", "settle"]).code, 0);
-    for old in ["HEAD~2:other.py", "HEAD~3:tables.sql"] {
+    for old in ["HEAD~2:other.py", "HEAD~3:tables.sql", "HEAD~1:notes.py"] {
         let oid = git_at(dir, 0, &["rev-parse", old]);
         let oid = oid.trim();
         std::fs::remove_file(dir.join(".git/objects").join(&oid[..2]).join(&oid[2..]))
