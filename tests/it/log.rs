@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::support::{Rng, TempDir, bin, cc, cc_env, finish, git_as, git_at, git_with};
+use crate::support::{Rng, TempDir, bin, cc, cc_env, finish, git_as, git_at, git_command, git_with};
 
 const WORDS: &[&str] = &[
     "alpha",
@@ -911,17 +911,7 @@ fn a_merge_resolved_by_hand_is_shown_under_its_paths_as_git_shows_it() {
     git_at(dir, 1_700_000_120, &["checkout", "-q", "main"]);
     commit(1_700_000_120, "f.txt", "main edit\n", "main edit");
     // Resolved by hand: neither side's text.
-    let merged = std::process::Command::new("git")
-        .args(["merge", "-q", "--no-edit", "side"])
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Ada Fixture")
-        .env("GIT_AUTHOR_EMAIL", "ada@example.com")
-        .env("GIT_COMMITTER_NAME", "Ada Fixture")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
-        .output()
-        .unwrap();
+    let merged = git_command(dir, &["merge", "-q", "--no-edit", "side"]).output().unwrap();
     assert!(String::from_utf8_lossy(&merged.stdout).contains("CONFLICT"), "the merge conflicts: {merged:?}");
     commit(1_700_000_180, "f.txt", "resolved needle by hand\n", "merge side, resolved by hand");
     // A clean merge that takes one side under g.txt.

@@ -64,9 +64,10 @@ pub fn git_as(dir: &Path, time: i64, (name, email): (&str, &str), args: &[&str])
     git_with(dir, args, &envs)
 }
 
-/// Runs `git` in `dir` with a fixed identity, no user or system configuration, and `envs`.
-pub fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
-    let output = Command::new("git")
+/// `git ARGS` in `dir` with a fixed identity and no user or system configuration, to run.
+pub fn git_command(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new("git");
+    command
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -74,10 +75,13 @@ pub fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
         .env("GIT_AUTHOR_NAME", "Ada Fixture")
         .env("GIT_AUTHOR_EMAIL", "ada@example.com")
         .env("GIT_COMMITTER_NAME", "Ada Fixture")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.com")
-        .envs(envs.iter().copied())
-        .output()
-        .expect("git runs");
+        .env("GIT_COMMITTER_EMAIL", "ada@example.com");
+    command
+}
+
+/// Runs `git` in `dir` with a fixed identity, no user or system configuration, and `envs`.
+pub fn git_with(dir: &Path, args: &[&str], envs: &[(&str, &str)]) -> String {
+    let output = git_command(dir, args).envs(envs.iter().copied()).output().expect("git runs");
     assert!(output.status.success(), "git {args:?} failed: {}", String::from_utf8_lossy(&output.stderr));
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
