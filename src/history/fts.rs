@@ -178,41 +178,31 @@ impl CommitIndex {
         if prefilter.is_any() {
             return Ok(None);
         }
-        let f = self.fields;
-        let scan = |value: Scan| -> (Occur, Box<dyn Query>) {
-            (
-                Occur::Should,
-                Box::new(TermQuery::new(Term::from_field_u64(f.scan, value as u64), IndexRecordOption::Basic)),
-            )
-        };
-        let mut clauses = vec![(Occur::Should, prefilter.query(f.grams)), scan(Scan::Always)];
+        let mut clauses = vec![(Occur::Should, prefilter.query(self.fields.grams)), self.scan_clause(Scan::Always)];
         if binary {
-            clauses.push(scan(Scan::Binary));
+            clauses.push(self.scan_clause(Scan::Binary));
         }
-        let query = BooleanQuery::new(clauses);
-        let searcher = self.searcher()?;
-        let docs = searcher.search(&query, &DocSetCollector)?;
-        let mut keys = std::collections::HashSet::with_capacity(docs.len());
-        for address in docs {
-            keys.extend(key_at(&searcher, address)?);
-        }
-        Ok(Some(keys))
+        self.keys_of(&BooleanQuery::new(clauses)).map(Some)
     }
 
     /// The keys of the commits with a change the index did not diff as text (binary, too
     /// large, missing): their documents and touched names do not tell all their lines.
     pub fn not_diffed(&self) -> Result<std::collections::HashSet<u64>, FtsError> {
-        let f = self.fields;
-        let scan = |value: Scan| -> (Occur, Box<dyn Query>) {
-            (
-                Occur::Should,
-                Box::new(TermQuery::new(Term::from_field_u64(f.scan, value as u64), IndexRecordOption::Basic)),
-            )
-        };
+        self.keys_of(&BooleanQuery::new(vec![self.scan_clause(Scan::Always), self.scan_clause(Scan::Binary)]))
+    }
+
+    /// A clause matching the commits whose `scan` field is `value`.
+    fn scan_clause(&self, value: Scan) -> (Occur, Box<dyn Query>) {
+        let term = Term::from_field_u64(self.fields.scan, value as u64);
+        (Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::Basic)))
+    }
+
+    /// The keys of the commits whose documents match `query`.
+    fn keys_of(&self, query: &dyn Query) -> Result<std::collections::HashSet<u64>, FtsError> {
         let searcher = self.searcher()?;
-        let query = BooleanQuery::new(vec![scan(Scan::Always), scan(Scan::Binary)]);
-        let mut keys = std::collections::HashSet::new();
-        for address in searcher.search(&query, &DocSetCollector)? {
+        let docs = searcher.search(query, &DocSetCollector)?;
+        let mut keys = std::collections::HashSet::with_capacity(docs.len());
+        for address in docs {
             keys.extend(key_at(&searcher, address)?);
         }
         Ok(keys)
@@ -229,15 +219,10 @@ impl CommitIndex {
             let term = Term::from_field_text(f.symbols, &token.text);
             terms.push((Occur::Must, Box::new(TermQuery::new(term, IndexRecordOption::Basic))));
         }
-        let mut keys = std::collections::HashSet::new();
         if terms.is_empty() {
-            return Ok(keys);
+            return Ok(std::collections::HashSet::new());
         }
-        let searcher = self.searcher()?;
-        for address in searcher.search(&BooleanQuery::new(terms), &DocSetCollector)? {
-            keys.extend(key_at(&searcher, address)?);
-        }
-        Ok(keys)
+        self.keys_of(&BooleanQuery::new(terms))
     }
 
     /// Commits ranked by BM25 of `words` over messages, touched symbols and paths (the message

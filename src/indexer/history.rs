@@ -148,17 +148,8 @@ impl Indexer<'_> {
                 bar.inc(1);
                 let Ok(tree) = repo.commit_tree(row.oid) else { continue };
                 let parent_tree = row.parents.first().and_then(|p| repo.commit_tree(*p).ok());
-                let changes = match parent_tree {
-                    Some(parent) => repo.diff_trees_of(parent, tree, Gitlinks::With),
-                    None => repo.list_tree_of(tree, Gitlinks::With).map(|files| {
-                        files
-                            .into_iter()
-                            .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
-                            .collect()
-                    }),
-                };
                 // A tree that cannot be read leaves its commit as it was stored.
-                let Ok(changes) = changes else { continue };
+                let Ok(changes) = changes_against(&repo, parent_tree, tree, Gitlinks::With) else { continue };
                 let gitlink = |side: &Option<(ObjectId, FileMode)>| side.is_some_and(|(_, m)| m == FileMode::Gitlink);
                 if changes.iter().any(|c| gitlink(&c.old) || gitlink(&c.new)) {
                     redo.push(repo.commit_info(row.oid)?);
@@ -235,14 +226,7 @@ impl Indexer<'_> {
                 },
                 None => None,
             };
-            let changes: Vec<TreeChange> = match parent_tree {
-                Some(tree) => repo.diff_trees_of(tree, commit.tree_id, gitlinks)?,
-                None => repo
-                    .list_tree_of(commit.tree_id, gitlinks)?
-                    .into_iter()
-                    .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
-                    .collect(),
-            };
+            let changes = changes_against(repo, parent_tree, commit.tree_id, gitlinks)?;
             report.files_changed += changes.len() as u64;
             let mut sides = Vec::with_capacity(changes.len());
             for change in changes {
@@ -338,6 +322,24 @@ impl Indexer<'_> {
             .collect::<Result<Vec<_>, _>>()?;
         Ok((touched, parsed.into_inner()))
     }
+}
+
+/// The files `tree` changed against `parent_tree`, or all of them for a root commit (or a
+/// shallow clone's boundary, whose parent is not here), as git shows them.
+fn changes_against(
+    repo: &LocalRepo,
+    parent_tree: Option<ObjectId>,
+    tree: ObjectId,
+    gitlinks: Gitlinks,
+) -> Result<Vec<TreeChange>, crate::git::GitError> {
+    Ok(match parent_tree {
+        Some(parent) => repo.diff_trees_of(parent, tree, gitlinks)?,
+        None => repo
+            .list_tree_of(tree, gitlinks)?
+            .into_iter()
+            .map(|f| TreeChange { path: f.path, old: None, new: Some((f.blob_id, f.mode)) })
+            .collect(),
+    })
 }
 
 /// What was read of a side of a change.
