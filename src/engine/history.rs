@@ -229,7 +229,13 @@ impl Engine {
 
     /// Brings history up to `tips` (the commits not stored yet are indexed, the first time at
     /// most [`AUTO_INDEX_COMMITS`]) and opens the commits' index: what was added, and the index.
-    pub(super) fn history_up_to(&self, store: &Store, tips: &[ObjectId]) -> Result<(u64, CommitIndex), Error> {
+    /// `diffed_lines`: the answer reads which lines the commits changed (`log -G`).
+    pub(super) fn history_up_to(
+        &self,
+        store: &Store,
+        tips: &[ObjectId],
+        diffed_lines: bool,
+    ) -> Result<(u64, CommitIndex), Error> {
         let opened = CommitIndex::open_existing(store.dir());
         // Commits whose documents are gone would be ruled out of every answer: their index
         // missing or unreadable, history starts again.
@@ -237,11 +243,16 @@ impl Engine {
             let _lock = store.lock(true)?;
             store.clear_history()?;
         }
-        // History an earlier build stored lacks submodule changes: added once, before anything
-        // is read from it.
-        if crate::indexer::history_lacks_gitlinks(store)? {
+        // History an earlier build stored lacks submodule changes, and (read by `-G` only) has
+        // the changed lines of another diff than git's: completed once, before anything is
+        // read from it.
+        let lacks_git_diff = diffed_lines && crate::indexer::history_lacks_git_diff(store)?;
+        if crate::indexer::history_lacks_gitlinks(store)? || lacks_git_diff {
             let indexer = self.indexer(store, IndexOptions::default())?;
             indexer.record_history_gitlinks()?;
+            if lacks_git_diff {
+                indexer.record_history_git_diff()?;
+            }
             indexer.finish()?;
         }
         let mut added = 0;
@@ -292,11 +303,12 @@ impl Engine {
         };
         let tip = if request.all { repo.head()?.map_or(tip, |h| h.commit_id) } else { tip };
         let store = self.open_store(true)?;
-        let (added, index) = self.history_up_to(&store, &tips)?;
+        let diffed_lines = matches!(mode, LogMode::Grep(_));
+        let (added, index) = self.history_up_to(&store, &tips, diffed_lines)?;
         let hide = match left {
             Some(left) => {
                 let hide = tip_of(&repo, left)?;
-                self.history_up_to(&store, &[hide])?;
+                self.history_up_to(&store, &[hide], diffed_lines)?;
                 Some(hide)
             }
             None => None,

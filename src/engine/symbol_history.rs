@@ -116,7 +116,7 @@ impl Engine {
         crate::extract::compile_definitions_ahead(
             store.languages_defining(last)?.iter().filter_map(|l| crate::lang::by_name(l)).collect(),
         );
-        let (added, index) = self.history_up_to(&store, &[tip])?;
+        let (added, index) = self.history_up_to(&store, &[tip], false)?;
         let graph = Graph::load(&store, false)?;
         let walk =
             self.walk_options(request.since.as_ref(), request.until.as_ref(), None, request.first_parent, false)?;

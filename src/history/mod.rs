@@ -12,6 +12,7 @@ pub mod pickaxe;
 mod reader;
 pub mod symbols;
 pub mod walk;
+pub mod xdiff;
 
 /// The 32-bit hash of a symbol name (ASCII case folded) that a commit's changed file keeps for
 /// each symbol whose lines it changed (FNV-1a).

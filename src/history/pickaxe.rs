@@ -145,14 +145,15 @@ impl Pickaxe {
                     return false;
                 }
                 // The same matching lines on both sides: whether the diff moves one of them.
-                changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l))
+                git_changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l))
             }
         }
     }
 }
 
-/// The changed ranges (0-based line ranges, before and after) of a Myers diff, git's default
-/// algorithm.
+/// The changed ranges (0-based line ranges, before and after) of a Myers diff: where a change
+/// falls among a file's definitions. (Which lines git's diff changes is
+/// [`git_changed_lines`].)
 pub fn changed_ranges(old: &[&[u8]], new: &[&[u8]]) -> Vec<(Range<u32>, Range<u32>)> {
     use imara_diff::intern::InternedInput;
     let mut input: InternedInput<&[u8]> = InternedInput::default();
@@ -165,14 +166,26 @@ pub fn changed_ranges(old: &[&[u8]], new: &[&[u8]]) -> Vec<(Range<u32>, Range<u3
     out
 }
 
-/// The lines a Myers diff removes or adds.
-fn changed_lines<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> Vec<&'a [u8]> {
-    let mut out = Vec::new();
-    for (before, after) in changed_ranges(old, new) {
-        out.extend(before.map(|i| old[i as usize]));
-        out.extend(after.map(|i| new[i as usize]));
-    }
+/// The lines git's diff removes or adds (`git log -G` reads exactly these).
+pub fn git_changed_lines<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> Vec<&'a [u8]> {
+    let (removed, added) = super::xdiff::changed(old, new);
+    let pick = |lines: &[&'a [u8]], changed: Vec<bool>| -> Vec<&'a [u8]> {
+        lines.iter().zip(changed).filter(|(_, c)| *c).map(|(l, _)| *l).collect()
+    };
+    let mut out = pick(old, removed);
+    out.extend(pick(new, added));
     out
+}
+
+/// Whether git's diff removes or adds a line that the diff of [`changed_ranges`] keeps: the
+/// lines of a commit's document stored by builds that took those.
+pub fn diffs_differ(old: &[&[u8]], new: &[&[u8]]) -> bool {
+    let mut stored = std::collections::HashSet::new();
+    for (before, after) in changed_ranges(old, new) {
+        stored.extend(old[before.start as usize..before.end as usize].iter().copied());
+        stored.extend(new[after.start as usize..after.end as usize].iter().copied());
+    }
+    git_changed_lines(old, new).into_iter().any(|line| !stored.contains(line))
 }
 
 /// Appends a line (without its newline) and a newline: the commit document's text, whose

@@ -86,6 +86,15 @@ pub fn history_lacks_gitlinks(store: &store::Store) -> Result<bool, StoreError> 
     Ok(store.meta(GITLINKS_KEY)?.as_deref() != Some("1") && store.history_count()? > 0)
 }
 
+/// The meta key that says history's documents hold the lines git's diff changes.
+const GIT_DIFF_KEY: &str = "history_git_diff";
+
+/// Whether `store` holds history an earlier build stored with the changed lines of another
+/// diff than git's (see [`Indexer::record_history_git_diff`]).
+pub fn history_lacks_git_diff(store: &store::Store) -> Result<bool, StoreError> {
+    Ok(store.meta(GIT_DIFF_KEY)?.as_deref() != Some("1") && store.history_count()? > 0)
+}
+
 impl Indexer<'_> {
     /// Stores the commits reachable from `tips` that are not stored yet (oldest first, so an
     /// interrupted run leaves no hole a later run would not fill).
@@ -94,6 +103,7 @@ impl Indexer<'_> {
         let git = self.ws.git().ok_or(IndexError::NoHistory)?;
         let repo = git.local();
         self.record_history_gitlinks()?;
+        self.record_history_git_diff()?;
         let known = self.store.history_known()?;
         let mut tips = tips.to_vec();
         if options.deepen {
@@ -168,6 +178,64 @@ impl Indexer<'_> {
             }
         }
         self.store.set_meta(GITLINKS_KEY, "1")?;
+        Ok(())
+    }
+
+    /// Completes history stored by builds whose commit documents held the lines another diff
+    /// changed: git's diff may remove and add a line only moved that the other kept, and
+    /// `log -G` must find the commit by it. Every stored commit's text changes are diffed
+    /// again; a commit where git's diff changes a line the other did not gets its document
+    /// anew. Once per store (a meta key).
+    pub fn record_history_git_diff(&self) -> Result<(), IndexError> {
+        if crate::failpoint::fails("history.diff") || self.store.meta(GIT_DIFF_KEY)?.as_deref() == Some("1") {
+            return Ok(());
+        }
+        if self.store.history_count()? > 0 {
+            let git = self.ws.git().ok_or(IndexError::NoHistory)?;
+            let repo = git.local();
+            let mut redo = Vec::new();
+            let rows = self.store.history_commits(false)?.0;
+            let mut bar = progress::Bar::new("diffing history's changes as git does", rows.len() as u64);
+            let (mut old_buf, mut new_buf) = (Vec::new(), Vec::new());
+            for row in rows {
+                bar.inc(1);
+                let Ok(tree) = repo.commit_tree(row.oid) else { continue };
+                let parent_tree = row.parents.first().and_then(|p| repo.commit_tree(*p).ok());
+                // A tree that cannot be read leaves its commit as it was stored.
+                let Ok(changes) = changes_against(&repo, parent_tree, tree, Gitlinks::With) else { continue };
+                let blob = |side: &Option<(ObjectId, FileMode)>| match side {
+                    Some((id, mode)) if *mode != FileMode::Gitlink => Some(*id),
+                    _ => None,
+                };
+                let differs = changes.iter().any(|c| {
+                    let (Some(old), Some(new)) = (blob(&c.old), blob(&c.new)) else { return false };
+                    let read = |id: ObjectId, buf: &mut Vec<u8>| {
+                        buf.clear();
+                        repo.object_size(id).is_ok_and(|size| size as usize <= DIFF_LIMIT)
+                            && repo.read_blob_into(id, buf).is_ok()
+                            && !crate::indexer::is_binary(buf)
+                    };
+                    read(old, &mut old_buf)
+                        && read(new, &mut new_buf)
+                        && pickaxe::diffs_differ(&pickaxe::split_lines(&old_buf), &pickaxe::split_lines(&new_buf))
+                });
+                if differs {
+                    redo.push(repo.commit_info(row.oid)?);
+                }
+            }
+            drop(bar);
+            if !redo.is_empty() {
+                let index = CommitIndex::open(self.store.dir())?;
+                let mut writer = index.writer()?;
+                let mut run = Run { repo: &repo, trees: HashMap::new(), head_buf: Vec::new() };
+                let mut report = HistoryReport::default();
+                for chunk in redo.chunks(CHUNK) {
+                    self.store_commits(&mut run, chunk, &index, &mut writer, &mut report, true)?;
+                }
+                writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
+            }
+        }
+        self.store.set_meta(GIT_DIFF_KEY, "1")?;
         Ok(())
     }
 
@@ -443,11 +511,18 @@ fn commit_document(
         }
         let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
         let ranges = pickaxe::changed_ranges(&old_lines, &new_lines);
-        for (before, after) in &ranges {
-            for line in &old_lines[before.start as usize..before.end as usize] {
-                pickaxe::push_line(line, &mut doc.lines);
+        if crate::failpoint::fails("history.diff") {
+            // The lines of the diff that decides touched symbols, as builds before stored them.
+            for (before, after) in &ranges {
+                let lines = old_lines[before.start as usize..before.end as usize].iter();
+                for line in lines.chain(&new_lines[after.start as usize..after.end as usize]) {
+                    pickaxe::push_line(line, &mut doc.lines);
+                }
             }
-            for line in &new_lines[after.start as usize..after.end as usize] {
+        } else {
+            // The lines git's diff removes and adds: `log -G` reads them (and a string whose
+            // count changed is on one of them, as on those of any diff).
+            for line in pickaxe::git_changed_lines(&old_lines, &new_lines) {
                 pickaxe::push_line(line, &mut doc.lines);
             }
         }

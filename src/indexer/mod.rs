@@ -30,7 +30,7 @@ use crate::view::{self, Scope, Workspace};
 
 pub use content::{TEXT_EXTRACTOR, is_binary};
 pub use gc::GcReport;
-pub use history::{HistoryOptions, HistoryReport, history_lacks_gitlinks};
+pub use history::{HistoryOptions, HistoryReport, history_lacks_git_diff, history_lacks_gitlinks};
 use jobs::Job;
 pub use seed::{SeedReport, seed};
 pub use state::{

@@ -177,7 +177,7 @@ fn build(dir: &Path, rng: &mut Rng, steps: usize, clock: &mut i64) {
     }
 }
 
-fn ours(dir: &Path, args: &[&str]) -> Vec<String> {
+pub fn ours(dir: &Path, args: &[&str]) -> Vec<String> {
     // `--json` before any `--`, after which every word is a pathspec.
     let mut all = vec!["log", "--json", "--quiet"];
     all.extend_from_slice(args);
@@ -187,7 +187,7 @@ fn ours(dir: &Path, args: &[&str]) -> Vec<String> {
     run.json["commits"].as_array().unwrap().iter().map(|c| c["commit"].as_str().unwrap().to_owned()).collect()
 }
 
-fn theirs(dir: &Path, args: &[&str]) -> Vec<String> {
+pub fn theirs(dir: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec!["log", "--format=%H"];
     all.extend_from_slice(args);
     // git's `-i` of a string that is not ASCII folds case as the locale does.

@@ -26,4 +26,5 @@ mod terminal;
 mod watch;
 mod words;
 mod worktree;
+mod xdiff;
 mod xray;
