@@ -99,8 +99,12 @@ pub fn split_lines(data: &[u8]) -> Vec<&[u8]> {
     out
 }
 
-fn line_matches(matcher: &Matcher, line: &[u8]) -> bool {
-    matcher.is_match(line.strip_suffix(b"\n").unwrap_or(line))
+/// Whether git's `-G` matches `line`. git runs its regex over each line its diff prints, which
+/// ends in a newline (one is printed after a last line that has none), in the mode where `^`
+/// holds after a newline too: a regex that matches an empty line (`^$`, `^ *$`) matches every
+/// line.
+fn line_matches(matcher: &Matcher, line: &[u8], matches_empty: bool) -> bool {
+    matches_empty || matcher.is_match(line.strip_suffix(b"\n").unwrap_or(line))
 }
 
 impl Pickaxe {
@@ -130,8 +134,9 @@ impl Pickaxe {
                     return false;
                 }
                 let (old_lines, new_lines) = (split_lines(a), split_lines(b));
+                let empty = matcher.is_match(b"");
                 let matching = |ls: &[&'a [u8]]| -> Vec<&'a [u8]> {
-                    let mut m: Vec<&[u8]> = ls.iter().copied().filter(|l| line_matches(matcher, l)).collect();
+                    let mut m: Vec<&[u8]> = ls.iter().copied().filter(|l| line_matches(matcher, l, empty)).collect();
                     m.sort_unstable();
                     m
                 };
@@ -145,7 +150,7 @@ impl Pickaxe {
                     return false;
                 }
                 // The same matching lines on both sides: whether the diff moves one of them.
-                git_changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l))
+                git_changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l, empty))
             }
         }
     }
@@ -505,6 +510,16 @@ mod tests {
         // A last line without its newline is another line to the diff.
         assert!(g.pair_matches(Some(b"foo"), Some(b"foo\nbar\n"), [None, None]));
         assert!(!g.pair_matches(Some(b"\0foo"), Some(b"\0bar"), [None, None]));
+    }
+
+    #[test]
+    fn a_regex_matching_an_empty_line_matches_every_changed_line_as_in_git() {
+        let g = Pickaxe::Grep(Matcher::new("^$", false, false).unwrap());
+        assert!(g.pair_matches(Some(b"a\n"), Some(b"b\n"), [None, None]));
+        assert!(g.pair_matches(Some(b"x\na"), Some(b"x\nb"), [None, None]), "a last line without its newline too");
+        assert!(!g.pair_matches(Some(b"a\n"), Some(b"a\n"), [None, None]));
+        let g = Pickaxe::Grep(Matcher::new("=$", false, false).unwrap());
+        assert!(!g.pair_matches(Some(b"a\n"), Some(b"b\n"), [None, None]));
     }
 
     #[test]
