@@ -364,7 +364,7 @@ impl Engine {
                         "G",
                         re.clone(),
                         Pickaxe::Grep(
-                            crate::query::Matcher::new(re, false, request.ignore_case)
+                            crate::query::Matcher::diff_lines(re, request.ignore_case)
                                 .map_err(|e| invalid(e.to_string()))?,
                         ),
                     ),

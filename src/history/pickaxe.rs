@@ -99,12 +99,11 @@ pub fn split_lines(data: &[u8]) -> Vec<&[u8]> {
     out
 }
 
-/// Whether git's `-G` matches `line`. git runs its regex over each line its diff prints, which
-/// ends in a newline (one is printed after a last line that has none), in the mode where `^`
-/// holds after a newline too: a regex that matches an empty line (`^$`, `^ *$`) matches every
-/// line.
-fn line_matches(matcher: &Matcher, line: &[u8], matches_empty: bool) -> bool {
-    matches_empty || matcher.is_match(line.strip_suffix(b"\n").unwrap_or(line))
+/// Whether git's `-G` matches `line`: its regex runs over each line git's diff prints, which
+/// ends in a newline (one is printed after a last line that has none); `matcher` is compiled
+/// for that ([`Matcher::diff_lines`]).
+fn line_matches(matcher: &Matcher, line: &[u8]) -> bool {
+    if line.ends_with(b"\n") { matcher.is_match(line) } else { matcher.is_match(&[line, b"\n"].concat()) }
 }
 
 impl Pickaxe {
@@ -134,9 +133,8 @@ impl Pickaxe {
                     return false;
                 }
                 let (old_lines, new_lines) = (split_lines(a), split_lines(b));
-                let empty = matcher.is_match(b"");
                 let matching = |ls: &[&'a [u8]]| -> Vec<&'a [u8]> {
-                    let mut m: Vec<&[u8]> = ls.iter().copied().filter(|l| line_matches(matcher, l, empty)).collect();
+                    let mut m: Vec<&[u8]> = ls.iter().copied().filter(|l| line_matches(matcher, l)).collect();
                     m.sort_unstable();
                     m
                 };
@@ -150,7 +148,7 @@ impl Pickaxe {
                     return false;
                 }
                 // The same matching lines on both sides: whether the diff moves one of them.
-                git_changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l, empty))
+                git_changed_lines(&old_lines, &new_lines).into_iter().any(|l| line_matches(matcher, l))
             }
         }
     }
@@ -504,7 +502,7 @@ mod tests {
 
     #[test]
     fn grep_sees_a_moved_matching_line_only_when_the_diff_moves_it() {
-        let g = Pickaxe::Grep(Matcher::new("foo", false, false).unwrap());
+        let g = Pickaxe::Grep(Matcher::diff_lines("foo", false).unwrap());
         assert!(g.pair_matches(Some(b"a\n"), Some(b"a\nfoo\n"), [None, None]));
         assert!(!g.pair_matches(Some(b"foo\na\n"), Some(b"foo\nb\n"), [None, None]));
         // A last line without its newline is another line to the diff.
@@ -514,11 +512,11 @@ mod tests {
 
     #[test]
     fn a_regex_matching_an_empty_line_matches_every_changed_line_as_in_git() {
-        let g = Pickaxe::Grep(Matcher::new("^$", false, false).unwrap());
+        let g = Pickaxe::Grep(Matcher::diff_lines("^$", false).unwrap());
         assert!(g.pair_matches(Some(b"a\n"), Some(b"b\n"), [None, None]));
         assert!(g.pair_matches(Some(b"x\na"), Some(b"x\nb"), [None, None]), "a last line without its newline too");
         assert!(!g.pair_matches(Some(b"a\n"), Some(b"a\n"), [None, None]));
-        let g = Pickaxe::Grep(Matcher::new("=$", false, false).unwrap());
+        let g = Pickaxe::Grep(Matcher::diff_lines("=$", false).unwrap());
         assert!(!g.pair_matches(Some(b"a\n"), Some(b"b\n"), [None, None]));
     }
 

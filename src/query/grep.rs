@@ -126,6 +126,16 @@ fn without_newlines(h: &Hir) -> Hir {
     }
 }
 
+/// Compiles a translated regex within the size limits.
+fn compile(hir: &Hir) -> Result<Regex, PatternError> {
+    RegexBuilder::new(&hir.to_string()).size_limit(REGEX_SIZE_LIMIT).dfa_size_limit(REGEX_SIZE_LIMIT).build().map_err(
+        |e| match e {
+            regex::Error::CompiledTooBig(_) => PatternError::TooLarge(e.to_string()),
+            other => PatternError::Syntax(other.to_string()),
+        },
+    )
+}
+
 impl Matcher {
     /// Compiles `pattern` (Rust regex syntax, or a literal when `literal`).
     pub fn new(pattern: &str, literal: bool, case_insensitive: bool) -> Result<Matcher, PatternError> {
@@ -152,15 +162,31 @@ impl Matcher {
             .parse(&source)
             .map_err(|e| PatternError::Syntax(e.to_string()))?;
         let prefilter = prefilter::of(&parsed);
-        let line_safe = without_newlines(&parsed);
-        let regex = RegexBuilder::new(&line_safe.to_string())
-            .size_limit(REGEX_SIZE_LIMIT)
-            .dfa_size_limit(REGEX_SIZE_LIMIT)
+        let regex = compile(&without_newlines(&parsed))?;
+        Ok(Matcher { regex, prefilter, word: false })
+    }
+
+    /// Compiles `pattern` to match one line given with its newline as git's `log -G` matches
+    /// it (see [`super::reg_newline`]): `is_match` takes the line with its newline.
+    pub fn diff_lines(pattern: &str, case_insensitive: bool) -> Result<Matcher, PatternError> {
+        let syntax = |e: &dyn std::fmt::Display| PatternError::Syntax(e.to_string());
+        let mut ast = regex_syntax::ast::parse::ParserBuilder::new()
+            .nest_limit(200)
             .build()
-            .map_err(|e| match e {
-                regex::Error::CompiledTooBig(_) => PatternError::TooLarge(e.to_string()),
-                other => PatternError::Syntax(other.to_string()),
-            })?;
+            .parse(pattern)
+            .map_err(|e| syntax(&e))?;
+        let translate = |ast: &regex_syntax::ast::Ast| {
+            regex_syntax::hir::translate::TranslatorBuilder::new()
+                .case_insensitive(case_insensitive)
+                .multi_line(true)
+                .utf8(false)
+                .build()
+                .translate(pattern, ast)
+                .map_err(|e| syntax(&e))
+        };
+        let prefilter = prefilter::of(&translate(&ast)?);
+        super::reg_newline::negations_without_newline(&mut ast);
+        let regex = compile(&translate(&ast)?)?;
         Ok(Matcher { regex, prefilter, word: false })
     }
 

@@ -19,6 +19,7 @@ pub mod pathspec;
 pub mod prefilter;
 mod rank;
 mod recall;
+mod reg_newline;
 mod words;
 
 pub use exact::{candidate_ids, candidates as candidate_files};

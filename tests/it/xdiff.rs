@@ -201,3 +201,48 @@ fn log_g_finds_a_line_git_moved_and_a_store_of_another_diff_is_completed() {
     std::fs::remove_dir_all(dir.join(".git/codecompass")).unwrap();
     assert_eq!(ours(dir, &["-G", "moved_line"]), expected);
 }
+
+/// git matches `-G`'s regex against each line its diff prints with the line's newline, where
+/// `^` and `$` hold around it, `.` and `[^...]` never match it and `\s` or `\W` do: regexes
+/// that can match at that newline find the commits git finds.
+#[test]
+fn log_g_matches_each_line_with_its_newline_as_git_does() {
+    let tmp = TempDir::new("xdiff-newline");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    let steps: [(&str, &str); 7] = [
+        ("f", "foo\n"),
+        ("f", "foo\nfoo;\n"),
+        ("g", "abc\n"),
+        ("g", "abc\n\n"),
+        ("h", "a"),
+        ("h", "a;\nx y \n"),
+        ("f", "foo\n"),
+    ];
+    for (i, (path, text)) in steps.iter().enumerate() {
+        let time = 1_700_000_000 + 60 * i as i64;
+        std::fs::write(dir.join(path), text).unwrap();
+        git_at(dir, time, &["add", "-A"]);
+        git_at(dir, time, &["commit", "-q", "-m", &format!("step {i}")]);
+    }
+    let regexes = [
+        "^$",
+        r"\s$",
+        r"\W$",
+        "[[:space:]]$",
+        r"a\s*$",
+        "[^;]$",
+        r";\S",
+        ".$",
+        "a[^x]",
+        "^b",
+        "[^a]",
+        "a.",
+        " $",
+        "o;$",
+        "^[^f]",
+    ];
+    for regex in regexes {
+        assert_eq!(ours(dir, &["-G", regex]), theirs(dir, &["-E", "-G", regex]), "-G {regex}");
+    }
+}
