@@ -145,40 +145,13 @@ impl Indexer<'_> {
     /// lookup) once done, or for a store with no history (which then records them from its
     /// first commit).
     pub fn record_history_gitlinks(&self) -> Result<(), IndexError> {
-        if crate::failpoint::fails("history.gitlinks") || self.store.meta(GITLINKS_KEY)?.as_deref() == Some("1") {
+        if crate::failpoint::fails("history.gitlinks") {
             return Ok(());
         }
-        if self.store.history_count()? > 0 {
-            let git = self.ws.git().ok_or(IndexError::NoHistory)?;
-            let repo = git.local();
-            let mut redo = Vec::new();
-            let rows = self.store.history_commits(false)?.0;
-            let mut bar = progress::Bar::new("finding submodule changes in history", rows.len() as u64);
-            for row in rows {
-                bar.inc(1);
-                let Ok(tree) = repo.commit_tree(row.oid) else { continue };
-                let parent_tree = row.parents.first().and_then(|p| repo.commit_tree(*p).ok());
-                // A tree that cannot be read leaves its commit as it was stored.
-                let Ok(changes) = changes_against(&repo, parent_tree, tree, Gitlinks::With) else { continue };
-                let gitlink = |side: &Option<(ObjectId, FileMode)>| side.is_some_and(|(_, m)| m == FileMode::Gitlink);
-                if changes.iter().any(|c| gitlink(&c.old) || gitlink(&c.new)) {
-                    redo.push(repo.commit_info(row.oid)?);
-                }
-            }
-            drop(bar);
-            if !redo.is_empty() {
-                let index = CommitIndex::open(self.store.dir())?;
-                let mut writer = index.writer()?;
-                let mut run = Run { repo: &repo, trees: HashMap::new(), head_buf: Vec::new() };
-                let mut report = HistoryReport::default();
-                for chunk in redo.chunks(CHUNK) {
-                    self.store_commits(&mut run, chunk, &index, &mut writer, &mut report, true)?;
-                }
-                writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
-            }
-        }
-        self.store.set_meta(GITLINKS_KEY, "1")?;
-        Ok(())
+        self.upgrade_history(GITLINKS_KEY, "finding submodule changes in history", |_, changes| {
+            let gitlink = |side: &Option<(ObjectId, FileMode)>| side.is_some_and(|(_, m)| m == FileMode::Gitlink);
+            changes.iter().any(|c| gitlink(&c.old) || gitlink(&c.new))
+        })
     }
 
     /// Completes history stored by builds whose commit documents held the lines another diff
@@ -187,55 +160,70 @@ impl Indexer<'_> {
     /// again; a commit where git's diff changes a line the other did not gets its document
     /// anew. Once per store (a meta key).
     pub fn record_history_git_diff(&self) -> Result<(), IndexError> {
-        if crate::failpoint::fails("history.diff") || self.store.meta(GIT_DIFF_KEY)?.as_deref() == Some("1") {
+        if crate::failpoint::fails("history.diff") {
+            return Ok(());
+        }
+        let (mut old_buf, mut new_buf) = (Vec::new(), Vec::new());
+        self.upgrade_history(GIT_DIFF_KEY, "diffing history's changes as git does", |repo, changes| {
+            let blob = |side: &Option<(ObjectId, FileMode)>| match side {
+                Some((id, mode)) if *mode != FileMode::Gitlink => Some(*id),
+                _ => None,
+            };
+            let read = |id: ObjectId, buf: &mut Vec<u8>| {
+                buf.clear();
+                repo.object_size(id).is_ok_and(|size| size as usize <= DIFF_LIMIT)
+                    && repo.read_blob_into(id, buf).is_ok()
+                    && !crate::indexer::is_binary(buf)
+            };
+            changes.iter().any(|c| {
+                let (Some(old), Some(new)) = (blob(&c.old), blob(&c.new)) else { return false };
+                read(old, &mut old_buf)
+                    && read(new, &mut new_buf)
+                    && pickaxe::diffs_differ(&pickaxe::split_lines(&old_buf), &pickaxe::split_lines(&new_buf))
+            })
+        })
+    }
+
+    /// Once per store (meta `key`): the stored commits whose first-parent changes `redo`
+    /// picks get their changes and documents anew, by this build. A commit whose trees
+    /// cannot be read is left as it was stored.
+    fn upgrade_history(
+        &self,
+        key: &str,
+        label: &str,
+        mut redo: impl FnMut(&LocalRepo, &[TreeChange]) -> bool,
+    ) -> Result<(), IndexError> {
+        if self.store.meta(key)?.as_deref() == Some("1") {
             return Ok(());
         }
         if self.store.history_count()? > 0 {
             let git = self.ws.git().ok_or(IndexError::NoHistory)?;
             let repo = git.local();
-            let mut redo = Vec::new();
+            let mut commits = Vec::new();
             let rows = self.store.history_commits(false)?.0;
-            let mut bar = progress::Bar::new("diffing history's changes as git does", rows.len() as u64);
-            let (mut old_buf, mut new_buf) = (Vec::new(), Vec::new());
+            let mut bar = progress::Bar::new(label, rows.len() as u64);
             for row in rows {
                 bar.inc(1);
                 let Ok(tree) = repo.commit_tree(row.oid) else { continue };
                 let parent_tree = row.parents.first().and_then(|p| repo.commit_tree(*p).ok());
-                // A tree that cannot be read leaves its commit as it was stored.
                 let Ok(changes) = changes_against(&repo, parent_tree, tree, Gitlinks::With) else { continue };
-                let blob = |side: &Option<(ObjectId, FileMode)>| match side {
-                    Some((id, mode)) if *mode != FileMode::Gitlink => Some(*id),
-                    _ => None,
-                };
-                let differs = changes.iter().any(|c| {
-                    let (Some(old), Some(new)) = (blob(&c.old), blob(&c.new)) else { return false };
-                    let read = |id: ObjectId, buf: &mut Vec<u8>| {
-                        buf.clear();
-                        repo.object_size(id).is_ok_and(|size| size as usize <= DIFF_LIMIT)
-                            && repo.read_blob_into(id, buf).is_ok()
-                            && !crate::indexer::is_binary(buf)
-                    };
-                    read(old, &mut old_buf)
-                        && read(new, &mut new_buf)
-                        && pickaxe::diffs_differ(&pickaxe::split_lines(&old_buf), &pickaxe::split_lines(&new_buf))
-                });
-                if differs {
-                    redo.push(repo.commit_info(row.oid)?);
+                if redo(&repo, &changes) {
+                    commits.push(repo.commit_info(row.oid)?);
                 }
             }
             drop(bar);
-            if !redo.is_empty() {
+            if !commits.is_empty() {
                 let index = CommitIndex::open(self.store.dir())?;
                 let mut writer = index.writer()?;
                 let mut run = Run { repo: &repo, trees: HashMap::new(), head_buf: Vec::new() };
                 let mut report = HistoryReport::default();
-                for chunk in redo.chunks(CHUNK) {
+                for chunk in commits.chunks(CHUNK) {
                     self.store_commits(&mut run, chunk, &index, &mut writer, &mut report, true)?;
                 }
                 writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
             }
         }
-        self.store.set_meta(GIT_DIFF_KEY, "1")?;
+        self.store.set_meta(key, "1")?;
         Ok(())
     }
 
