@@ -13,7 +13,7 @@
 //! before printing it, which moves a hunk but never changes which texts it removes and adds,
 //! and that is all `-G` looks at.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// A box's edit cost past which a good snake may end the search for the middle one.
 const HEUR_MIN_COST: i64 = 256;
@@ -36,8 +36,10 @@ const KPDIS_RUN: i64 = 4;
 /// For each line of `old` and of `new`, whether git's diff removes (adds) it.
 pub fn changed<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> (Vec<bool>, Vec<bool>) {
     // Classes: equal lines share one number; how often each class occurs on each side.
-    let mut classes: HashMap<&'a [u8], usize> = HashMap::new();
-    let mut counts: Vec<[i64; 2]> = Vec::new();
+    // (A fast hash: every line of both files is hashed once.)
+    let mut classes: FxHashMap<&'a [u8], usize> = FxHashMap::default();
+    classes.reserve(old.len() + new.len());
+    let mut counts: Vec<[i64; 2]> = Vec::with_capacity(old.len() + new.len());
     let mut class_of = |lines: &[&'a [u8]], side: usize| -> Vec<usize> {
         lines
             .iter()
