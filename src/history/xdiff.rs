@@ -67,26 +67,8 @@ pub fn changed<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> (Vec<bool>, Vec<bool>)
 
     // Lines of the middle with no equal in the other file are changed; frequent lines amid
     // them are too. The rest is diffed.
-    let keep1 = kept(&ha1, head..end1, |class| counts[class][1]);
-    let keep2 = kept(&ha2, head..end2, |class| counts[class][0]);
-    let mut side1 = Reduced::default();
-    let mut side2 = Reduced::default();
-    for (i, keep) in (head..end1).zip(keep1) {
-        if keep {
-            side1.index.push(i);
-            side1.ha.push(ha1[i]);
-        } else {
-            rchg1[i] = true;
-        }
-    }
-    for (i, keep) in (head..end2).zip(keep2) {
-        if keep {
-            side2.index.push(i);
-            side2.ha.push(ha2[i]);
-        } else {
-            rchg2[i] = true;
-        }
-    }
+    let side1 = Reduced::of(&ha1, head..end1, |class| counts[class][1], &mut rchg1);
+    let side2 = Reduced::of(&ha2, head..end2, |class| counts[class][0], &mut rchg2);
 
     let mut myers = Myers::new(side1.ha.len(), side2.ha.len());
     let mut boxes =
@@ -126,6 +108,23 @@ struct Reduced {
     index: Vec<usize>,
     /// The class of each kept line.
     ha: Vec<usize>,
+}
+
+impl Reduced {
+    /// The lines of `range` that take part in the diff ([`kept`]); the others are marked
+    /// changed in `rchg`.
+    fn of(ha: &[usize], range: std::ops::Range<usize>, others: impl Fn(usize) -> i64, rchg: &mut [bool]) -> Reduced {
+        let mut side = Reduced::default();
+        for (i, keep) in range.clone().zip(kept(ha, range, others)) {
+            if keep {
+                side.index.push(i);
+                side.ha.push(ha[i]);
+            } else {
+                rchg[i] = true;
+            }
+        }
+        side
+    }
 }
 
 /// A box of the edit graph still to diff.

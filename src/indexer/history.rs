@@ -475,6 +475,8 @@ fn commit_document(
     let mut parsed = 0u64;
     let mut names: Vec<String> = Vec::new();
     let mut touched_of: Touched = Vec::with_capacity(sides.len());
+    // A test asks for the documents earlier builds stored (see `record_history_git_diff`).
+    let old_diff = crate::failpoint::fails("history.diff");
     for (old, new) in sides {
         let mut touched_here: Vec<u32> = Vec::new();
         let path = new.as_ref().or(old.as_ref()).map(|s| String::from_utf8_lossy(&s.path)).unwrap_or_default();
@@ -498,8 +500,11 @@ fn commit_document(
             continue;
         }
         let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
-        let ranges = pickaxe::changed_ranges(&old_lines, &new_lines);
-        if crate::failpoint::fails("history.diff") {
+        // The other diff's ranges say which definitions a change crossed: needed only where a
+        // side has symbols (or to store the lines as builds before did).
+        let has_symbols = [old, new].iter().any(|side| side.as_ref().is_some_and(|s| !s.record_lang.is_empty()));
+        let ranges = if has_symbols || old_diff { pickaxe::changed_ranges(&old_lines, &new_lines) } else { Vec::new() };
+        if old_diff {
             // The lines of the diff that decides touched symbols, as builds before stored them.
             for (before, after) in &ranges {
                 let lines = old_lines[before.start as usize..before.end as usize].iter();
