@@ -169,6 +169,17 @@ pub fn changed_ranges(old: &[&[u8]], new: &[&[u8]]) -> Vec<(Range<u32>, Range<u3
     out
 }
 
+/// The lines the diff of [`changed_ranges`] removes and adds, per side: what builds before
+/// stop 51 took for a commit's document and its touched definitions.
+pub fn changed_lines_of_ranges(old: &[&[u8]], new: &[&[u8]]) -> (Vec<bool>, Vec<bool>) {
+    let (mut removed, mut added) = (vec![false; old.len()], vec![false; new.len()]);
+    for (before, after) in changed_ranges(old, new) {
+        removed[before.start as usize..before.end as usize].fill(true);
+        added[after.start as usize..after.end as usize].fill(true);
+    }
+    (removed, added)
+}
+
 /// The lines git's diff removes or adds (`git log -G` reads exactly these).
 pub fn git_changed_lines<'a>(old: &[&'a [u8]], new: &[&'a [u8]]) -> Vec<&'a [u8]> {
     let (removed, added) = super::xdiff::changed(old, new);

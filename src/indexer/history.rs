@@ -500,25 +500,32 @@ fn commit_document(
             continue;
         }
         let (old_lines, new_lines) = (pickaxe::split_lines(old_buf), pickaxe::split_lines(new_buf));
-        // The other diff's ranges say which definitions a change crossed: needed only where a
-        // side has symbols (or to store the lines as builds before did).
-        let has_symbols = [old, new].iter().any(|side| side.as_ref().is_some_and(|s| !s.record_lang.is_empty()));
-        let ranges = if has_symbols || old_diff { pickaxe::changed_ranges(&old_lines, &new_lines) } else { Vec::new() };
-        if old_diff {
-            // The lines of the diff that decides touched symbols, as builds before stored them.
-            for (before, after) in &ranges {
-                let lines = old_lines[before.start as usize..before.end as usize].iter();
-                for line in lines.chain(&new_lines[after.start as usize..after.end as usize]) {
-                    pickaxe::push_line(line, &mut doc.lines);
-                }
-            }
+        // The lines git's diff removes and adds: `log -G` reads them (and a string whose count
+        // changed is on one of them, as on those of any diff), and a definition holding one
+        // was touched. Builds before stop 51 took another diff's (a test asks for their
+        // documents, see `record_history_git_diff`).
+        let changed = if old_diff {
+            pickaxe::changed_lines_of_ranges(&old_lines, &new_lines)
         } else {
-            // The lines git's diff removes and adds: `log -G` reads them (and a string whose
-            // count changed is on one of them, as on those of any diff).
-            for line in pickaxe::git_changed_lines(&old_lines, &new_lines) {
+            crate::history::xdiff::changed(&old_lines, &new_lines)
+        };
+        for (lines, changed) in [(&old_lines, &changed.0), (&new_lines, &changed.1)] {
+            for (line, _) in lines.iter().zip(changed).filter(|(_, c)| **c) {
                 pickaxe::push_line(line, &mut doc.lines);
             }
         }
+        // How many changed lines come before each line, per side: a definition was touched
+        // when its lines hold one.
+        let before_each = |changed: &[bool]| -> Vec<u32> {
+            std::iter::once(0)
+                .chain(changed.iter().scan(0u32, |n, &c| {
+                    *n += u32::from(c);
+                    Some(*n)
+                }))
+                .collect()
+        };
+        let has_symbols = [old, new].iter().any(|side| side.as_ref().is_some_and(|s| !s.record_lang.is_empty()));
+        let counts = if has_symbols { [before_each(&changed.0), before_each(&changed.1)] } else { [vec![0], vec![0]] };
         // The symbols whose lines changed, on either side: from the blob's record, else parsed.
         for (side, is_new) in [(old, false), (new, true)] {
             let Some(side) = side else { continue };
@@ -541,11 +548,10 @@ fn commit_document(
             parsed += u64::from(fresh);
             for (name, line_start, line_end) in symbols.iter() {
                 let (line_start, line_end) = (*line_start, *line_end);
-                let touched = ranges.iter().any(|(before, after)| {
-                    let r = if is_new { after } else { before };
-                    // 0-based half-open line ranges against the symbol's 1-based lines.
-                    r.start < line_end && r.end >= line_start
-                });
+                // The symbol's 1-based lines against the changed lines before each 0-based one.
+                let count = &counts[usize::from(is_new)];
+                let at = |line: u32| count[(line as usize).min(count.len() - 1)];
+                let touched = line_start >= 1 && at(line_end) > at(line_start - 1);
                 if touched {
                     let hash = crate::history::name_hash(name);
                     if !touched_here.contains(&hash) {
