@@ -122,12 +122,6 @@ impl LocalRepo {
     }
 }
 
-/// A date as git's `--since`/`--until` read it (`2024-01-31`, `2024-01-31 12:00`, `3 weeks
-/// ago`, a Unix time `@1700000000`, ...), in seconds since the epoch.
-pub fn parse_date(input: &str) -> Option<i64> {
-    gix::date::parse(input, Some(gix::date::Zoned::now())).ok().map(|t| t.seconds)
-}
-
 /// The day of a Unix time, `YYYY-MM-DD` in UTC.
 pub fn format_day(seconds: i64) -> String {
     gix::date::Time::new(seconds, 0).format_or_unix(gix::date::time::format::SHORT)

@@ -10,13 +10,15 @@
 
 mod attributes;
 mod commits;
+mod dates;
 mod status;
 mod trees;
 
 use std::path::{Path, PathBuf};
 
 pub use attributes::{BinaryAttributes, DiffAttribute};
-pub use commits::{CommitInfo, NewCommits, format_day, parse_date};
+pub use commits::{CommitInfo, NewCommits, format_day};
+pub use dates::parse_date;
 pub use status::{IndexSnapshot, WorktreeChange};
 pub use trees::{FileMode, Gitlinks, TreeChange, TreeFile, gitlink_text};
 
