@@ -24,8 +24,32 @@ pub fn parse_date_at(input: &str, now: &Zoned) -> Option<i64> {
     }
     match local_date(input, now) {
         Some(day) => day,
-        None => gix::date::parse(input, Some(now.clone())).ok().map(|t| t.seconds),
+        // gix is lenient (`3 days ago 12:00` is read as `3 days ago`): it reads only the forms
+        // it reads as git does.
+        None if gix_reads_as_git(input) => gix::date::parse(input, Some(now.clone())).ok().map(|t| t.seconds),
+        None => None,
     }
+}
+
+/// A Unix time (`@1700000000`, `1700000000`), `now`, or a date and time with its offset from
+/// UTC (ISO 8601, RFC 2822, git's own `1700000000 +0100`).
+fn gix_reads_as_git(input: &str) -> bool {
+    let input = input.trim();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if digits(input.strip_prefix('@').unwrap_or(input))
+        || input.eq_ignore_ascii_case("now")
+        || input.eq_ignore_ascii_case("today")
+    {
+        return true;
+    }
+    let zone = |s: &str| {
+        let Some(rest) = s.strip_prefix(['+', '-']) else { return false };
+        let rest = rest.replacen(':', "", 1);
+        rest.len() == 4 && digits(&rest)
+    };
+    let last = input.rsplit([' ', 'T']).next().unwrap_or_default();
+    let offset_at_end = input.len() > 6 && zone(&input[input.len() - 6..].replace(['T', ' '], ""));
+    last.ends_with('Z') && last.len() > 1 && input.contains(':') || zone(last) || offset_at_end
 }
 
 /// `3 weeks ago`, `2.days`, `1 year 2 months ago`, `yesterday`, as git's `approxidate` reads
@@ -44,9 +68,14 @@ fn relative(input: &str, now: &Zoned) -> Option<i64> {
     if tokens.is_empty() || !tokens.len().is_multiple_of(2) {
         return None;
     }
+    const WORDS: [&str; 11] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
     let (mut seconds, mut months) = (0i64, 0i64);
     for pair in tokens.chunks(2) {
-        let n: i64 = pair[0].parse().ok().filter(|_| pair[0].bytes().all(|b| b.is_ascii_digit()))?;
+        let n: i64 = match pair[0].as_str() {
+            "last" => 1,
+            word if WORDS.contains(&word) => WORDS.iter().position(|w| *w == word)? as i64,
+            digits => digits.parse().ok().filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))?,
+        };
         let unit = pair[1].strip_suffix('s').unwrap_or(&pair[1]);
         match unit {
             "second" => seconds += n,
@@ -144,7 +173,8 @@ fn local_date(input: &str, now: &Zoned) -> Option<Option<i64>> {
         } else if year.is_none() {
             year = Some(full_year(number)?);
         } else {
-            return None;
+            // A number left over (`2024-01-05 12`): git reads some such, never as gix would.
+            return Some(None);
         }
     }
     if year.is_none() && month.is_none() && day.is_none() {
@@ -301,6 +331,15 @@ mod tests {
             "2.weeks",
             "1 year 2 months ago",
             "yesterday",
+            "last week",
+            "last month",
+            "one week ago",
+            "ten days",
+            "now",
+            "2024-01-05T12:00:00Z",
+            "2024-01-05T12:00:00+01:00",
+            "2024-01-05 12:00:00Z",
+            "Thu Jan 4 12:00:00 2024 +0100",
             "10 minutes ago",
             "36 hours ago",
             "5 months ago",
@@ -314,6 +353,16 @@ mod tests {
             let Some(git) = git_reads(form) else { panic!("git reads no date in {form:?}") };
             let ours = parse_date(form).unwrap_or_else(|| panic!("{form:?} is refused; git reads {git}"));
             assert!((ours - git).abs() <= 2, "{form:?}: ours {ours}, git's {git}");
+        }
+    }
+
+    #[test]
+    fn forms_read_otherwise_than_git_are_refused() {
+        // gix reads these (as `3 days ago`, as now, at 12:00); git reads each otherwise.
+        for form in
+            ["3 days ago 12:00", "1 fortnight ago", "2024-01-05 12", "last monday", "noon yesterday", "15:00 yesterday"]
+        {
+            assert_eq!(parse_date(form), None, "{form}");
         }
     }
 
