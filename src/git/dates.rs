@@ -3,11 +3,13 @@
 //! git reads a date in the local time zone unless it names another, and a date that names no
 //! time of day (`2024-01-31`, `Jan 5 2024`, `5.1.2024`) as that day at the current time, filling
 //! what a date leaves out (the year, the day) from today: `git log --since 2024-01-31` run at
-//! 15:00 starts at 2024-01-31 15:00, not at midnight. gix reads such a date as midnight, and a
-//! time without a zone (`2024-01-31 12:00`) in UTC, which would answer other commits than git
-//! on that day, so those forms are read here, the way git's `approxidate` reads them; the rest
-//! (`3 weeks ago`, a time with its zone, `@1700000000`, RFC 2822) is gix's, which reads them as
-//! git does. Forms neither reads (`last monday`, `noon yesterday`) are refused by the caller.
+//! 15:00 starts at 2024-01-31 15:00, not at midnight. gix reads such a date as midnight, a time
+//! without a zone (`2024-01-31 12:00`) in UTC, months ago by the zone's rules rather than
+//! today's offset, and some forms leniently (`3 days ago 12:00` as `3 days ago`), each of
+//! which would answer other commits than git. So dates without a zone and relative dates are
+//! read here, the way git's `approxidate` reads them, and gix reads only what it reads as git
+//! does (a time with its zone, RFC 2822, `now`, a Unix time). Forms neither reads (`last
+//! monday`, `noon yesterday`) are refused by the caller, never read as another date.
 
 use gix::date::Zoned;
 
@@ -48,8 +50,10 @@ fn gix_reads_as_git(input: &str) -> bool {
         rest.len() == 4 && digits(&rest)
     };
     let last = input.rsplit([' ', 'T']).next().unwrap_or_default();
-    let offset_at_end = input.len() > 6 && zone(&input[input.len() - 6..].replace(['T', ' '], ""));
-    last.ends_with('Z') && last.len() > 1 && input.contains(':') || zone(last) || offset_at_end
+    // `+01:00` or `-0530` glued to the time (`12:00:00+01:00`).
+    let glued = [5, 6].iter().any(|n| input.len().checked_sub(*n).and_then(|at| input.get(at..)).is_some_and(zone));
+    let utc = last.len() > 1 && last.ends_with('Z') && input.contains(':');
+    utc || zone(last) || glued
 }
 
 /// `3 weeks ago`, `2.days`, `1 year 2 months ago`, `yesterday`, as git's `approxidate` reads
@@ -340,6 +344,7 @@ mod tests {
             "2024-01-05T12:00:00+01:00",
             "2024-01-05 12:00:00Z",
             "Thu Jan 4 12:00:00 2024 +0100",
+            "2024-01-05T12:00:00-0530",
             "10 minutes ago",
             "36 hours ago",
             "5 months ago",
