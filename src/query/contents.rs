@@ -103,7 +103,7 @@ impl ContentReader<'_> {
         if info.size >= 0
             && info.mode != 2
             && let Some(data) = self.read_live(&info.path, info.size as u64)
-            && ObjectId::for_blob(&data) == info.blob_id
+            && info.blob_id.is_blob_of(&data)
         {
             return Some(data);
         }
@@ -133,7 +133,7 @@ impl ContentReader<'_> {
             return Some(data);
         }
         let data = std::fs::read(self.root.join(path.to_path().ok()?)).ok()?;
-        (ObjectId::for_blob(&data) == blob_id).then_some(data)
+        blob_id.is_blob_of(&data).then_some(data)
     }
 }
 
