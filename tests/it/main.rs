@@ -5,6 +5,7 @@ mod content_addressing;
 mod corpus;
 mod corruption;
 mod crash;
+mod dates;
 mod derivation;
 mod doctor;
 mod graph;
