@@ -207,8 +207,7 @@ fn run(cli: &Cli, out: &mut Out) -> Result<bool, Error> {
             let since = match since {
                 None => None,
                 Some(s) => Some(crate::git::parse_date(s).ok_or_else(|| {
-                    Error::new(crate::error::ErrorCode::InvalidArgument, format!("--since `{s}` is no date git reads"))
-                        .with_remedy("try `2024-01-31` or `1 year ago`")
+                    Error::new(crate::error::ErrorCode::InvalidArgument, crate::git::unread_date("--since", s))
                 })?),
             };
             let response = engine

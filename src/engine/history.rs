@@ -436,9 +436,7 @@ impl Engine {
         let date = |value: Option<&String>, flag: &str| -> Result<Option<i64>, Error> {
             match value {
                 None => Ok(None),
-                Some(v) => crate::git::parse_date(v).map(Some).ok_or_else(|| {
-                    invalid(format!("{flag} `{v}` is no date git reads (try `2024-01-31` or `3 weeks ago`)"))
-                }),
+                Some(v) => crate::git::parse_date(v).map(Some).ok_or_else(|| invalid(crate::git::unread_date(flag, v))),
             }
         };
         let author = match author {

@@ -19,6 +19,16 @@ pub fn parse_date(input: &str) -> Option<i64> {
     parse_date_at(input, &Zoned::now())
 }
 
+/// What to say of a `flag` whose `value` [`parse_date`] does not read.
+pub fn unread_date(flag: &str, value: &str) -> String {
+    format!(
+        "{flag} `{value}` is not a date this reads: give a day (`2024-01-31`, `Jan 31 2024`), a day and a \
+         time (`2024-01-31 12:00`, with or without its zone), a relative date (`3 weeks ago`, \
+         `yesterday`) or a Unix time (`@1700000000`); git's weekday and time-of-day words (`last \
+         monday`, `noon`) are not read"
+    )
+}
+
 /// [`parse_date`] with `now` for today.
 pub fn parse_date_at(input: &str, now: &Zoned) -> Option<i64> {
     if let Some(ago) = relative(input, now) {

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 pub use attributes::{BinaryAttributes, DiffAttribute};
 pub use commits::{CommitInfo, NewCommits, format_day};
-pub use dates::parse_date;
+pub use dates::{parse_date, unread_date};
 pub use status::{IndexSnapshot, WorktreeChange};
 pub use trees::{FileMode, Gitlinks, TreeChange, TreeFile, gitlink_text};
 

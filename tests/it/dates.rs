@@ -2,7 +2,7 @@
 //! same time zone: a day without a time is that day at the current time of day (so a day's
 //! commits before that time are left out by `--since`), a time without a zone is local.
 
-use crate::support::{TempDir, bin, finish, git_at, git_with};
+use crate::support::{TempDir, bin, cc, finish, git_at, git_with};
 
 /// The commits `log --grep . ARGS` lists, run with `TZ` set to `tz`.
 fn ours(dir: &std::path::Path, tz: &str, args: &[&str]) -> Vec<String> {
@@ -57,5 +57,27 @@ fn since_and_until_take_the_commits_git_takes_for_the_same_date() {
                 assert_eq!(ours(dir, tz, &[flag, form]), git, "{tz} {arg}");
             }
         }
+    }
+}
+
+/// A form git reads that is not read here is refused, with the forms that are, never read as
+/// another date.
+#[test]
+fn a_date_form_not_read_is_refused_with_the_forms_that_are() {
+    let tmp = TempDir::new("log-dates-refused");
+    let dir = tmp.path();
+    git_at(dir, 0, &["init", "-q", "-b", "main"]);
+    std::fs::write(dir.join("f.txt"), "x\n").unwrap();
+    git_at(dir, 0, &["add", "f.txt"]);
+    git_at(dir, 1_700_000_000, &["commit", "-q", "-m", "one"]);
+    for (flag, form) in [("--since", "last monday"), ("--until", "noon yesterday"), ("--since", "3 days ago 12:00")] {
+        let run = cc(dir, &["log", "--grep", ".", flag, form]);
+        assert_eq!(run.code, 2, "{flag} {form}: {}", run.stdout);
+        assert_eq!(run.json["error"]["code"], "invalid_argument", "{}", run.stdout);
+        let message = run.json["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(form) && message.contains("2024-01-31") && message.contains("3 weeks ago"),
+            "{message}"
+        );
     }
 }
