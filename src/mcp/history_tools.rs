@@ -29,7 +29,9 @@ pub struct SearchCommitsParams {
     pub regex: Option<String>,
     /// Instead: commits whose message has a line matching this regex (`git log -E --grep`).
     pub message_regex: Option<String>,
-    /// Only commits newer than this date (`2024-01-31`, `3 weeks ago`).
+    /// Only commits newer than this date (`2024-01-31`, `3 weeks ago`), read as git reads it: a
+    /// day without a time is that day at the current time of day (`2024-01-31 00:00` for its
+    /// start), in the local time zone unless one is given.
     pub since: Option<String>,
     /// Only commits older than this date.
     pub until: Option<String>,
