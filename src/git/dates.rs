@@ -85,10 +85,11 @@ fn relative(input: &str, now: &Zoned) -> Option<i64> {
     const WORDS: [&str; 11] = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
     let (mut seconds, mut months) = (0i64, 0i64);
     for pair in tokens.chunks(2) {
-        let n: i64 = match pair[0].as_str() {
-            "last" => 1,
-            word if WORDS.contains(&word) => WORDS.iter().position(|w| *w == word)? as i64,
-            digits => digits.parse().ok().filter(|_| digits.bytes().all(|b| b.is_ascii_digit()))?,
+        let word = pair[0].as_str();
+        let n: i64 = match WORDS.iter().position(|w| *w == word) {
+            _ if word == "last" => 1,
+            Some(n) => n as i64,
+            None => word.parse().ok().filter(|_| word.bytes().all(|b| b.is_ascii_digit()))?,
         };
         let unit = pair[1].strip_suffix('s').unwrap_or(&pair[1]);
         match unit {
@@ -203,7 +204,9 @@ fn local_date(input: &str, now: &Zoned) -> Option<Option<i64>> {
     };
     // A day with its time is read as git's strict parser reads it: by the local time zone's
     // rules on that day.
-    local_seconds(year, month_or_now, day, (0, 0, 0), now)?;
+    if !is_day(year, month_or_now, day) {
+        return Some(None);
+    }
     let at = now.with().year(year as i16).month(month_or_now as i8).day(day as i8);
     Some(
         at.hour(hour)
@@ -282,12 +285,14 @@ fn at_time_of_now(year: i32, month: i32, day: i32, now: &Zoned) -> Option<i64> {
 /// keeps today's daylight saving state, so in winter a summer day's time is read in winter
 /// time). `None` when the month has no such day.
 fn local_seconds(year: i32, month: i32, day: i32, time: (i8, i8, i8), now: &Zoned) -> Option<i64> {
+    is_day(year, month, day).then(|| civil_seconds(i64::from(year), i64::from(month), i64::from(day), time, now))
+}
+
+/// Whether the month has that day.
+fn is_day(year: i32, month: i32, day: i32) -> bool {
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month[(month - 1) as usize] {
-        return None;
-    }
-    Some(civil_seconds(i64::from(year), i64::from(month), i64::from(day), time, now))
+    (1..=12).contains(&month) && day >= 1 && day <= days_in_month[(month - 1) as usize]
 }
 
 /// A day (of the proleptic Gregorian calendar; a day past its month's end runs into the next
