@@ -17,6 +17,7 @@ use super::{
 };
 use crate::error::ErrorCode;
 use crate::query::{SearchRequest, SearchResult};
+use crate::store::Store;
 use crate::view::Scope;
 
 /// At most this many repositories answer at once.
@@ -60,10 +61,12 @@ pub(super) fn helper_threads() -> bool {
 /// answers one command and exits, leaves it to the exit: closing a connection finalizes its
 /// statements and frees its copy of the schema, 4% of a query across 20 repositories, for
 /// nothing the exit does not do. A query holds no transaction open when it is done, so its
-/// writes (the view's last use) are committed either way.
-pub(super) fn release<T>(opened: T) {
+/// writes (the view's last use) are committed either way; a long write-ahead log is folded
+/// into the database first, as the close would have (see [`Store::settle_log`]).
+pub(super) fn release(store: Store) {
     if ONE_SHOT.load(std::sync::atomic::Ordering::Relaxed) {
-        std::mem::forget(opened);
+        store.settle_log();
+        std::mem::forget(store);
     }
 }
 

@@ -99,6 +99,10 @@ pub fn dir_size(path: &Path) -> u64 {
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 /// A view's last use is noted at most this often.
 const TOUCH_EVERY_SECS: i64 = 60;
+/// The write-ahead log's size above which [`Store::settle_log`] empties it. Reading a log again
+/// costs a later process about 0.3 ms a MiB; emptying it, a write and a sync of the database
+/// (10.7 ms for a log of 1.7 MiB, measured on ripgrep's store).
+const SETTLE_LOG_BYTES: u64 = 1 << 20;
 
 /// Seconds since the Unix epoch.
 pub fn now() -> i64 {
@@ -658,6 +662,22 @@ impl Store {
     /// Flushes the write-ahead log into the database file.
     pub fn checkpoint(&self) {
         let _ = self.conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
+
+    /// Before a connection is left to the exit instead of closed: folds the write-ahead log
+    /// into the database and empties it when it has grown past [`SETTLE_LOG_BYTES`], without
+    /// waiting for other connections (what they hold is left for later). Closing the last
+    /// connection does this itself; a connection left to the exit does not, and the next
+    /// process that opens the store alone rebuilds its index of the log by reading and
+    /// checksumming every frame: a store built by a query kept all of itself in the log, read
+    /// again at the start of every later query.
+    pub fn settle_log(&self) {
+        let log = self.dir.join(format!("{DB_FILE}-wal"));
+        if std::fs::metadata(&log).is_ok_and(|m| m.len() > SETTLE_LOG_BYTES) {
+            let _ = self.conn.busy_timeout(std::time::Duration::ZERO);
+            self.checkpoint();
+            let _ = self.conn.busy_timeout(BUSY_TIMEOUT);
+        }
     }
 }
 

@@ -72,3 +72,36 @@ fn the_languages_defining_a_name_are_those_of_records_with_a_definition_of_it() 
     assert_eq!(languages, ["python", "sql"], "any case, definitions only");
     assert!(store.languages_defining("missing").unwrap().is_empty());
 }
+
+#[test]
+fn a_long_write_ahead_log_is_folded_into_the_database_without_waiting_for_readers() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join(format!("{DB_FILE}-wal"));
+    let log_len = || std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+    let store = Store::open(dir.path(), true).unwrap();
+    store.set_meta("small", "x").unwrap();
+    let small = log_len();
+    assert!(small > 0 && small < SETTLE_LOG_BYTES);
+    store.settle_log();
+    assert_eq!(log_len(), small, "a short log is left as it is");
+
+    // A reader in a snapshot keeps the frames it reads: the log is folded as far as it can
+    // be, and the call returns instead of waiting for the reader.
+    let reader = Store::open(dir.path(), false).unwrap();
+    let snapshot = reader.read_snapshot().unwrap();
+    assert_eq!(reader.meta("big").unwrap(), None);
+    let big: String = (0..(SETTLE_LOG_BYTES as usize * 3 / 2)).map(|i| char::from(b'a' + (i * 7 % 26) as u8)).collect();
+    store.set_meta("big", &big).unwrap();
+    assert!(log_len() > SETTLE_LOG_BYTES);
+    store.settle_log();
+    assert!(log_len() > 0, "frames a reader may need are kept");
+    assert_eq!(reader.meta("big").unwrap(), None, "the reader still sees its snapshot");
+    drop(snapshot);
+
+    store.settle_log();
+    assert_eq!(log_len(), 0, "the log is emptied once no reader needs it");
+    drop((store, reader));
+    let reopened = Store::open(dir.path(), false).unwrap();
+    assert_eq!(reopened.meta("big").unwrap().as_deref(), Some(big.as_str()));
+    assert_eq!(reopened.meta("small").unwrap().as_deref(), Some("x"));
+}
