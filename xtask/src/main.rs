@@ -9,6 +9,7 @@ mod bench_graph;
 mod bench_history;
 mod bench_load;
 mod bench_nl;
+mod bench_refs;
 mod bench_repos;
 mod bench_xray;
 mod codegen;
@@ -105,8 +106,8 @@ fn main() -> Result<()> {
                 "search" => bench::search(&parsed),
                 "mcp" => bench::mcp(&parsed),
                 "mcp-load" => bench_load::mcp_load(&parsed),
-                "refs" => bench::refs(&parsed),
-                "snapshot" => bench::snapshot(&parsed),
+                "refs" => bench_refs::refs(&parsed),
+                "snapshot" => bench_refs::snapshot(&parsed),
                 "nl" => bench_nl::nl(&parsed),
                 "graph" => bench_graph::graph(&parsed),
                 "xray" => bench_xray::xray(&parsed),
