@@ -23,6 +23,7 @@ mod robustness;
 mod search;
 mod snapshot;
 mod support;
+mod symbol_history;
 mod terminal;
 mod watch;
 mod words;
