@@ -433,9 +433,9 @@ impl Store {
         if recent {
             return;
         }
-        let _ = self.conn.busy_timeout(std::time::Duration::ZERO);
-        let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now]);
-        let _ = self.conn.busy_timeout(BUSY_TIMEOUT);
+        self.without_waiting(|| {
+            let _ = self.conn.execute("UPDATE views SET last_used_at = ?2 WHERE id = ?1", params![id, now]);
+        });
     }
 
     /// The ref stored under `name`.
@@ -674,10 +674,16 @@ impl Store {
     pub fn settle_log(&self) {
         let log = self.dir.join(format!("{DB_FILE}-wal"));
         if std::fs::metadata(&log).is_ok_and(|m| m.len() > SETTLE_LOG_BYTES) {
-            let _ = self.conn.busy_timeout(std::time::Duration::ZERO);
-            self.checkpoint();
-            let _ = self.conn.busy_timeout(BUSY_TIMEOUT);
+            self.without_waiting(|| self.checkpoint());
         }
+    }
+
+    /// Runs `work` with no wait for a lock another connection holds: what it cannot do at once
+    /// fails (best-effort writes).
+    fn without_waiting(&self, work: impl FnOnce()) {
+        let _ = self.conn.busy_timeout(std::time::Duration::ZERO);
+        work();
+        let _ = self.conn.busy_timeout(BUSY_TIMEOUT);
     }
 }
 
