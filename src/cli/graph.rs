@@ -36,8 +36,8 @@ pub(super) enum GraphCommand {
         /// Levels of callers.
         #[arg(long, default_value_t = 1, value_name = "N")]
         depth: u32,
-        /// At most N symbols in the answer.
-        #[arg(long, default_value_t = 200, value_name = "N")]
+        /// At most N symbols in the answer (`--limit N` says the same).
+        #[arg(long, visible_alias = "limit", default_value_t = 200, value_name = "N")]
         max_nodes: usize,
     },
     /// What a symbol calls, N levels down.
@@ -49,8 +49,8 @@ pub(super) enum GraphCommand {
         /// Levels of callees.
         #[arg(long, default_value_t = 1, value_name = "N")]
         depth: u32,
-        /// At most N symbols in the answer.
-        #[arg(long, default_value_t = 200, value_name = "N")]
+        /// At most N symbols in the answer (`--limit N` says the same).
+        #[arg(long, visible_alias = "limit", default_value_t = 200, value_name = "N")]
         max_nodes: usize,
     },
     /// The call graph around a symbol, as text, JSON, Graphviz dot or Mermaid.
@@ -65,8 +65,8 @@ pub(super) enum GraphCommand {
         /// Levels in each direction.
         #[arg(long, default_value_t = 2, value_name = "N")]
         depth: u32,
-        /// At most N symbols in the answer.
-        #[arg(long, default_value_t = 200, value_name = "N")]
+        /// At most N symbols in the answer (`--limit N` says the same).
+        #[arg(long, visible_alias = "limit", default_value_t = 200, value_name = "N")]
         max_nodes: usize,
         /// Output format (`--json` is the same as `--format json`).
         #[arg(long, value_enum, default_value_t = FormatArg::Text)]
@@ -186,6 +186,12 @@ pub(super) fn run(
     };
     if let GraphCommand::References { limit: 0, .. } | GraphCommand::TestsFor { limit: 0, .. } = command {
         return Err(Error::new(ErrorCode::InvalidArgument, "--limit must be at least 1"));
+    }
+    if let GraphCommand::Callers { max_nodes: 0, .. }
+    | GraphCommand::Callees { max_nodes: 0, .. }
+    | GraphCommand::Graph { max_nodes: 0, .. } = command
+    {
+        return Err(Error::new(ErrorCode::InvalidArgument, "--max-nodes must be at least 1"));
     }
     match command {
         GraphCommand::References { name, args, limit, .. } => {

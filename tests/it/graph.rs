@@ -119,6 +119,29 @@ fn callers_callees_imports_and_tests() {
 }
 
 #[test]
+fn a_call_graph_is_cut_at_its_limit_by_either_name() {
+    let (_tmp, repo) = fixture("graph");
+    let whole = cc(&repo, &["callers", "billing.engine.run", "--ref", "main", "--depth", "2"]);
+    let count = |json: &Value| json["nodes"].as_array().map_or(0, Vec::len);
+    assert!(count(&whole.json) > 2, "{}", whole.stdout);
+    assert_eq!(whole.json["truncated"], false);
+    for flag in ["--max-nodes", "--limit"] {
+        let cut = cc(&repo, &["callers", "billing.engine.run", "--ref", "main", "--depth", "2", flag, "2"]);
+        assert_eq!(cut.code, 0, "{flag}: {}", cut.stderr);
+        assert_eq!(count(&cut.json), 2, "{flag}: {}", cut.stdout);
+        assert_eq!(cut.json["truncated"], true, "{flag}");
+        assert_eq!(cut.json["metadata"]["result_completeness"], "truncated", "{flag}");
+        // The root first, then the callers nearest to it.
+        assert_eq!(cut.json["nodes"][0]["qualified_name"], "run", "{flag}");
+    }
+    for command in ["callers", "callees", "graph"] {
+        let none = cc(&repo, &[command, "run", "--ref", "main", "--limit", "0"]);
+        assert_eq!(none.code, 2, "{command}: {}", none.stdout);
+        assert_eq!(none.json["error"]["message"], "--max-nodes must be at least 1", "{command}");
+    }
+}
+
+#[test]
 fn generated_code_is_parsed_and_ranks_below_hand_written_code_like_tests() {
     let tmp = TempDir::new("locate-rank");
     let repo = tmp.path().join("r");
