@@ -51,7 +51,8 @@ struct GlobalArgs {
     /// Keep the index in DIR instead of `<git common dir>/codecompass`.
     #[arg(long, value_name = "DIR", global = true)]
     store: Option<PathBuf>,
-    /// No progress or notes on stderr.
+    /// No progress, hints or summaries ("nothing matched") on stderr: errors, and the notes an
+    /// answer must be read with (partial, stale, answered another way), are still printed.
     #[arg(short, long, global = true)]
     quiet: bool,
     /// When to colour the output (`NO_COLOR` turns colour off, never the layout).

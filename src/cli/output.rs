@@ -179,7 +179,7 @@ impl Out {
         for note in &response.metadata.notes {
             let _ = writeln!(std::io::stderr().lock(), "note: {note}");
         }
-        if response.results.is_empty() {
+        if response.results.is_empty() && !crate::progress::is_quiet() {
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(
                 stderr,

@@ -167,6 +167,21 @@ fn exact_search_prints_every_match_and_counts_them_truly() {
     let text = cc_text(&repo, &["search", "--mode", "regex", "e"]);
     assert_eq!(text.stdout.lines().count(), all);
     assert!(!text.stderr.contains("nothing matched") && !text.stderr.contains("hint:"), "{}", text.stderr);
+    // Without a match, or cut at a limit, the summary says so; `--quiet` leaves stderr empty.
+    let none = cc_text(&repo, &["search", "--mode", "literal", "no such text anywhere"]);
+    assert_eq!(none.code, 1);
+    assert!(none.stderr.contains("nothing matched"), "{}", none.stderr);
+    let cut = cc_text(&repo, &["search", "--mode", "regex", "e", "--limit", "2"]);
+    assert!(cut.stderr.contains("raise --limit"), "{}", cut.stderr);
+    for args in [
+        &["search", "--mode", "literal", "no such text anywhere", "--quiet"][..],
+        &["search", "-q", "--mode", "regex", "e", "--limit", "2"],
+        &["locate", "no_such_symbol_here", "-q"],
+    ] {
+        let quiet = cc_text(&repo, args);
+        assert!(quiet.code <= 1, "{args:?}: {}", quiet.stderr);
+        assert_eq!(quiet.stderr, "", "{args:?}");
+    }
     // A limit cuts, and says the count is a lower bound.
     let run = crate::support::cc(&repo, &["search", "--mode", "regex", "e", "--limit", "5"]);
     assert_eq!(run.json["results"].as_array().unwrap().len(), 5);

@@ -127,8 +127,15 @@ impl Out {
     }
 
     /// After the results, on stderr: nothing matched, more results, the time limit, a hint.
+    /// With `--quiet`, only the time limit (what the answer lacks).
     fn notes_and_summary(&self, response: &SearchResponse) {
         let mut stderr = std::io::stderr().lock();
+        if response.output.safety_limit_applied {
+            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
+        }
+        if crate::progress::is_quiet() {
+            return;
+        }
         if !response.output.found() {
             let _ = writeln!(
                 stderr,
@@ -139,9 +146,6 @@ impl Out {
         }
         if response.output.truncated {
             let _ = writeln!(stderr, "(more results: raise --limit)");
-        }
-        if response.output.safety_limit_applied {
-            let _ = writeln!(stderr, "(stopped at the time limit: the results are partial)");
         }
         if let Some(s) = &response.output.suggestion {
             let _ = writeln!(stderr, "hint: {}: {}", s.reason, s.command);
