@@ -80,6 +80,7 @@ write docs/unicode.md <<'MD'
 
 Straße, naïve café, 日本語のテキスト, emoji 🚀 rocket.
 Ünïcödé identifiers: größe_berechnen and Maße.
+Été comme ÉTÉ et été; 中文字符 dans 注释; ÄÖÜ äöü ÿ.
 MD
 printf '/* caf\xe9 */\nint latin1_total = 0; /* na\xefve */\n' >native/latin1.c
 awk 'BEGIN { for (i = 0; i < 3; i++) { line = ""; for (j = 0; j < 2000; j++) line = line "tok" j " "; print line "needle_in_long_line_" i } }' >data/long-lines.txt

@@ -230,6 +230,20 @@ pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error>
             "git codecompass index --force",
         )),
     }
+    let older_format = health.store_versions.as_ref().and_then(|v| v.index_format.as_deref()?.parse::<u32>().ok());
+    if state == StoreState::Compatible && older_format.is_some_and(|f| f < crate::index::INDEX_FORMAT_VERSION) {
+        problems.push(problem(
+            "info",
+            "index_format_older",
+            format!(
+                "the full-text index has format version {}: exact search reads every file for a pattern without \
+                 three ASCII characters in a row (`été`, `中文`), where version {} narrows them",
+                older_format.unwrap_or_default(),
+                crate::index::INDEX_FORMAT_VERSION
+            ),
+            "git codecompass index --force",
+        ));
+    }
     if let Some(pid) = health.writer_pid {
         problems.push(problem(
             "info",

@@ -12,7 +12,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Te
 
 use crate::git::ObjectId;
 use crate::index::FtsError;
-use crate::query::prefilter::Prefilter;
+use crate::query::prefilter::{Prefilter, Windows};
 
 /// The fields of a commit document.
 #[derive(Clone, Copy, Debug)]
@@ -169,12 +169,15 @@ impl CommitIndex {
 
     /// The keys of the commits whose changed lines can hold a match of `prefilter`, plus those
     /// with changes that could not be read and, with `binary`, those that changed a binary
-    /// file; `None` when the prefilter narrows nothing.
+    /// file; `None` when the prefilter narrows nothing. `windows`: what the store's trigram
+    /// terms were made of (`Store::trigram_windows`).
     pub fn candidates(
         &self,
         prefilter: &Prefilter,
+        windows: Windows,
         binary: bool,
     ) -> Result<Option<std::collections::HashSet<u64>>, FtsError> {
+        let prefilter = &prefilter.within(windows);
         if prefilter.is_any() {
             return Ok(None);
         }

@@ -98,7 +98,8 @@ pub fn pickaxe<'g>(
     // `-S` counts in binary files too: their long printable runs are indexed, which hold every
     // occurrence of a printable string as long; `-G` skips binary files, as git does.
     let binary = matches!(query.pickaxe, Pickaxe::Count(needle) if !super::pickaxe::in_printable_runs(needle.bytes()));
-    let candidates: Option<HashSet<u64>> = index.candidates(&prefilter(query.pickaxe), binary)?;
+    let candidates: Option<HashSet<u64>> =
+        index.candidates(&prefilter(query.pickaxe), store.trigram_windows(), binary)?;
     let mut simplify = |row: &CommitRow| simplify_merge(&repo, row, query.pathspecs);
     let Walk { mut commits, boundary } = graph.walk(tips, query.walk, &mut simplify);
     if let Some(n) = query.shown_first {

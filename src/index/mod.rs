@@ -43,7 +43,22 @@ pub use verify::{STAMPS, Verify, commit_files};
 ///   now `fv` 7.8 MB and `place` 7.5 MB); the columns are opened once per query (see
 ///   [`Columns`]); `kind` (a filter that adds nothing to a score), `fv` and `trigrams`, never
 ///   scored, have no field norms.
-pub const INDEX_FORMAT_VERSION: u32 = 4;
+/// - 5: trigrams of every window of three bytes, not of ASCII windows only: a pattern with no
+///   three ASCII characters in a row (`été`, `中文`, an emoji) narrows the files to read as any
+///   other does, where it read every file. A store of version 4 is still read (and written:
+///   the terms a query leaves out harm nothing), its queries without those windows (see
+///   [`trigram_windows`]); a build that reads only version 4 refuses a store of version 5,
+///   whose documents it would write without them.
+pub const INDEX_FORMAT_VERSION: u32 = 5;
+
+/// The oldest format version this build reads.
+pub const OLDEST_INDEX_FORMAT_VERSION: u32 = 4;
+
+/// Which windows a store's trigram terms were made of, by its index format version: every
+/// window of three bytes from version 5, ASCII windows before.
+pub fn trigram_windows(format: u32) -> crate::query::prefilter::Windows {
+    if format >= 5 { crate::query::prefilter::Windows::Bytes } else { crate::query::prefilter::Windows::Ascii }
+}
 
 /// What went wrong in the full-text index.
 #[derive(Debug, thiserror::Error)]

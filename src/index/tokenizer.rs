@@ -213,25 +213,32 @@ pub fn fold(c: char) -> char {
     c.to_ascii_lowercase()
 }
 
-/// Packs three ASCII bytes (already folded) into a code below 2^21.
+/// Packs a window's three bytes (ASCII letters already folded) into a code below 2^24.
 fn pack(a: u8, b: u8, c: u8) -> u32 {
-    (u32::from(a) << 14) | (u32::from(b) << 7) | u32::from(c)
+    (u32::from(a) << 16) | (u32::from(b) << 8) | u32::from(c)
 }
 
-/// The distinct trigram codes of `text`: windows of three ASCII bytes, folded, not crossing
-/// a line end. Windows with non-ASCII bytes are not indexed; queries skip them the same way.
+/// The code of every window of three bytes of `text` that does not cross a line end, ASCII
+/// letters folded, in order (with repeats). The bytes of other characters are taken as they
+/// are: case-insensitive queries give no trigram for a window holding a letter with other
+/// cases (see `query::prefilter`). Content is decoded lossily before it is indexed, which
+/// replaces only invalid sequences: a valid character is decoded as itself wherever it
+/// stands, so every window of any match of a valid UTF-8 pattern is indexed.
+fn window_codes(text: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    text.windows(3)
+        .filter(|w| !w.contains(&b'\n'))
+        .map(|w| pack(w[0].to_ascii_lowercase(), w[1].to_ascii_lowercase(), w[2].to_ascii_lowercase()))
+}
+
+/// The distinct trigram codes of `text` (see [`window_codes`]), sorted; `seen` is a bitmap
+/// of every code, kept clear between calls.
 pub fn trigram_codes(text: &[u8], seen: &mut Vec<u64>, out: &mut Vec<u32>) {
-    const WORDS: usize = (1 << 21) / 64;
+    const WORDS: usize = (1 << 24) / 64;
     if seen.len() != WORDS {
         *seen = vec![0u64; WORDS];
     }
     out.clear();
-    for w in text.windows(3) {
-        let (a, b, c) = (w[0], w[1], w[2]);
-        if a >= 0x80 || b >= 0x80 || c >= 0x80 || a == b'\n' || b == b'\n' || c == b'\n' {
-            continue;
-        }
-        let code = pack(a.to_ascii_lowercase(), b.to_ascii_lowercase(), c.to_ascii_lowercase());
+    for code in window_codes(text) {
         let (word, bit) = ((code / 64) as usize, 1u64 << (code % 64));
         if seen[word] & bit == 0 {
             seen[word] |= bit;
@@ -244,18 +251,26 @@ pub fn trigram_codes(text: &[u8], seen: &mut Vec<u64>, out: &mut Vec<u32>) {
     out.sort_unstable();
 }
 
+/// A code's term: its three bytes as characters, a byte of another character than ASCII as
+/// U+0180 to U+01FF (a term is text, and a window may cut a character in two), so a window of
+/// ASCII has the term it had before other windows were indexed.
 fn unpack(code: u32, out: &mut String) {
     out.clear();
-    out.push(((code >> 14) & 0x7f) as u8 as char);
-    out.push(((code >> 7) & 0x7f) as u8 as char);
-    out.push((code & 0x7f) as u8 as char);
+    for byte in [(code >> 16) as u8, (code >> 8) as u8, code as u8] {
+        out.push(if byte.is_ascii() {
+            char::from(byte)
+        } else {
+            char::from_u32(0x100 + u32::from(byte)).expect("U+0180 to U+01FF are characters")
+        });
+    }
 }
 
-/// The distinct trigrams of `text` as strings (for queries and tests).
+/// The distinct trigrams of `text` as terms, sorted (for queries and tests).
 pub fn trigrams(text: &str) -> Vec<String> {
-    let mut seen = Vec::new();
-    let mut codes = Vec::new();
-    trigram_codes(text.as_bytes(), &mut seen, &mut codes);
+    // A query's text is short: no bitmap.
+    let mut codes: Vec<u32> = window_codes(text.as_bytes()).collect();
+    codes.sort_unstable();
+    codes.dedup();
     codes
         .into_iter()
         .map(|c| {
@@ -404,8 +419,35 @@ mod tests {
     fn trigrams_are_folded_distinct_and_stop_at_lines() {
         assert_eq!(trigrams("AbAbA"), ["aba", "bab"]);
         assert_eq!(trigrams("ab\ncd"), Vec::<String>::new());
-        // Windows with non-ASCII bytes are not indexed.
-        assert_eq!(trigrams("ÄÖü"), Vec::<String>::new());
-        assert_eq!(trigrams("aÄbcd"), ["bcd"]);
+        // Bytes of other characters than ASCII are taken as they are (not folded), shifted
+        // to U+0180 to U+01FF in the term; a window may cut a character.
+        let shifted = |bytes: &[u8]| -> String {
+            bytes
+                .iter()
+                .map(|&b| if b.is_ascii() { char::from(b) } else { char::from_u32(0x100 + u32::from(b)).unwrap() })
+                .collect()
+        };
+        // "é" is C3 A9, "É" is C3 89.
+        assert_eq!(trigrams("été"), [shifted(b"t\xc3\xa9"), shifted(b"\xa9t\xc3"), shifted(b"\xc3\xa9t")]);
+        assert_ne!(trigrams("ÉTÉ"), trigrams("été"));
+        assert_eq!(trigrams("aÄbcd").len(), 4);
+        assert!(trigrams("aÄbcd").contains(&"bcd".to_owned()));
+        assert_eq!(trigrams("é\né"), Vec::<String>::new());
+        // The same codes through the index's bitmap as through a query's sort.
+        let mut seen = Vec::new();
+        let mut codes = Vec::new();
+        for text in ["AbAbA", "été ÉTÉ 中文字符", "a\nbcd\r\n\u{1F600}x", ""] {
+            trigram_codes(text.as_bytes(), &mut seen, &mut codes);
+            let terms: Vec<String> = codes
+                .iter()
+                .map(|&c| {
+                    let mut s = String::new();
+                    unpack(c, &mut s);
+                    s
+                })
+                .collect();
+            assert_eq!(terms, trigrams(text), "{text}");
+            assert!(seen.iter().all(|&w| w == 0), "the bitmap is left clear");
+        }
     }
 }

@@ -148,8 +148,8 @@ pub fn process(cx: &Context<'_>, job: super::Job, buf: &mut Vec<u8>) -> Result<P
     let binary = skip_reason.as_deref() == Some("binary") || data.is_some_and(is_binary);
     let within_limit = data.is_some_and(|d| d.len() as u64 <= cx.max_file_size);
     // Snippets need text within the size limit; trigrams are taken from any text up to a far
-    // higher bound, so exact search narrows big files too. Only ASCII windows make trigrams,
-    // so decoding invalid UTF-8 lossily changes none of them.
+    // higher bound, so exact search narrows big files too. Decoding invalid UTF-8 lossily
+    // replaces only invalid sequences: every window of a valid pattern's match is kept.
     let text = if binary || too_large || !within_limit { None } else { data.and_then(|d| std::str::from_utf8(d).ok()) };
     let trigram_text: Option<std::borrow::Cow<'_, str>> =
         if binary || too_large { None } else { data.map(String::from_utf8_lossy) };

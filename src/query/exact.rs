@@ -69,8 +69,9 @@ pub fn candidates(
     prefilter: Option<&Prefilter>,
     allowed: &Arc<RoaringBitmap>,
 ) -> Result<(Vec<FileInfo>, bool), QueryError> {
-    let prefilter = prefilter.filter(|p| !p.is_any());
-    let candidates = match prefilter {
+    // What the store's trigram terms can answer.
+    let prefilter = prefilter.map(|p| p.within(ctx.store.trigram_windows())).filter(|p| !p.is_any());
+    let candidates = match &prefilter {
         Some(p) => candidate_ids(ctx, p, allowed)?,
         None => (**allowed).clone(),
     };
@@ -120,6 +121,7 @@ pub fn candidate_ids(
     prefilter: &Prefilter,
     allowed: &Arc<RoaringBitmap>,
 ) -> Result<RoaringBitmap, QueryError> {
+    let prefilter = &prefilter.within(ctx.store.trigram_windows());
     if prefilter.is_any() {
         return Ok((**allowed).clone());
     }

@@ -3,7 +3,9 @@
 //!
 //! The tree is a necessary condition only: a file that lacks it cannot match, a file that has
 //! it may not. Literal runs are joined across concatenations; case-folded classes (`[Ff]`,
-//! what `(?i)` produces) count as their ASCII-lower-case letter, like the index.
+//! what `(?i)` produces) count as their ASCII-lower-case letter, like the index. Characters
+//! other than ASCII count as their UTF-8 bytes, as the index takes them, and only as literals:
+//! a letter that has other cases is a class under `(?i)`, which breaks the run.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 use tantivy::Term;
@@ -11,6 +13,15 @@ use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::{Field, IndexRecordOption};
 
 use crate::index::tokenizer::{fold, trigrams};
+
+/// Which windows of three bytes an index made trigram terms of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Windows {
+    /// Those of ASCII bytes only (index format 4).
+    Ascii,
+    /// All of them.
+    Bytes,
+}
 
 /// A boolean condition over trigrams.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,8 +81,29 @@ impl Prefilter {
         Prefilter::literal(&text.chars().map(fold).collect::<String>())
     }
 
+    /// The trigrams of a run of `text`. U+FFFD stands where bytes were not UTF-8, in a pattern
+    /// made of bytes (`log -S` with a needle that is not text) as in indexed content, and the
+    /// same bytes decode to it or not by what follows them: a window holding it is required
+    /// of no file.
     fn literal(text: &str) -> Prefilter {
-        Prefilter::and(trigrams(text).into_iter().map(Prefilter::Trigram).collect())
+        Prefilter::and(text.split('\u{FFFD}').flat_map(trigrams).map(Prefilter::Trigram).collect())
+    }
+
+    /// The condition an index of `windows` can answer: a trigram it has no term for is
+    /// required of no file.
+    pub fn within(&self, windows: Windows) -> Prefilter {
+        match (self, windows) {
+            (_, Windows::Bytes) | (Prefilter::Any, _) => self.clone(),
+            (Prefilter::Trigram(t), Windows::Ascii) => {
+                if t.is_ascii() {
+                    self.clone()
+                } else {
+                    Prefilter::Any
+                }
+            }
+            (Prefilter::And(parts), _) => Prefilter::and(parts.iter().map(|p| p.within(windows)).collect()),
+            (Prefilter::Or(parts), _) => Prefilter::or(parts.iter().map(|p| p.within(windows)).collect()),
+        }
     }
 
     /// Whether the condition constrains nothing.
@@ -223,5 +255,31 @@ mod tests {
         assert_eq!(prefilter("x(abc)*"), Prefilter::Any);
         assert_eq!(prefilter("[a-z]+_id"), t("_id"));
         assert_eq!(prefilter("user_[a-z]+"), Prefilter::And(vec![t("er_"), t("ser"), t("use")]));
+    }
+
+    #[test]
+    fn characters_other_than_ascii_count_as_their_bytes_unless_case_is_ignored() {
+        let terms = |text: &str| Prefilter::and(trigrams(text).into_iter().map(Prefilter::Trigram).collect());
+        assert_eq!(prefilter("été"), terms("été"));
+        assert!(matches!(prefilter("été"), Prefilter::And(ref parts) if parts.len() == 3));
+        assert_eq!(prefilter("Größe.*中文"), Prefilter::and(vec![terms("Größe"), terms("中文")]));
+        // `é` has another case: under `(?i)` it is a class, and only `t` is left between.
+        assert_eq!(prefilter("(?i)été"), Prefilter::Any);
+        assert_eq!(prefilter("(?i)xyz_é"), Prefilter::And(vec![t("xyz"), t("yz_")]));
+        // Characters without cases are literals under `(?i)` too.
+        assert_eq!(prefilter("(?i)中文"), terms("中文"));
+        // U+FFFD, where a pattern made of bytes was not UTF-8, is required of no file: the
+        // windows around it are left out.
+        assert_eq!(Prefilter::of_literal("ab\u{FFFD}cd"), Prefilter::Any);
+        assert_eq!(Prefilter::of_literal("abc\u{FFFD}"), t("abc"));
+        // An index of ASCII windows only (format 4) is asked only for those.
+        assert_eq!(prefilter("été").within(Windows::Ascii), Prefilter::Any);
+        assert_eq!(prefilter("abcé").within(Windows::Ascii), t("abc"));
+        assert_eq!(prefilter("abcé|中文字").within(Windows::Ascii), Prefilter::Any);
+        assert_eq!(prefilter("abcé|xyzé").within(Windows::Ascii), Prefilter::Or(vec![t("abc"), t("xyz")]));
+        assert_eq!(prefilter("abcé").within(Windows::Bytes), prefilter("abcé"));
+        // Bytes that are not UTF-8 (`(?-u)`) require nothing.
+        let bytes = regex_syntax::ParserBuilder::new().utf8(false).build().parse(r"(?-u:\xE9\xE9\xE9)").unwrap();
+        assert_eq!(of(&bytes), Prefilter::Any);
     }
 }

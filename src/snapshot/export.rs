@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 
 use super::manifest::{
@@ -77,12 +77,19 @@ pub fn export(
     let source = Connection::open_with_flags(store_dir.join(STORE_ENTRY), OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(StoreError::from)?;
     source.busy_timeout(std::time::Duration::from_secs(60)).map_err(StoreError::from)?;
-    let fts_files = {
+    let (fts_files, index_format) = {
         let _lock = WriteLock::acquire(store_dir, true)?;
         source.execute_batch("BEGIN").map_err(StoreError::from)?;
         // A read starts the snapshot; until then a WAL reader has none.
         source.query_row("SELECT count(*) FROM views", [], |r| r.get::<_, i64>(0)).map_err(StoreError::from)?;
-        link_fulltext_commit(&crate::index::dir_of(store_dir), &fts_copy)?
+        // The format the store's documents were written in, which may be older than this
+        // build's (see `index::OLDEST_INDEX_FORMAT_VERSION`): what the manifest says.
+        let format: Option<String> = source
+            .query_row("SELECT value FROM meta WHERE key = 'index_format_version'", [], |r| r.get(0))
+            .optional()
+            .map_err(StoreError::from)?;
+        let format = format.and_then(|f| f.parse::<u32>().ok()).unwrap_or(crate::index::OLDEST_INDEX_FORMAT_VERSION);
+        (link_fulltext_commit(&crate::index::dir_of(store_dir), &fts_copy)?, format)
     };
     crate::failpoint::hit("snapshot.export_after_pin");
 
@@ -133,7 +140,7 @@ pub fn export(
         created_at: store::now(),
         schema_version: store::STORE_SCHEMA_VERSION,
         extractor_version: crate::extract::EXTRACTOR_VERSION,
-        index_format_version: crate::index::INDEX_FORMAT_VERSION,
+        index_format_version: index_format,
         repository: RepositoryIdentity { root_commits: roots.iter().map(ObjectId::to_hex).collect() },
         views: trimmed.views.clone(),
         limited_to_refs: keep.is_some(),

@@ -113,6 +113,8 @@ pub fn now() -> i64 {
 pub struct Store {
     dir: PathBuf,
     conn: Connection,
+    /// The full-text index format version the store was made with.
+    index_format: u32,
 }
 
 pub const DB_FILE: &str = "store.sqlite";
@@ -135,7 +137,8 @@ impl Store {
             Ok(c) => c,
             Err(e) => return (StoreState::Corrupt, e.to_string()),
         };
-        Store::classify_open(&conn)
+        let (state, detail, _) = Store::classify_open(&conn);
+        (state, detail)
     }
 
     /// Whether a store exists in `dir` (its database file); says nothing of its state.
@@ -143,8 +146,9 @@ impl Store {
         dir.join(DB_FILE).exists()
     }
 
-    /// Classifies the store behind an open connection by its versions.
-    fn classify_open(conn: &Connection) -> (StoreState, String) {
+    /// Classifies the store behind an open connection by its versions; with the full-text
+    /// index format version it was made with.
+    fn classify_open(conn: &Connection) -> (StoreState, String, u32) {
         let version: Result<Option<String>, _> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional();
         match version {
@@ -153,22 +157,32 @@ impl Store {
                 let format: Result<Option<String>, _> = conn
                     .query_row("SELECT value FROM meta WHERE key = 'index_format_version'", [], |r| r.get(0))
                     .optional();
-                let ours = crate::index::INDEX_FORMAT_VERSION.to_string();
+                let ours = crate::index::INDEX_FORMAT_VERSION;
+                let read = crate::index::OLDEST_INDEX_FORMAT_VERSION..=ours;
                 match format {
-                    Ok(Some(f)) if f != ours => (
-                        StoreState::ReindexRequired,
-                        format!("its full-text index has format version {f}, this build reads version {ours}"),
-                    ),
-                    Ok(_) => (StoreState::Compatible, String::new()),
-                    Err(e) => (StoreState::Corrupt, e.to_string()),
+                    Ok(Some(f)) => match f.parse::<u32>() {
+                        Ok(f) if read.contains(&f) => (StoreState::Compatible, String::new(), f),
+                        _ => (
+                            StoreState::ReindexRequired,
+                            format!(
+                                "its full-text index has format version {f}, this build reads versions {} to {ours}",
+                                read.start()
+                            ),
+                            0,
+                        ),
+                    },
+                    // No version said: read as the oldest, whose queries ask the least.
+                    Ok(None) => (StoreState::Compatible, String::new(), *read.start()),
+                    Err(e) => (StoreState::Corrupt, e.to_string(), 0),
                 }
             }
             Ok(Some(v)) => (
                 StoreState::ReindexRequired,
                 format!("written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"),
+                0,
             ),
-            Ok(None) => (StoreState::Corrupt, "the store has no schema version".to_owned()),
-            Err(e) => (StoreState::Corrupt, e.to_string()),
+            Ok(None) => (StoreState::Corrupt, "the store has no schema version".to_owned(), 0),
+            Err(e) => (StoreState::Corrupt, e.to_string(), 0),
         }
     }
 
@@ -215,7 +229,7 @@ impl Store {
         }
         // One connection classifies and then serves: a query opens the database once.
         let conn = Connection::open(dir.join(DB_FILE))?;
-        let (state, detail) = Store::classify_open(&conn);
+        let (state, detail, index_format) = Store::classify_open(&conn);
         if state != StoreState::Compatible {
             return Err(StoreError::Incompatible { path: dir.to_owned(), state, detail });
         }
@@ -245,7 +259,7 @@ impl Store {
         if present != schema::ADDITION_TABLES.len() as i64 {
             conn.execute_batch(schema::ADDITIONS)?;
         }
-        Ok(Store { dir: dir.to_owned(), conn })
+        Ok(Store { dir: dir.to_owned(), conn, index_format })
     }
 
     /// Writes an empty store: WAL mode (kept by the file) and the schema, under a temporary
@@ -286,6 +300,12 @@ impl Store {
         }
         std::fs::rename(&tmp, &target).map_err(|e| StoreError::Io { path: target, source: e })?;
         Ok(())
+    }
+
+    /// Which windows the trigram terms of the store's full-text indexes (the code's and the
+    /// commits') were made of: what a query may ask of them.
+    pub fn trigram_windows(&self) -> crate::query::prefilter::Windows {
+        crate::index::trigram_windows(self.index_format)
     }
 
     /// The store's directory.

@@ -20,6 +20,8 @@ const WORDS: &[&str] = &[
     "foo(bar)",
     "Caf\u{e9}",
     "CAF\u{c9}",
+    "\u{e9}t\u{e9}",
+    "\u{4e2d}\u{6587}\u{5b57}",
 ];
 
 fn body(rng: &mut Rng) -> String {
@@ -204,6 +206,8 @@ fn compare(dir: &Path, seed: u64) {
         "return x gamma",
         "binary",
         "caf\u{e9}",
+        "\u{e9}t\u{e9}",
+        "\u{4e2d}\u{6587}\u{5b57}",
         "ary",
         "cafe",
         "Subproject",
@@ -214,6 +218,8 @@ fn compare(dir: &Path, seed: u64) {
     for (ours_args, git_args) in [
         (vec!["-S", "NEEDLE", "-i"], vec!["-S", "NEEDLE", "-i"]),
         (vec!["-S", "caf\u{c9}", "-i"], vec!["-S", "caf\u{c9}", "-i"]),
+        (vec!["-S", "\u{c9}T\u{c9}", "-i"], vec!["-S", "\u{c9}T\u{c9}", "-i"]),
+        (vec!["-G", "\u{e9}t\u{e9} [0-4]"], vec!["-G", "\u{e9}t\u{e9} [0-4]"]),
         (vec!["-S", "Subproject COMMIT", "-i"], vec!["-S", "Subproject COMMIT", "-i"]),
         (vec!["-G", "^needle [0-4]", "-i"], vec!["-G", "^needle [0-4]", "-i"]),
         // `--reverse`: git cuts the walk at `--max-count` before `-S`/`-G` look (so only those

@@ -114,6 +114,10 @@ fn patterns(repo: &Path) -> Vec<(String, bool, bool)> {
         ("Größe", true),
         ("日本語", true),
         ("🚀", true),
+        ("été", true),
+        ("Été comme ÉTÉ", true),
+        ("中文字符", true),
+        ("ü", true),
         ("needle_in_long_line_2", true),
     ];
     for (p, literal) in fixed {
@@ -143,6 +147,9 @@ fn patterns(repo: &Path) -> Vec<(String, bool, bool)> {
         r"Gr..e",
         r"Stra(ss|ß)e",
         r"テキスト",
+        r"[éÉ]t[éÉ]",
+        r"注释|café",
+        r"é{1,}t",
         r"[A-Z][a-z]+Handler",
         r"def [a-z_]+\(",
         r"pub fn [a-z]+",
@@ -161,7 +168,7 @@ fn patterns(repo: &Path) -> Vec<(String, bool, bool)> {
     for r in regexes {
         out.push((r.to_owned(), false, false));
     }
-    for r in ["fetchuser", "SERVER", "größe_BERECHNEN", "line ONE"] {
+    for r in ["fetchuser", "SERVER", "größe_BERECHNEN", "line ONE", "ÉTÉ", "äöü", "Été comme été"] {
         out.push((r.to_owned(), false, true));
     }
     out
@@ -205,6 +212,50 @@ fn exact_search_equals_git_grep_at_the_worktree_and_at_another_ref() {
         patterns.len() * 2,
         failures.join("\n")
     );
+}
+
+/// A pattern with no three ASCII characters in a row is narrowed by the trigram index like any
+/// other; a store written by a build of index format 4, whose trigrams are of ASCII windows
+/// only, reads every file for it, with the same answer, and `doctor` says how to narrow it.
+#[test]
+fn patterns_of_other_characters_are_narrowed_unless_the_store_is_of_the_older_format() {
+    let (_tmp, repo) = fixture("grep-oracle");
+    let run = |pattern: &str| crate::support::cc(&repo, &["search", "--mode", "literal", pattern, "--explain", "full"]);
+    let files = |run: &crate::support::Run| run.json["files_scanned"].as_u64().unwrap_or(u64::MAX);
+    let lines = |run: &crate::support::Run| -> Vec<(String, u64)> {
+        run.json["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["path"].as_str().unwrap().to_owned(), r["line_start"].as_u64().unwrap()))
+            .collect()
+    };
+    let narrowed = run("中文字符");
+    assert_eq!(lines(&narrowed), [("docs/unicode.md".to_owned(), 5)], "{}", narrowed.stdout);
+    let all = run("zz").json["files_scanned"].as_u64().unwrap();
+    assert!(files(&narrowed) < all / 4, "{} of {all} files read", files(&narrowed));
+    assert!(!narrowed.json["prefilter"].as_str().unwrap().starts_with("none"), "{}", narrowed.stdout);
+
+    let conn = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
+    conn.execute("UPDATE meta SET value = '4' WHERE key = 'index_format_version'", []).unwrap();
+    drop(conn);
+    let older = run("中文字符");
+    assert_eq!(lines(&older), lines(&narrowed));
+    assert_eq!(files(&older), all, "{}", older.stdout);
+    // Its ASCII windows still narrow.
+    assert!(files(&run("Été comme")) < all / 4);
+    let doctor = crate::support::cc(&repo, &["doctor"]);
+    let codes: Vec<&str> =
+        doctor.json["problems"].as_array().unwrap().iter().filter_map(|p| p["code"].as_str()).collect();
+    assert!(codes.contains(&"index_format_older"), "{}", doctor.stdout);
+
+    // A format this build does not read at all is refused.
+    let conn = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
+    conn.execute("UPDATE meta SET value = '3' WHERE key = 'index_format_version'", []).unwrap();
+    drop(conn);
+    let refused = run("中文字符");
+    assert_eq!(refused.code, 2);
+    assert_eq!(refused.json["error"]["code"], "index_incompatible", "{}", refused.stdout);
 }
 
 /// Text files the attributes make binary (`-diff`, the `binary` macro, a driver configured

@@ -456,6 +456,27 @@ fn hostile_snapshots_are_refused_and_leave_the_store_byte_identical() {
     assert_eq!(located(&cc(&empty, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
 }
 
+/// A store written by a build of index format 4 (trigrams of ASCII windows only) is still
+/// read and exported, and its snapshot says so: a build that reads it whole refuses it.
+#[test]
+fn a_store_of_the_older_index_format_is_exported_as_that_format() {
+    let (tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let conn = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
+    conn.execute("UPDATE meta SET value = '4' WHERE key = 'index_format_version'", []).unwrap();
+    drop(conn);
+    assert_eq!(located(&cc(&repo, &["locate", "Cart"])), [("src/cart.rs".into(), 11)]);
+    let file = tmp.path().join("old.tar.zst");
+    assert_eq!(cc(&repo, &["snapshot", "export", "-o", file.to_str().unwrap()]).code, 0);
+    let inspect = cc(&repo, &["snapshot", "inspect", file.to_str().unwrap()]);
+    assert_eq!(inspect.json["manifest"]["index_format_version"], 4, "{}", inspect.stdout);
+    assert_eq!(inspect.json["compatible"], false, "{}", inspect.stdout);
+    let theirs = clone(&repo, "teammate");
+    let run = cc(&theirs, &["snapshot", "import", file.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert_eq!(run.json["error"]["code"], "snapshot_incompatible", "{}", run.stdout);
+}
+
 #[test]
 fn a_store_of_another_index_format_is_refused_with_its_remedy() {
     let (_tmp, repo) = fixture("shop");
