@@ -128,11 +128,21 @@ impl Prefilter {
     }
 }
 
-/// A piece of a concatenation: a literal character, or a sub-condition that breaks literal runs.
+/// A piece of a concatenation: a literal character, one of a few (a class such as `[Éé]`,
+/// what `(?i)` makes of a letter with other cases), or a sub-condition that breaks literal
+/// runs.
 enum Piece {
     Char(char),
+    Choice(Vec<char>),
     Break(Prefilter),
 }
+
+/// A class of at most this many characters is a choice within a run; a larger one breaks it.
+const MAX_CHOICE: usize = 4;
+
+/// A run of choices is spelled out as at most this many texts, any of which the file must
+/// hold; a run with more is cut where the count would pass it.
+const MAX_SPELLINGS: usize = 16;
 
 /// The prefilter of a parsed pattern.
 pub fn of(hir: &Hir) -> Prefilter {
@@ -143,45 +153,90 @@ pub fn of(hir: &Hir) -> Prefilter {
 
 fn assemble(pieces: Vec<Piece>) -> Prefilter {
     let mut parts = Vec::new();
-    let mut run = String::new();
+    // The characters each position of the current run may be, folded as the index folds.
+    let mut run: Vec<Vec<char>> = Vec::new();
     for piece in pieces {
         match piece {
-            Piece::Char(c) => run.push(fold(c)),
+            Piece::Char(c) => run.push(vec![fold(c)]),
+            Piece::Choice(chars) => {
+                let mut folded: Vec<char> = chars.into_iter().map(fold).collect();
+                folded.sort_unstable();
+                folded.dedup();
+                run.push(folded);
+            }
             Piece::Break(p) => {
-                parts.push(Prefilter::literal(&run));
-                run.clear();
+                parts.push(spelled(&std::mem::take(&mut run)));
                 parts.push(p);
             }
         }
     }
-    parts.push(Prefilter::literal(&run));
+    parts.push(spelled(&run));
     Prefilter::and(parts)
 }
 
-/// A class that is one letter in either case (`[Ff]`) or a single character.
-fn class_char(class: &Class) -> Option<char> {
+/// A run's condition: it is spelled one of its ways, each way's trigrams all present; a run
+/// with more than [`MAX_SPELLINGS`] ways is cut into pieces with fewer, each required.
+fn spelled(run: &[Vec<char>]) -> Prefilter {
+    let mut parts = Vec::new();
+    let mut at = 0;
+    while at < run.len() {
+        let mut ways = 1usize;
+        let mut end = at;
+        while end < run.len() && ways * run[end].len() <= MAX_SPELLINGS {
+            ways *= run[end].len();
+            end += 1;
+        }
+        // A position with more ways than the bound alone cannot happen (a choice has at most
+        // `MAX_CHOICE`); were it to, it is passed over.
+        let piece = &run[at..end.max(at + 1)];
+        if end > at {
+            let mut texts = vec![String::new()];
+            for chars in piece {
+                texts = texts.iter().flat_map(|t| chars.iter().map(move |c| format!("{t}{c}"))).collect();
+            }
+            parts.push(Prefilter::or(texts.iter().map(|t| Prefilter::literal(t)).collect()));
+        }
+        at = end.max(at + 1);
+    }
+    Prefilter::and(parts)
+}
+
+/// A class as a piece: one character (a letter in either ASCII case counts as one), a choice
+/// of a few, or none when it has more. A class of bytes (`(?-u)`) counts only when all its
+/// bytes are ASCII: the index holds the UTF-8 of text, not raw bytes.
+fn class_piece(class: &Class) -> Option<Piece> {
     let mut chars: Vec<char> = Vec::new();
     match class {
         Class::Unicode(c) => {
             for range in c.ranges() {
-                if (range.end() as u32) - (range.start() as u32) > 1 || chars.len() > 2 {
-                    return None;
+                for c in range.start()..=range.end() {
+                    if chars.len() == 2 * MAX_CHOICE {
+                        return None;
+                    }
+                    chars.push(c);
                 }
-                chars.extend([range.start(), range.end()]);
             }
         }
         Class::Bytes(c) => {
             for range in c.ranges() {
-                if range.end() - range.start() > 1 || chars.len() > 2 {
-                    return None;
+                for b in range.start()..=range.end() {
+                    if !b.is_ascii() || chars.len() == 2 * MAX_CHOICE {
+                        return None;
+                    }
+                    chars.push(char::from(b));
                 }
-                chars.extend([range.start() as char, range.end() as char]);
             }
         }
     }
-    chars.dedup();
-    let first = *chars.first()?;
-    chars.iter().all(|&c| fold(c) == fold(first) && c.is_ascii()).then_some(fold(first))
+    let mut folded: Vec<char> = chars.iter().map(|&c| fold(c)).collect();
+    folded.sort_unstable();
+    folded.dedup();
+    match folded.len() {
+        0 => None,
+        1 => Some(Piece::Char(folded[0])),
+        n if n <= MAX_CHOICE => Some(Piece::Choice(folded)),
+        _ => None,
+    }
 }
 
 fn pieces_of(hir: &Hir, out: &mut Vec<Piece>) {
@@ -191,10 +246,7 @@ fn pieces_of(hir: &Hir, out: &mut Vec<Piece>) {
             Ok(text) => out.extend(text.chars().map(Piece::Char)),
             Err(_) => out.push(Piece::Break(Prefilter::Any)),
         },
-        HirKind::Class(class) => match class_char(class) {
-            Some(c) => out.push(Piece::Char(c)),
-            None => out.push(Piece::Break(Prefilter::Any)),
-        },
+        HirKind::Class(class) => out.push(class_piece(class).unwrap_or(Piece::Break(Prefilter::Any))),
         // Zero-width assertions consume no text: the literals around them stay adjacent.
         HirKind::Look(_) => {}
         HirKind::Repetition(rep) => {
@@ -263,9 +315,29 @@ mod tests {
         assert_eq!(prefilter("été"), terms("été"));
         assert!(matches!(prefilter("été"), Prefilter::And(ref parts) if parts.len() == 3));
         assert_eq!(prefilter("Größe.*中文"), Prefilter::and(vec![terms("Größe"), terms("中文")]));
-        // `é` has another case: under `(?i)` it is a class, and only `t` is left between.
-        assert_eq!(prefilter("(?i)été"), Prefilter::Any);
-        assert_eq!(prefilter("(?i)xyz_é"), Prefilter::And(vec![t("xyz"), t("yz_")]));
+        // `é` has another case: under `(?i)` it is a class, a choice of two, and the run is
+        // any of its four spellings.
+        let spellings = |texts: &[&str]| Prefilter::or(texts.iter().map(|s| terms(s)).collect());
+        assert_eq!(prefilter("(?i)été"), spellings(&["ÉtÉ", "Été", "étÉ", "été"]));
+        assert_eq!(prefilter("(?i)xyz_é"), spellings(&["xyz_É", "xyz_é"]));
+        assert_eq!(prefilter("[内外]核心"), spellings(&["内核心", "外核心"]));
+        // `k` and `s` have a third case under `(?i)` (the Kelvin sign, the long s).
+        assert_eq!(prefilter("(?i)kern"), spellings(&["kern", "\u{212A}ern"]));
+        // A run with more spellings than the bound is cut where it would pass it: each
+        // piece is required, spelled its own ways.
+        let long = prefilter("(?i)éééééé");
+        assert_eq!(
+            long,
+            Prefilter::and(vec![
+                spellings(&[
+                    "ÉÉÉÉ", "ÉÉÉé", "ÉÉéÉ", "ÉÉéé", "ÉéÉÉ", "ÉéÉé", "ÉééÉ", "Éééé", "éÉÉÉ", "éÉÉé", "éÉéÉ", "éÉéé",
+                    "ééÉÉ", "ééÉé", "éééÉ", "éééé"
+                ]),
+                spellings(&["ÉÉ", "Éé", "éÉ", "éé"])
+            ])
+        );
+        // Classes of more characters than a choice holds break the run.
+        assert_eq!(prefilter("abc[a-e]xyz"), Prefilter::And(vec![t("abc"), t("xyz")]));
         // Characters without cases are literals under `(?i)` too.
         assert_eq!(prefilter("(?i)中文"), terms("中文"));
         // U+FFFD, where a pattern made of bytes was not UTF-8, is required of no file: the

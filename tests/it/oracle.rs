@@ -235,6 +235,10 @@ fn patterns_of_other_characters_are_narrowed_unless_the_store_is_of_the_older_fo
     let all = run("zz").json["files_scanned"].as_u64().unwrap();
     assert!(files(&narrowed) < all / 4, "{} of {all} files read", files(&narrowed));
     assert!(!narrowed.json["prefilter"].as_str().unwrap().starts_with("none"), "{}", narrowed.stdout);
+    // Ignoring case: a letter with other cases is a choice, the run any of its spellings.
+    let folded = crate::support::cc(&repo, &["search", "--mode", "literal", "ÉTÉ", "-i", "--explain", "full"]);
+    assert_eq!(lines(&folded), [("docs/unicode.md".to_owned(), 5)], "{}", folded.stdout);
+    assert!(files(&folded) < all / 4, "{} of {all} files read", files(&folded));
 
     let conn = rusqlite::Connection::open(repo.join(".git/codecompass/store.sqlite")).unwrap();
     conn.execute("UPDATE meta SET value = '4' WHERE key = 'index_format_version'", []).unwrap();
