@@ -220,8 +220,8 @@ fn pack(a: u8, b: u8, c: u8) -> u32 {
 
 /// The code of every window of three bytes of `text` that does not cross a line end, ASCII
 /// letters folded, in order (with repeats). The bytes of other characters are taken as they
-/// are: case-insensitive queries give no trigram for a window holding a letter with other
-/// cases (see `query::prefilter`). Content is decoded lossily before it is indexed, which
+/// are: a case-insensitive query spells a letter with other cases each way (see
+/// `query::prefilter`). Content is decoded lossily before it is indexed, which
 /// replaces only invalid sequences: a valid character is decoded as itself wherever it
 /// stands, so every window of any match of a valid UTF-8 pattern is indexed.
 fn window_codes(text: &[u8]) -> impl Iterator<Item = u32> + '_ {

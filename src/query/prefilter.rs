@@ -4,8 +4,9 @@
 //! The tree is a necessary condition only: a file that lacks it cannot match, a file that has
 //! it may not. Literal runs are joined across concatenations; case-folded classes (`[Ff]`,
 //! what `(?i)` produces) count as their ASCII-lower-case letter, like the index. Characters
-//! other than ASCII count as their UTF-8 bytes, as the index takes them, and only as literals:
-//! a letter that has other cases is a class under `(?i)`, which breaks the run.
+//! other than ASCII count as their UTF-8 bytes, as the index takes them. A class of a few
+//! characters (`[Éé]`, what `(?i)` makes of a letter with other cases) is a choice: the run is
+//! any of its spellings.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 use tantivy::Term;
@@ -158,12 +159,8 @@ fn assemble(pieces: Vec<Piece>) -> Prefilter {
     for piece in pieces {
         match piece {
             Piece::Char(c) => run.push(vec![fold(c)]),
-            Piece::Choice(chars) => {
-                let mut folded: Vec<char> = chars.into_iter().map(fold).collect();
-                folded.sort_unstable();
-                folded.dedup();
-                run.push(folded);
-            }
+            // Folded already.
+            Piece::Choice(chars) => run.push(chars),
             Piece::Break(p) => {
                 parts.push(spelled(&std::mem::take(&mut run)));
                 parts.push(p);
@@ -178,25 +175,25 @@ fn assemble(pieces: Vec<Piece>) -> Prefilter {
 /// with more than [`MAX_SPELLINGS`] ways is cut into pieces with fewer, each required.
 fn spelled(run: &[Vec<char>]) -> Prefilter {
     let mut parts = Vec::new();
-    let mut at = 0;
-    while at < run.len() {
+    let mut rest = run;
+    while !rest.is_empty() {
+        // The longest start of the rest with few enough spellings (a position alone has at
+        // most `MAX_CHOICE`).
         let mut ways = 1usize;
-        let mut end = at;
-        while end < run.len() && ways * run[end].len() <= MAX_SPELLINGS {
-            ways *= run[end].len();
-            end += 1;
+        let take = rest
+            .iter()
+            .take_while(|chars| {
+                ways = ways.saturating_mul(chars.len());
+                ways <= MAX_SPELLINGS
+            })
+            .count()
+            .max(1);
+        let mut texts = vec![String::new()];
+        for chars in &rest[..take] {
+            texts = texts.iter().flat_map(|t| chars.iter().map(move |c| format!("{t}{c}"))).collect();
         }
-        // A position with more ways than the bound alone cannot happen (a choice has at most
-        // `MAX_CHOICE`); were it to, it is passed over.
-        let piece = &run[at..end.max(at + 1)];
-        if end > at {
-            let mut texts = vec![String::new()];
-            for chars in piece {
-                texts = texts.iter().flat_map(|t| chars.iter().map(move |c| format!("{t}{c}"))).collect();
-            }
-            parts.push(Prefilter::or(texts.iter().map(|t| Prefilter::literal(t)).collect()));
-        }
-        at = end.max(at + 1);
+        parts.push(Prefilter::or(texts.iter().map(|t| Prefilter::literal(t)).collect()));
+        rest = &rest[take..];
     }
     Prefilter::and(parts)
 }
