@@ -359,6 +359,23 @@ pub(crate) fn sample_names(store: &Path, limit: usize, common: bool) -> Result<V
     Ok(rows)
 }
 
+/// Runs of two or more characters other than ASCII in the tracked text (words of other
+/// scripts in comments and strings, symbols such as `→`), at most `limit`, spread over the
+/// distinct ones: exact search narrows them by index format 5's trigrams of every window of
+/// bytes. None when the text has none (or `git grep -P` is missing).
+fn sample_other_characters(repo: &Path, limit: usize) -> Vec<String> {
+    let found = git(repo, &["grep", "-h", "-o", "-I", "-P", "[^\\x00-\\x7F]{2,}"], &[("LC_ALL", "C.UTF-8")]);
+    let all: std::collections::BTreeSet<String> = found
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|run| run.chars().count() >= 2 && !run.contains('\u{FFFD}'))
+        .map(str::to_owned)
+        .collect();
+    let step = (all.len() / limit.max(1)).max(1);
+    all.into_iter().step_by(step).take(limit).collect()
+}
+
 fn sample_paths(repo: &Path, limit: usize) -> Result<Vec<String>> {
     let listing = git(repo, &["ls-files"], &[])?;
     let all: Vec<&str> = listing.lines().collect();
@@ -395,6 +412,10 @@ pub fn search(args: &BenchArgs) -> Result<()> {
     let selective = sample_names(&store, n, false)?;
     let common = sample_names(&store, n, true)?;
     let paths = sample_paths(repo, n)?;
+    let others = sample_other_characters(repo, n);
+    if others.is_empty() {
+        eprintln!("no text of other characters than ASCII: that class is left out");
+    }
     let mut cases: Vec<SearchCase> = Vec::new();
     for name in &selective {
         cases.push(SearchCase {
@@ -430,6 +451,14 @@ pub fn search(args: &BenchArgs) -> Result<()> {
             ours: s(&[name]),
             rg: s(&["-n", "-F", name]),
             git_grep: Some(s(&["-n", "-F", name])),
+        });
+    }
+    for text in &others {
+        cases.push(SearchCase {
+            class: "other characters",
+            ours: s(&["--mode", "literal", text]),
+            rg: s(&["-n", "-F", text]),
+            git_grep: Some(s(&["-n", "-F", text])),
         });
     }
     for regex in [r"[A-Z]{4,}_[A-Z]{4,}_[0-9]+", r"\w+_\w+\(\w+, \w+\)", r"[0-9]{6,}", r"\(\w+ \*\*\w+\)"] {
