@@ -366,12 +366,13 @@ fn render<R: Serialize + Located>(
             let _ = writeln!(stderr, "warning: {}: {error}", failed.repo);
         }
     }
-    if crate::progress::is_quiet() {
-        // Only what the answer lacks (the warnings above) is said.
-    } else if !found {
-        let _ = writeln!(stderr, "nothing matched in {} repositories", response.repos.len());
-    } else if response.truncated {
-        let _ = writeln!(stderr, "{more}");
+    // With `--quiet`, only what the answer lacks (the warnings above) is said.
+    if !crate::progress::is_quiet() {
+        if !found {
+            let _ = writeln!(stderr, "nothing matched in {} repositories", response.repos.len());
+        } else if response.truncated {
+            let _ = writeln!(stderr, "{more}");
+        }
     }
     Ok(found)
 }

@@ -72,7 +72,7 @@ pub fn candidates(
     // What the store's trigram terms can answer.
     let prefilter = prefilter.map(|p| p.within(ctx.store.trigram_windows())).filter(|p| !p.is_any());
     let candidates = match &prefilter {
-        Some(p) => candidate_ids(ctx, p, allowed)?,
+        Some(p) => ids_holding(ctx, p, allowed)?,
         None => (**allowed).clone(),
     };
     let mut infos = ctx.store.file_infos_in(&candidates)?;
@@ -121,10 +121,19 @@ pub fn candidate_ids(
     prefilter: &Prefilter,
     allowed: &Arc<RoaringBitmap>,
 ) -> Result<RoaringBitmap, QueryError> {
-    let prefilter = &prefilter.within(ctx.store.trigram_windows());
+    let prefilter = prefilter.within(ctx.store.trigram_windows());
     if prefilter.is_any() {
         return Ok((**allowed).clone());
     }
+    ids_holding(ctx, &prefilter, allowed)
+}
+
+/// [`candidate_ids`] of a prefilter already within the store's trigram terms, not `Any`.
+fn ids_holding(
+    ctx: &SearchContext<'_>,
+    prefilter: &Prefilter,
+    allowed: &Arc<RoaringBitmap>,
+) -> Result<RoaringBitmap, QueryError> {
     let query = prefilter.query(ctx.fulltext.fields().trigrams);
     let found =
         ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone(), columns: ctx.columns.clone() })?;

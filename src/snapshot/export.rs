@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension};
+use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
 use super::manifest::{
@@ -84,11 +84,7 @@ pub fn export(
         source.query_row("SELECT count(*) FROM views", [], |r| r.get::<_, i64>(0)).map_err(StoreError::from)?;
         // The format the store's documents were written in, which may be older than this
         // build's (see `index::OLDEST_INDEX_FORMAT_VERSION`): what the manifest says.
-        let format: Option<String> = source
-            .query_row("SELECT value FROM meta WHERE key = 'index_format_version'", [], |r| r.get(0))
-            .optional()
-            .map_err(StoreError::from)?;
-        let format = format.and_then(|f| f.parse::<u32>().ok()).unwrap_or(crate::index::OLDEST_INDEX_FORMAT_VERSION);
+        let (_, _, format) = Store::classify_open(&source);
         (link_fulltext_commit(&crate::index::dir_of(store_dir), &fts_copy)?, format)
     };
     crate::failpoint::hit("snapshot.export_after_pin");

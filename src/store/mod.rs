@@ -148,7 +148,7 @@ impl Store {
 
     /// Classifies the store behind an open connection by its versions; with the full-text
     /// index format version it was made with.
-    fn classify_open(conn: &Connection) -> (StoreState, String, u32) {
+    pub(crate) fn classify_open(conn: &Connection) -> (StoreState, String, u32) {
         let version: Result<Option<String>, _> =
             conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional();
         match version {
