@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashMap};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use roaring::RoaringBitmap;
 use tantivy::collector::{Collector, SegmentCollector};
@@ -14,10 +14,6 @@ use tantivy::index::SegmentId;
 use tantivy::{DocId, Score, SegmentOrdinal, SegmentReader};
 
 use super::{DocKind, Place};
-
-fn column(reader: &SegmentReader, name: &str) -> tantivy::Result<Column<u64>> {
-    reader.fast_fields().u64(name)
-}
 
 /// The columns the collectors read, opened once per segment for every search of one query:
 /// opening a column decodes its header, and `fv`'s code keeps a line per 512 documents (13,000
@@ -34,7 +30,17 @@ pub struct Columns {
 /// One segment's columns.
 pub struct SegmentColumns {
     fv: FileVersions,
-    /// `place` and `span` (see [`Place`]).
+    /// The segment's columns, for `place` and `span`.
+    fast: tantivy::fastfield::FastFieldReaders,
+    /// `place` and `span` (see [`Place`]), opened when a document first needs them: opening
+    /// one decodes a line per 512 documents (11,000 lines in a segment of the kernel's index),
+    /// which an exact search, that reads only file versions, never needs, nor a ranked search
+    /// in a segment where no document of its view matches.
+    places: OnceLock<tantivy::Result<Places>>,
+}
+
+/// The `place` and `span` columns of a segment.
+struct Places {
     place: Column<u64>,
     span: Column<u64>,
 }
@@ -55,7 +61,7 @@ impl Columns {
             Some(runs) => FileVersions::Runs(runs),
             None => FileVersions::of(reader)?,
         };
-        let columns = Arc::new(SegmentColumns { fv, place: column(reader, "place")?, span: column(reader, "span")? });
+        let columns = Arc::new(SegmentColumns { fv, fast: reader.fast_fields().clone(), places: OnceLock::new() });
         open.insert(reader.segment_id(), columns.clone());
         Ok(columns)
     }
@@ -65,6 +71,11 @@ impl SegmentColumns {
     /// The file versions.
     pub fn file_versions(&self) -> &FileVersions {
         &self.fv
+    }
+
+    /// `place` and `span`, opened on first use.
+    fn places(&self) -> &tantivy::Result<Places> {
+        self.places.get_or_init(|| Ok(Places { place: self.fast.u64("place")?, span: self.fast.u64("span")? }))
     }
 }
 
@@ -79,7 +90,7 @@ pub enum FileVersions {
 impl FileVersions {
     /// The column of `reader`'s segment.
     pub fn of(reader: &SegmentReader) -> tantivy::Result<FileVersions> {
-        Ok(FileVersions::Column(column(reader, "fv")?))
+        Ok(FileVersions::Column(reader.fast_fields().u64("fv")?))
     }
 
     /// The file version of `doc`.
@@ -231,8 +242,11 @@ impl Collector for TopInView {
         true
     }
 
-    fn merge_fruits(&self, fruits: Vec<Vec<Hit>>) -> tantivy::Result<Vec<Hit>> {
-        let mut all: Vec<Hit> = fruits.into_iter().flatten().collect();
+    fn merge_fruits(&self, fruits: Vec<tantivy::Result<Vec<Hit>>>) -> tantivy::Result<Vec<Hit>> {
+        let mut all = Vec::new();
+        for hits in fruits {
+            all.extend(hits?);
+        }
         all.sort_by(|a, b| b.cmp(a));
         all.truncate(self.limit);
         Ok(all)
@@ -240,7 +254,8 @@ impl Collector for TopInView {
 }
 
 impl SegmentCollector for TopInViewSegment {
-    type Fruit = Vec<Hit>;
+    /// The segment's hits, or why its `place` and `span` could not be read.
+    type Fruit = tantivy::Result<Vec<Hit>>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
         // The score first: a document that cannot enter the heap is never read further (each
@@ -255,10 +270,13 @@ impl SegmentCollector for TopInViewSegment {
         let Some(fv) = self.columns.fv.get_at(doc, &mut self.at).filter(|&fv| self.bitmap.contains(fv)) else {
             return;
         };
-        let Some(place) = self.columns.place.first(doc).map(Place::unpack) else {
+        let Ok(places) = self.columns.places() else {
             return;
         };
-        let (line_start, line_end) = Place::lines(self.columns.span.first(doc).unwrap_or(0));
+        let Some(place) = places.place.first(doc).map(Place::unpack) else {
+            return;
+        };
+        let (line_start, line_end) = Place::lines(places.span.first(doc).unwrap_or(0));
         let hit = Hit { score, kind: place.kind, fv, ord: place.ord, line_start, line_end };
         self.heap.push(std::cmp::Reverse(hit));
         if self.heap.len() > self.limit {
@@ -266,8 +284,11 @@ impl SegmentCollector for TopInViewSegment {
         }
     }
 
-    fn harvest(self) -> Vec<Hit> {
-        self.heap.into_iter().map(|std::cmp::Reverse(h)| h).collect()
+    fn harvest(self) -> tantivy::Result<Vec<Hit>> {
+        if let Some(Err(e)) = self.columns.places.get() {
+            return Err(e.clone());
+        }
+        Ok(self.heap.into_iter().map(|std::cmp::Reverse(h)| h).collect())
     }
 }
 
@@ -355,6 +376,16 @@ mod tests {
                 .search(&trigram, &ViewFileVersions { bitmap: Arc::new(view.clone()), columns: columns.clone() })
                 .unwrap();
             assert_eq!(found, view);
+            // An exact search reads file versions alone: `place` and `span` stay unopened.
+            let exact = Columns { open: Arc::default(), fts: columns.fts.clone() };
+            let found = searcher
+                .search(&trigram, &ViewFileVersions { bitmap: Arc::new(view.clone()), columns: exact.clone() })
+                .unwrap();
+            assert_eq!(found, view);
+            for reader in searcher.segment_readers() {
+                assert!(exact.of(reader).unwrap().places.get().is_none(), "opened for an exact search");
+                assert!(matches!(columns.of(reader).unwrap().places.get(), Some(Ok(_))), "opened for the ranked ones");
+            }
 
             // Each segment's columns were opened once for all three searches.
             for reader in searcher.segment_readers() {
