@@ -236,14 +236,53 @@ pub fn donor_stores(registry: &Registry, own: &Path, own_store: &Path) -> Vec<Pa
 /// The same as [`donor_stores`], each with its repository's path.
 pub fn donors(registry: &Registry, own: &Path, own_store: &Path) -> Vec<(PathBuf, PathBuf)> {
     let own = own.to_string_lossy();
+    let own_store = canonical_store(own_store);
     registry
         .repos
         .iter()
         .filter(|r| r.path != own && r.state() == RepoState::Ok)
-        .filter_map(|r| Engine::open(Path::new(&r.path), &EngineOptions::default()).ok())
-        .map(|engine| (engine.workspace().root().to_owned(), engine.workspace().store_dir().to_owned()))
-        .filter(|(_, dir)| dir != own_store && store::Store::classify(dir).0 == store::StoreState::Compatible)
+        .filter_map(|r| Some((PathBuf::from(&r.path), default_store_of(Path::new(&r.path))?)))
+        .filter(|(_, dir)| {
+            Some(canonical_store(dir)) != Some(own_store.clone())
+                && store::Store::classify(dir).0 == store::StoreState::Compatible
+        })
         .collect()
+}
+
+/// `store` with its parent directory's path made canonical (the store itself may not exist
+/// yet), so that two spellings of one store compare equal.
+fn canonical_store(store: &Path) -> PathBuf {
+    match (store.parent().and_then(|p| std::fs::canonicalize(p).ok()), store.file_name()) {
+        (Some(parent), Some(name)) => parent.join(name),
+        _ => store.to_owned(),
+    }
+}
+
+/// Where a repository registered at `root` (a working tree's root, or a bare repository)
+/// keeps its store when opened without `--store`: `<common git dir>/codecompass`, found from
+/// the files git keeps (`.git` as a directory or as a `gitdir:` file, `commondir`) without
+/// opening the repository. Every index run of a registered repository that meets blobs it has
+/// no record of looks for donors among all registered ones, and opening each (its
+/// configuration files, its references) cost about 1.5 ms apiece. A layout this does not
+/// follow only leaves a donor out: records and seeded files are keyed by blob id and path,
+/// never trusted for where they came from.
+fn default_store_of(root: &Path) -> Option<PathBuf> {
+    let dot_git = root.join(".git");
+    let git_dir = if dot_git.is_dir() {
+        dot_git
+    } else if dot_git.is_file() {
+        let text = std::fs::read_to_string(&dot_git).ok()?;
+        root.join(text.strip_prefix("gitdir:")?.trim())
+    } else if root.join("HEAD").is_file() && root.join("objects").is_dir() {
+        root.to_owned()
+    } else {
+        return None;
+    };
+    let common = match std::fs::read_to_string(git_dir.join("commondir")) {
+        Ok(text) => git_dir.join(text.trim()),
+        Err(_) => git_dir,
+    };
+    Some(common.join("codecompass"))
 }
 
 /// One repository in `repos list`.
@@ -458,5 +497,42 @@ mod tests {
         let missing = registry.select(&["web".to_owned()]).unwrap_err();
         assert_eq!(missing.code, ErrorCode::RepoNotRegistered);
         assert!(missing.remedy.unwrap().contains("api, svc-a, svc-b"));
+    }
+
+    #[test]
+    fn a_registered_repositorys_store_is_found_where_opening_it_would_put_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let git = |dir: &Path, args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@e", "-c", "init.defaultBranch=main"])
+                .args(args)
+                .current_dir(dir)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        let main = tmp.path().join("main");
+        std::fs::create_dir(&main).unwrap();
+        git(&main, &["init", "-q"]);
+        std::fs::write(main.join("a.txt"), "a\n").unwrap();
+        git(&main, &["add", "a.txt"]);
+        git(&main, &["commit", "-qm", "a"]);
+        // A linked worktree (a `gitdir:` file and a `commondir`), a repository whose git
+        // directory is elsewhere (a `gitdir:` file alone), a bare repository.
+        git(&main, &["worktree", "add", "-q", "../linked"]);
+        git(tmp.path(), &["init", "-q", "--separate-git-dir", "elsewhere.git", "separate"]);
+        git(tmp.path(), &["init", "-q", "--bare", "bare.git"]);
+        for name in ["main", "linked", "separate", "bare.git"] {
+            let root = std::fs::canonicalize(tmp.path().join(name)).unwrap();
+            let opened = Engine::open(&root, &EngineOptions::default()).unwrap();
+            let found = default_store_of(&root).unwrap();
+            assert_eq!(canonical_store(&found), canonical_store(opened.workspace().store_dir()), "{name}");
+        }
+        assert_eq!(
+            canonical_store(&default_store_of(&tmp.path().join("linked")).unwrap()),
+            canonical_store(&main.join(".git").join("codecompass")),
+            "a linked worktree shares its repository's store"
+        );
+        assert_eq!(default_store_of(tmp.path()), None, "not a repository");
     }
 }

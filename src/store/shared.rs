@@ -117,12 +117,13 @@ impl Store {
             return Ok(0);
         }
         let conn = self.conn();
+        // Counted only around a copy: `count(*)` reads the whole table, and most donors asked
+        // hold none of the blobs (an index run asks every registered repository's store).
         let count = |conn: &Connection| -> Result<i64, StoreError> {
             Ok(conn.query_row("SELECT count(*) FROM main.records", [], |r| r.get(0))?)
         };
-        let before = count(conn)?;
         conn.execute("ATTACH DATABASE ?1 AS donor", [read_only_uri(&donor.join(DB_FILE))])?;
-        let copied = (|| -> Result<(), StoreError> {
+        let copied = (|| -> Result<i64, StoreError> {
             let tx = conn.unchecked_transaction()?;
             tx.execute_batch(
                 "CREATE TEMP TABLE IF NOT EXISTS cc_wanted (oid BLOB PRIMARY KEY); DELETE FROM cc_wanted;",
@@ -141,20 +142,22 @@ impl Store {
                 [],
                 |r| r.get(0),
             )?;
+            let mut gained = 0;
             if holds {
+                let before = count(&tx)?;
                 let outlines = has_tables(&tx, "donor", &["outlines"])?;
                 tx.execute_batch(&copy_sql("donor", WANTED, occurrences, false, outlines))?;
                 if occurrences {
                     super::occurrences::index_names_of_wanted(&tx)?;
                 }
+                gained = count(&tx)? - before;
             }
             tx.execute_batch("DELETE FROM cc_wanted;")?;
             tx.commit()?;
-            Ok(())
+            Ok(gained)
         })();
         let _ = conn.execute("DETACH DATABASE donor", []);
-        copied?;
-        Ok((count(conn)? - before).max(0) as usize)
+        Ok(copied?.max(0) as usize)
     }
 
     /// The blobs among `oids` this store holds no record of.
