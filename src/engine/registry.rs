@@ -243,8 +243,7 @@ pub fn donors(registry: &Registry, own: &Path, own_store: &Path) -> Vec<(PathBuf
         .filter(|r| r.path != own && r.state() == RepoState::Ok)
         .filter_map(|r| Some((PathBuf::from(&r.path), default_store_of(Path::new(&r.path))?)))
         .filter(|(_, dir)| {
-            Some(canonical_store(dir)) != Some(own_store.clone())
-                && store::Store::classify(dir).0 == store::StoreState::Compatible
+            canonical_store(dir) != own_store && store::Store::classify(dir).0 == store::StoreState::Compatible
         })
         .collect()
 }
