@@ -502,17 +502,11 @@ mod tests {
     fn a_registered_repositorys_store_is_found_where_opening_it_would_put_it() {
         let tmp = tempfile::tempdir().unwrap();
         let git = |dir: &Path, args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@e", "-c", "init.defaultBranch=main"])
-                .args(args)
-                .current_dir(dir)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            crate::git::tests::git(dir, args);
         };
         let main = tmp.path().join("main");
         std::fs::create_dir(&main).unwrap();
-        git(&main, &["init", "-q"]);
+        git(&main, &["init", "-q", "-b", "main"]);
         std::fs::write(main.join("a.txt"), "a\n").unwrap();
         git(&main, &["add", "a.txt"]);
         git(&main, &["commit", "-qm", "a"]);

@@ -531,11 +531,11 @@ impl LocalRepo {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Runs git in `dir` as a test author, failing the test when git fails; its output.
-    pub(super) fn git(dir: &Path, args: &[&str]) -> String {
+    pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
         let output = std::process::Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
             .args(args)
