@@ -230,15 +230,18 @@ pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error>
             "git codecompass index --force",
         )),
     }
-    let older_format = health.store_versions.as_ref().and_then(|v| v.index_format.as_deref()?.parse::<u32>().ok());
-    if state == StoreState::Compatible && older_format.is_some_and(|f| f < crate::index::INDEX_FORMAT_VERSION) {
+    let older_format = health
+        .store_versions
+        .as_ref()
+        .and_then(|v| v.index_format.as_deref()?.parse::<u32>().ok())
+        .filter(|&f| f < crate::index::INDEX_FORMAT_VERSION);
+    if let Some(format) = older_format.filter(|_| state == StoreState::Compatible) {
         problems.push(problem(
             "info",
             "index_format_older",
             format!(
-                "the full-text index has format version {}: exact search reads every file for a pattern without \
-                 three ASCII characters in a row (`été`, `中文`), where version {} narrows them",
-                older_format.unwrap_or_default(),
+                "the full-text index has format version {format}: exact search reads every file for a pattern \
+                 without three ASCII characters in a row (`été`, `中文`), where version {} narrows them",
                 crate::index::INDEX_FORMAT_VERSION
             ),
             "git codecompass index --force",
