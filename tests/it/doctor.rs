@@ -32,6 +32,18 @@ fn apply(repo: &Path, fix: &str) {
 fn doctor_with_binary_on_path(repo: &Path) -> Value {
     let dir = Path::new(env!("CARGO_BIN_EXE_git-codecompass")).parent().unwrap().to_owned();
     let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap_or_default());
+    doctor_with_path(repo, path.into())
+}
+
+/// `doctor --json` with the test's `PATH` less the directories holding a `git-codecompass`
+/// (one that `cargo install`, the README's first command, put there).
+fn doctor_without_binary_on_path(repo: &Path) -> Value {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept = std::env::split_paths(&path).filter(|dir| !dir.join("git-codecompass").exists());
+    doctor_with_path(repo, std::env::join_paths(kept).unwrap())
+}
+
+fn doctor_with_path(repo: &Path, path: std::ffi::OsString) -> Value {
     let output = bin().args(["doctor", "--json"]).env("PATH", path).current_dir(repo).output().unwrap();
     serde_json::from_slice(&output.stdout).unwrap()
 }
@@ -64,9 +76,10 @@ fn doctor_reports_each_problem_with_the_command_that_fixes_it() {
 
     // Hooks installed but the binary not on PATH: they would do nothing.
     apply(&repo, "git codecompass hooks install");
-    let run = cc(&repo, &["doctor"]);
-    assert_eq!(run.json["hooks"]["installed"].as_array().map(Vec::len), Some(4));
-    assert!(problems(&run).iter().any(|(c, _)| c == "binary_not_on_path"), "{}", run.stdout);
+    let off_path = doctor_without_binary_on_path(&repo);
+    assert_eq!(off_path["hooks"]["installed"].as_array().map(Vec::len), Some(4));
+    let codes: Vec<&str> = off_path["problems"].as_array().unwrap().iter().filter_map(|p| p["code"].as_str()).collect();
+    assert!(codes.contains(&"binary_not_on_path"), "{off_path}");
     let on_path = doctor_with_binary_on_path(&repo);
     assert_eq!(on_path["healthy"], true, "{on_path}");
 
