@@ -11,6 +11,7 @@
 
 mod batch;
 pub mod blobs;
+mod classify;
 mod history;
 mod lock;
 pub mod occurrences;
@@ -127,63 +128,9 @@ const RECORD_SQL: &str = "SELECT r.id, r.status, r.skip_reason, r.line_count, r.
      JOIN blobs b ON b.id = r.blob WHERE b.oid = ?1 AND r.lang = ?2 AND r.extractor = ?3";
 
 impl Store {
-    /// Classifies the store in `dir` without changing anything.
-    pub fn classify(dir: &Path) -> (StoreState, String) {
-        let db = dir.join(DB_FILE);
-        if !db.exists() {
-            return (StoreState::NotIndexed, "no index has been built yet".to_owned());
-        }
-        let conn = match Connection::open_with_flags(&db, OpenFlags::SQLITE_OPEN_READ_ONLY) {
-            Ok(c) => c,
-            Err(e) => return (StoreState::Corrupt, e.to_string()),
-        };
-        let (state, detail, _) = Store::classify_open(&conn);
-        (state, detail)
-    }
-
     /// Whether a store exists in `dir` (its database file); says nothing of its state.
     pub fn exists(dir: &Path) -> bool {
         dir.join(DB_FILE).exists()
-    }
-
-    /// Classifies the store behind an open connection by its versions; with the full-text
-    /// index format version it was made with.
-    pub(crate) fn classify_open(conn: &Connection) -> (StoreState, String, u32) {
-        let version: Result<Option<String>, _> =
-            conn.query_row("SELECT value FROM meta WHERE key = 'schema_version'", [], |r| r.get(0)).optional();
-        match version {
-            Ok(Some(v)) if v == STORE_SCHEMA_VERSION.to_string() => {
-                // The full-text documents must have the layout this build reads and writes.
-                let format: Result<Option<String>, _> = conn
-                    .query_row("SELECT value FROM meta WHERE key = 'index_format_version'", [], |r| r.get(0))
-                    .optional();
-                let ours = crate::index::INDEX_FORMAT_VERSION;
-                let read = crate::index::OLDEST_INDEX_FORMAT_VERSION..=ours;
-                match format {
-                    Ok(Some(f)) => match f.parse::<u32>() {
-                        Ok(f) if read.contains(&f) => (StoreState::Compatible, String::new(), f),
-                        _ => (
-                            StoreState::ReindexRequired,
-                            format!(
-                                "its full-text index has format version {f}, this build reads versions {} to {ours}",
-                                read.start()
-                            ),
-                            0,
-                        ),
-                    },
-                    // No version said: read as the oldest, whose queries ask the least.
-                    Ok(None) => (StoreState::Compatible, String::new(), *read.start()),
-                    Err(e) => (StoreState::Corrupt, e.to_string(), 0),
-                }
-            }
-            Ok(Some(v)) => (
-                StoreState::ReindexRequired,
-                format!("written with schema version {v}, this build reads version {STORE_SCHEMA_VERSION}"),
-                0,
-            ),
-            Ok(None) => (StoreState::Corrupt, "the store has no schema version".to_owned(), 0),
-            Err(e) => (StoreState::Corrupt, e.to_string(), 0),
-        }
     }
 
     /// What SQLite's own check finds wrong in the store of `dir`: empty when nothing, or when
