@@ -227,8 +227,9 @@ fn default_alias(root: &Path) -> String {
 }
 
 /// The stores the repositories of `registry` other than the one at `own` keep, for records
-/// shared between them. Stores of another schema (or damaged) are left out, and so is
-/// `own_store` (two worktrees of one repository share a store).
+/// shared between them: those that exist, but for `own_store` (two worktrees of one
+/// repository share a store). Stores of another schema (or damaged) are left out where they
+/// are opened.
 pub fn donor_stores(registry: &Registry, own: &Path, own_store: &Path) -> Vec<PathBuf> {
     donors(registry, own, own_store).into_iter().map(|(_, store)| store).collect()
 }
@@ -242,9 +243,9 @@ pub fn donors(registry: &Registry, own: &Path, own_store: &Path) -> Vec<(PathBuf
         .iter()
         .filter(|r| r.path != own && r.state() == RepoState::Ok)
         .filter_map(|r| Some((PathBuf::from(&r.path), default_store_of(Path::new(&r.path))?)))
-        .filter(|(_, dir)| {
-            canonical_store(dir) != own_store && store::Store::classify(dir).0 == store::StoreState::Compatible
-        })
+        // Whether a store is of this build's schema is checked where it is opened, not here:
+        // most are never opened (`store::record_blobs`).
+        .filter(|(_, dir)| canonical_store(dir) != own_store && store::Store::exists(dir))
         .collect()
 }
 

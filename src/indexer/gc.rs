@@ -241,6 +241,11 @@ impl Indexer<'_> {
                 report.records_dropped += 1;
             }
         }
+        if report.records_dropped > 0 {
+            // Their ids may be given again to new records, which the list of the store's blobs
+            // would then take for ones it covers: it is written whole by the next index run.
+            store::record_blobs::forget(self.store.dir());
+        }
 
         // 5. Blobs nothing refers to, and their saved contents.
         let orphans: Vec<(i64, Vec<u8>)> = {

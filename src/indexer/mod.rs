@@ -201,6 +201,12 @@ impl<'a> Indexer<'a> {
             writer.wait_merging_threads().map_err(crate::index::FtsError::from)?;
             fulltext.settle();
         }
+        // A registered repository's store lists the blobs it holds records of, for the index
+        // runs of the others (`store::record_blobs`). Failing to write the list only leaves
+        // them to ask this store, as they do when it has none.
+        if self.donors.registered() && store::record_blobs::sync(self.store.conn(), self.store.dir()).is_err() {
+            store::record_blobs::forget(self.store.dir());
+        }
         Ok(())
     }
 

@@ -69,10 +69,17 @@ pub fn seed(
     }
     let mut best: Option<(&PathBuf, &PathBuf, u64)> = None;
     let held = store::seed::Wanted::new(wanted)?;
+    let enough = MIN_SHARED * wanted.len() as f64;
     for (repo, dir) in donors {
+        // A donor whose list of blobs holds too few of the wanted ones is not opened: a file
+        // it holds with its documents is a blob it holds a record of.
+        if store::record_blobs::count_held(dir, wanted.iter().map(|(_, oid)| oid)).is_some_and(|n| (n as f64) < enough)
+        {
+            continue;
+        }
         match held.overlap(dir) {
             Ok(o)
-                if o.shared as f64 >= MIN_SHARED * wanted.len() as f64
+                if o.shared as f64 >= enough
                     && o.documented <= MAX_DOCUMENTED_PER_SHARED * o.shared
                     && best.is_none_or(|(_, _, shared)| o.shared > shared) =>
             {

@@ -26,6 +26,11 @@ impl<'a> Donors<'a> {
         Donors { find: Some(find), found: OnceCell::new() }
     }
 
+    /// Whether the repository is registered, and so shares records with the others.
+    pub(super) fn registered(&self) -> bool {
+        self.find.is_some()
+    }
+
     fn stores(&self) -> &[PathBuf] {
         self.found.get_or_init(|| self.find.as_ref().map(|f| f()).unwrap_or_default())
     }
@@ -44,6 +49,10 @@ impl Indexer<'_> {
         for donor in self.donors.stores() {
             if wanted.is_empty() {
                 break;
+            }
+            // A donor whose list of blobs holds none of them is not opened.
+            if crate::store::record_blobs::count_held(donor, &wanted) == Some(0) {
+                continue;
             }
             match self.store.adopt_records(donor, &wanted) {
                 Ok(0) => {}

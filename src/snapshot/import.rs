@@ -100,6 +100,9 @@ pub fn import(ws: &Workspace, file: &Path) -> Result<ImportReport, SnapshotError
         };
         if empty {
             install(store_dir, staging.path(), file, &repo)?;
+            // A list of the blobs the store replaced held records of would be taken for the
+            // new one's (`store::record_blobs`): the next index run writes it whole.
+            crate::store::record_blobs::forget(store_dir);
             // The snapshot's full-text files verified and stamped here rather than by the
             // first query, and each segment's runs file written (see `index::runs`).
             if let Ok(fulltext) = crate::index::FullText::open(store_dir) {

@@ -15,6 +15,7 @@ mod classify;
 mod history;
 mod lock;
 pub mod occurrences;
+pub mod record_blobs;
 mod rows;
 mod schema;
 pub mod seed;

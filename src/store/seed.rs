@@ -47,6 +47,10 @@ impl Wanted {
     /// documents.
     pub fn overlap(&self, donor: &Path) -> Result<Overlap, StoreError> {
         self.with_donor(donor, |conn| {
+            // A store of another schema or index format is never seeded from.
+            if super::Store::classify_schema(conn, "donor").0 != super::StoreState::Compatible {
+                return Ok(Overlap { shared: 0, documented: 0 });
+            }
             let shared: i64 = conn.query_row(
                 "SELECT count(*) FROM temp.cc_seed_wanted w CROSS JOIN donor.blobs b ON b.oid = w.oid
                  CROSS JOIN donor.file_versions f ON f.blob = b.id AND f.path = w.path WHERE f.fts_key IS NOT NULL",

@@ -124,6 +124,11 @@ impl Store {
         };
         conn.execute("ATTACH DATABASE ?1 AS donor", [read_only_uri(&donor.join(DB_FILE))])?;
         let copied = (|| -> Result<i64, StoreError> {
+            // A store of another schema or index format is not read (nor one that cannot say
+            // which it has); checked here, where it is opened anyway, not before.
+            if Store::classify_schema(conn, "donor").0 != super::StoreState::Compatible {
+                return Ok(0);
+            }
             let tx = conn.unchecked_transaction()?;
             tx.execute_batch(
                 "CREATE TEMP TABLE IF NOT EXISTS cc_wanted (oid BLOB PRIMARY KEY); DELETE FROM cc_wanted;",

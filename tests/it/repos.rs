@@ -680,3 +680,61 @@ fn a_registered_fork_s_first_query_seeds_its_store_too() {
     assert_eq!(rows.orphans, 0);
     assert!(rows.seeded_from.is_some(), "the first query's build was seeded");
 }
+
+/// A clone of billing with three files of its own, registered as `alias`: it shares billing's
+/// two blobs and is not seeded (it shares less than half of its files).
+fn register_mixed(shop: &Shop, alias: &str) -> Run {
+    let mixed = shop.root.join(alias);
+    git(&shop.root, &["clone", "-q", shop.repo("billing").to_str().unwrap(), mixed.to_str().unwrap()]);
+    for name in ["a", "b", "c"] {
+        std::fs::write(mixed.join(format!("{name}.py")), format!("def only_in_{alias}_{name}():\n    return 1\n"))
+            .unwrap();
+    }
+    git(&mixed, &["add", "."]);
+    git(&mixed, &["-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", alias]);
+    let added = shop.run(&["repos", "add", mixed.to_str().unwrap(), "--alias", alias]);
+    assert_eq!(added.code, 0, "{}{}", added.stdout, added.stderr);
+    assert!(added.json["index"].get("seeded").is_none(), "{}", added.stdout);
+    added
+}
+
+#[test]
+fn a_registered_store_lists_its_blobs_and_other_index_runs_ask_it_by_that_list() {
+    let shop = Shop::new();
+    assert_eq!(shop.run(&["repos", "add", shop.repo("billing").to_str().unwrap()]).code, 0);
+    // billing's store lists the blobs it holds records of: its two files'.
+    let list = shop.repo("billing").join(".git/codecompass/record-blobs");
+    let bytes = std::fs::read(&list).expect("a registered repository's store lists its blobs");
+    assert_eq!(&bytes[..8], b"CCRBLOB1");
+    assert_eq!(u64::from_le_bytes(bytes[16..24].try_into().unwrap()), 2);
+    assert_eq!(bytes.len(), 24 + 2 * 8);
+    // By its list, billing holds the blobs the clone shares: they are copied, not parsed.
+    let asked = register_mixed(&shop, "mixed");
+    assert_eq!(asked.json["index"]["total"]["blobs_shared"], 2, "{}", asked.stdout);
+    assert_eq!(asked.json["index"]["total"]["blobs_parsed"], 3, "{}", asked.stdout);
+    // A list that says billing holds nothing leaves it unasked: the shared blobs are parsed,
+    // and the answers are the same. (The clones are removed from the registry as they are
+    // done with, so that billing is the only store holding the shared blobs.)
+    assert_eq!(shop.run(&["repos", "remove", "mixed"]).code, 0);
+    let mut nothing = b"CCRBLOB1".to_vec();
+    nothing.extend_from_slice(&i64::MAX.to_le_bytes());
+    nothing.extend_from_slice(&0u64.to_le_bytes());
+    std::fs::write(&list, &nothing).unwrap();
+    let unasked = register_mixed(&shop, "unasked");
+    assert_eq!(unasked.json["index"]["total"]["blobs_shared"], 0, "{}", unasked.stdout);
+    assert_eq!(unasked.json["index"]["total"]["blobs_parsed"], 5, "{}", unasked.stdout);
+    for alias in ["mixed", "unasked"] {
+        let found = shop.run_in(&shop.root.join(alias), &["references", "charge_card"]);
+        let parsed = shop.run_in(&shop.repo("billing"), &["references", "charge_card"]);
+        assert_eq!(found.json["definitions"], parsed.json["definitions"], "{alias}: {}", found.stdout);
+    }
+    // Without a list (a store written before lists, or one that cannot be read), the store
+    // is asked as before.
+    assert_eq!(shop.run(&["repos", "remove", "unasked"]).code, 0);
+    std::fs::write(&list, b"CCRBLOB1 cut short").unwrap();
+    let unlisted = register_mixed(&shop, "unlisted");
+    assert_eq!(unlisted.json["index"]["total"]["blobs_shared"], 2, "{}", unlisted.stdout);
+    // billing's next index run writes its list whole again.
+    assert_eq!(shop.run_in(&shop.repo("billing"), &["index"]).code, 0);
+    assert_eq!(std::fs::read(&list).unwrap(), bytes);
+}
