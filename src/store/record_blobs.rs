@@ -102,9 +102,7 @@ pub fn sync(conn: &Connection, dir: &Path) -> Result<(), StoreError> {
         return Ok(());
     }
     let old = std::fs::read(&path).ok();
-    let covered = old.as_deref().and_then(parse);
-    let (since, mut keys): (i64, Vec<u64>) = match covered {
-        Some((covers, _)) if covers == max_record => return Ok(()),
+    let (since, mut keys): (i64, Vec<u64>) = match old.as_deref().and_then(parse) {
         Some((covers, keys)) if covers < max_record => (covers, (0..keys.len() / 8).map(|i| key_at(keys, i)).collect()),
         _ => (0, Vec::new()),
     };
