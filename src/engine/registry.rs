@@ -502,9 +502,7 @@ mod tests {
     #[test]
     fn a_registered_repositorys_store_is_found_where_opening_it_would_put_it() {
         let tmp = tempfile::tempdir().unwrap();
-        let git = |dir: &Path, args: &[&str]| {
-            crate::git::tests::git(dir, args);
-        };
+        use crate::git::tests::git;
         let main = tmp.path().join("main");
         std::fs::create_dir(&main).unwrap();
         git(&main, &["init", "-q", "-b", "main"]);

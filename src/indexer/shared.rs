@@ -40,7 +40,7 @@ impl Indexer<'_> {
     /// Copies from the donors the records of `entries`' blobs this store has none of; returns
     /// how many blobs got records so. A donor that cannot be read is skipped, said so.
     pub(super) fn share_records(&self, entries: &[Entry]) -> Result<u64, IndexError> {
-        if self.donors.find.is_none() || self.options.reparse || entries.is_empty() {
+        if !self.donors.registered() || self.options.reparse || entries.is_empty() {
             return Ok(0);
         }
         let oids: Vec<ObjectId> = entries.iter().map(|e| e.blob_id).collect::<HashSet<_>>().into_iter().collect();

@@ -7,18 +7,18 @@ use serde_json::Value;
 
 use crate::support::{bin, cc, cc_text, fixture, git};
 
-/// The problems of a `doctor` answer as `(code, fix)`.
-fn problems(run: &crate::support::Run) -> Vec<(String, String)> {
-    run.json["problems"]
+/// The problems of a `doctor --json` answer as `(code, fix)`.
+fn problems(answer: &Value) -> Vec<(String, String)> {
+    answer["problems"]
         .as_array()
-        .unwrap_or_else(|| panic!("no problems list: {}", run.stdout))
+        .unwrap_or_else(|| panic!("no problems list: {answer}"))
         .iter()
         .map(|p| (p["code"].as_str().unwrap().to_owned(), p["fix"].as_str().unwrap().to_owned()))
         .collect()
 }
 
 fn fix_for(run: &crate::support::Run, code: &str) -> String {
-    problems(run).into_iter().find(|(c, _)| c == code).unwrap_or_else(|| panic!("no {code}: {}", run.stdout)).1
+    problems(&run.json).into_iter().find(|(c, _)| c == code).unwrap_or_else(|| panic!("no {code}: {}", run.stdout)).1
 }
 
 /// Runs a `git codecompass ...` fix the way a user would paste it.
@@ -78,8 +78,7 @@ fn doctor_reports_each_problem_with_the_command_that_fixes_it() {
     apply(&repo, "git codecompass hooks install");
     let off_path = doctor_without_binary_on_path(&repo);
     assert_eq!(off_path["hooks"]["installed"].as_array().map(Vec::len), Some(4));
-    let codes: Vec<&str> = off_path["problems"].as_array().unwrap().iter().filter_map(|p| p["code"].as_str()).collect();
-    assert!(codes.contains(&"binary_not_on_path"), "{off_path}");
+    assert!(problems(&off_path).iter().any(|(c, _)| c == "binary_not_on_path"), "{off_path}");
     let on_path = doctor_with_binary_on_path(&repo);
     assert_eq!(on_path["healthy"], true, "{on_path}");
 
@@ -98,7 +97,7 @@ fn doctor_reports_each_problem_with_the_command_that_fixes_it() {
     let fix = fix_for(&run, "stale_view");
     assert_eq!(fix, "git codecompass index --ref refs/heads/feature");
     apply(&repo, &fix);
-    assert!(!problems(&cc(&repo, &["doctor"])).iter().any(|(c, _)| c == "stale_view"));
+    assert!(!problems(&cc(&repo, &["doctor"]).json).iter().any(|(c, _)| c == "stale_view"));
 
     // An interrupted job.
     std::fs::write(repo.join("src/late.rs"), "pub fn late() {}\n").unwrap();
