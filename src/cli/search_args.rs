@@ -112,6 +112,7 @@ impl SearchArgs {
             timeout: std::time::Duration::from_secs(self.timeout),
             files: false,
             grep: Default::default(),
+            comparable: false,
         }
     }
 }

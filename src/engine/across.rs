@@ -4,10 +4,13 @@
 //! in `repos` with its error while the others answer (`result_completeness: partial`).
 //!
 //! Scores of different repositories come from different indexes (other document counts, other
-//! term statistics), so raw BM25 scores are not compared: the global ranking fuses the
-//! repositories' ranks (reciprocal rank fusion, `1 / (60 + rank)`), ties broken by the score
-//! relative to the repository's best, then by alias. Unranked answers (exact lines,
-//! references) keep each repository's order, repositories by alias.
+//! term statistics), so raw BM25 scores are not compared, nor ranks alone (every repository has
+//! a best result, whatever the question). The global ranking keeps each repository's order and
+//! takes next the best of the repositories' next results: by merit where the answer gives one
+//! (a ranked search: see [`merit`]), then by fused rank (reciprocal rank fusion,
+//! `1 / (60 + rank)`), then by the score relative to the repository's best, then by alias.
+//! Unranked answers (exact lines, references) keep each repository's order, repositories by
+//! alias.
 
 use serde::Serialize;
 
@@ -16,6 +19,7 @@ use super::{
     Engine, Error, Freshness, GraphRequest, LocateRequest, LocateResult, Metadata, PROTOCOL_VERSION, Reference,
 };
 use crate::error::ErrorCode;
+use crate::query::merit::{self, WordStats};
 use crate::query::{SearchRequest, SearchResult};
 use crate::store::Store;
 use crate::view::Scope;
@@ -304,6 +308,35 @@ struct Answer<R> {
     scope: String,
     commit: Option<String>,
     metadata: Metadata,
+    /// A ranked search's words in this repository's index (see [`merit`]).
+    word_stats: Option<WordStats>,
+}
+
+/// A result as the global ranking orders it: its merit first (its tier, then how well its text
+/// matches the query, see [`merit::relevance`]), then its fused rank, then its score relative
+/// to its repository's best, then its repository (by alias).
+struct Pooled<R> {
+    tier: u8,
+    relevance: f64,
+    fused: f64,
+    relative: f64,
+    repo: usize,
+    result: R,
+}
+
+impl<R> Pooled<R> {
+    /// Whether this result goes before `other` in the global ranking.
+    fn before(&self, other: &Pooled<R>) -> bool {
+        let key =
+            |p: &Pooled<R>| (p.tier, std::cmp::Reverse(ordered(p.relevance)), std::cmp::Reverse(ordered(p.fused)));
+        (key(self), std::cmp::Reverse(ordered(self.relative)), self.repo)
+            < (key(other), std::cmp::Reverse(ordered(other.relative)), other.repo)
+    }
+}
+
+/// A non-negative score as an integer that orders the same.
+fn ordered(x: f64) -> u64 {
+    (x.max(0.0) * 1e12) as u64
 }
 
 /// The limit each of `n` repositories gets under `per_repo`: `limit` shared out, the first
@@ -314,7 +347,7 @@ fn shares(limit: usize, n: usize) -> Vec<usize> {
 }
 
 /// Merges the repositories' answers (in target order, each best first). `score` is a result's
-/// own score when the answer is ranked.
+/// own score when the answer is ranked, `merit_of` what it holds of the query (see [`merit`]).
 fn merge<R>(
     query: &str,
     targets: &[Target],
@@ -322,13 +355,23 @@ fn merge<R>(
     aggregate: Aggregate,
     limit: usize,
     score: impl Fn(&R) -> Option<f64>,
+    merit_of: impl Fn(&R) -> Option<&merit::Merit>,
 ) -> Result<AcrossResponse<R>, Error> {
     if let Some(Err(first)) = answers.iter().find(|a| a.is_err()).filter(|_| answers.iter().all(|a| a.is_err())) {
         return Err(first.clone());
     }
+    // The query's words weighed over every repository that answered, and the average length of
+    // the texts of the results.
+    let weights = merit::weights(answers.iter().filter_map(|a| a.as_ref().ok()?.word_stats.as_ref()));
+    let lengths: Vec<f64> = answers
+        .iter()
+        .filter_map(|a| a.as_ref().ok())
+        .flat_map(|a| a.results.iter().filter_map(&merit_of).map(|m| f64::from(m.length)))
+        .collect();
+    let average = lengths.iter().sum::<f64>() / lengths.len().max(1) as f64;
     let shares = shares(limit, targets.len());
     let mut repos = Vec::new();
-    let mut pooled: Vec<(f64, f64, usize, R)> = Vec::new();
+    let mut queues: Vec<std::collections::VecDeque<Pooled<R>>> = Vec::new();
     let mut freshness = "fresh";
     let mut partial = false;
     let mut truncated = false;
@@ -362,15 +405,20 @@ fn merge<R>(
             Aggregate::PerRepo => shares[i],
         };
         truncated |= answer.results.len() > keep;
-        let returned_before = pooled.len();
+        let mut queue = std::collections::VecDeque::new();
         for (rank, result) in answer.results.into_iter().take(keep).enumerate() {
             let fused = 1.0 / (RRF_K + rank as f64 + 1.0);
             let relative = match (best, score(&result)) {
                 (Some(best), Some(s)) => s / best,
                 _ => 0.0,
             };
-            pooled.push((fused, relative, i, result));
+            let (tier, relevance) =
+                merit_of(&result).map_or((u8::MAX, 0.0), |m| (m.tier, merit::relevance(m, &weights, average)));
+            queue.push_back(Pooled { tier, relevance, fused, relative, repo: i, result });
         }
+        let returned = queue.len();
+        queues.resize_with(i, Default::default);
+        queues.push(queue);
         repos.push(RepoOutcome {
             repo: entry.alias.clone(),
             path: entry.path.clone(),
@@ -378,15 +426,24 @@ fn merge<R>(
             scope: answer.scope,
             commit: answer.commit,
             freshness_status: Some(answer.metadata.freshness_status),
-            returned: pooled.len() - returned_before,
+            returned,
             total: answer.total,
             error: None,
         });
     }
-    let ranked = pooled.iter().any(|(_, relative, _, _)| *relative > 0.0);
+    let ranked = queues.iter().flatten().any(|p| p.relative > 0.0);
+    let mut pooled: Vec<Pooled<R>> = Vec::new();
     if aggregate == Aggregate::Global && ranked {
-        // Stable: equal fused ranks keep the repositories' order (by alias).
-        pooled.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)).then(a.2.cmp(&b.2)));
+        // Each repository's results keep their order; the next one taken is the best of the
+        // repositories' next ones.
+        while let Some(next) = (0..queues.len())
+            .filter(|&q| !queues[q].is_empty())
+            .reduce(|a, b| if queues[b][0].before(&queues[a][0]) { b } else { a })
+        {
+            pooled.extend(queues[next].pop_front());
+        }
+    } else {
+        pooled.extend(queues.into_iter().flatten());
     }
     if pooled.len() > limit {
         truncated = true;
@@ -394,9 +451,9 @@ fn merge<R>(
     }
     let mut results: Vec<Tagged<R>> = Vec::with_capacity(pooled.len());
     let mut returned = vec![0usize; targets.len()];
-    for (_, _, i, result) in pooled {
-        returned[i] += 1;
-        results.push(Tagged { repo: targets[i].entry.alias.clone(), result });
+    for p in pooled {
+        returned[p.repo] += 1;
+        results.push(Tagged { repo: targets[p.repo].entry.alias.clone(), result: p.result });
     }
     for outcome in &mut repos {
         if let Some(i) = targets.iter().position(|t| t.entry.alias == outcome.repo) {
@@ -473,7 +530,8 @@ pub fn search(
     aggregate: Aggregate,
 ) -> Result<AcrossResponse<SearchResult>, Error> {
     let answers = ask_each(targets, aggregate, request.limit, |engine, target, limit| {
-        let request = SearchRequest { limit, ..request.clone() };
+        // One ranking over all of them compares the results' merits.
+        let request = SearchRequest { limit, comparable: aggregate == Aggregate::Global, ..request.clone() };
         let freshness = Freshness::configured(engine.workspace(), Freshness::Strict);
         let response = engine.search(&request, &target.scope, freshness)?;
         Ok(Answer {
@@ -482,9 +540,10 @@ pub fn search(
             scope: response.scope,
             commit: response.commit,
             metadata: response.metadata,
+            word_stats: response.output.word_stats,
         })
     });
-    merge(&request.query, targets, answers, aggregate, request.limit, |r: &SearchResult| r.score)
+    merge(&request.query, targets, answers, aggregate, request.limit, |r: &SearchResult| r.score, |r| r.merit.as_ref())
 }
 
 /// `locate --repo`.
@@ -503,11 +562,12 @@ pub fn locate(
             scope: response.scope,
             commit: response.commit,
             metadata: response.metadata,
+            word_stats: None,
         })
     });
     // Locate's answers are ordered by how well each place matches the name, with no score:
     // their ranks are fused, every rank-1 answer alike.
-    merge(&request.name, targets, answers, aggregate, request.limit, |_: &LocateResult| Some(1.0))
+    merge(&request.name, targets, answers, aggregate, request.limit, |_: &LocateResult| Some(1.0), |_| None)
 }
 
 /// `references --repo`: every repository's uses, repositories by alias.
@@ -526,9 +586,10 @@ pub fn references(
             scope: response.scope,
             commit: response.commit,
             metadata: response.metadata,
+            word_stats: None,
         })
     });
-    merge(&request.name, targets, answers, aggregate, request.limit, |_: &Reference| None)
+    merge(&request.name, targets, answers, aggregate, request.limit, |_: &Reference| None, |_| None)
 }
 
 /// `xray --repo`: every repository's matches, repositories by alias.
@@ -548,10 +609,11 @@ pub fn xray(
             scope: response.scope,
             commit: response.commit,
             metadata: response.metadata,
+            word_stats: None,
         })
     });
     let query = request.driver.clone().unwrap_or_default();
-    merge(&query, targets, answers, aggregate, request.limit, |_: &crate::xray::XrayMatch| None)
+    merge(&query, targets, answers, aggregate, request.limit, |_: &crate::xray::XrayMatch| None, |_| None)
 }
 
 /// `context --repo`: each repository gathers for the whole budget; the results are fused
@@ -572,10 +634,12 @@ pub fn context(
             scope: response.scope,
             commit: response.commit,
             metadata: response.metadata,
+            word_stats: None,
         })
     });
     // Ranks fused, every repository's best first, so the budget is spent fairly.
-    let mut response = merge(&request.query, targets, answers, aggregate, usize::MAX, |_: &SearchResult| Some(1.0))?;
+    let mut response =
+        merge(&request.query, targets, answers, aggregate, usize::MAX, |_: &SearchResult| Some(1.0), |_| None)?;
     let mut spent = 0usize;
     let before = response.results.len();
     response.results.retain(|tagged| {

@@ -299,6 +299,7 @@ pub fn run(name: &str, args: Option<&JsonObject>, ws: &Arc<Workspace>) -> Result
                 timeout: std::time::Duration::from_secs(30),
                 files: false,
                 grep: Default::default(),
+                comparable: false,
             };
             to_value(engine.context(&request, strategy, &scope(&p.common), freshness(ws)).map(|r| json_of(&r)))
         }
@@ -411,6 +412,7 @@ pub(super) fn search_request(p: &SearchParams) -> SearchRequest {
         timeout: std::time::Duration::from_secs(30),
         files,
         grep: Default::default(),
+        comparable: false,
     }
 }
 

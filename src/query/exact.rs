@@ -373,6 +373,7 @@ pub(super) fn run(
         clues: None,
         notes: Vec::new(),
         fallback: None,
+        word_stats: None,
     };
     if let Some(budget) = request.max_tokens {
         budget::fit_budget(&mut output, budget);

@@ -14,6 +14,7 @@ mod exact;
 mod files;
 pub mod grep;
 pub mod intent;
+pub mod merit;
 mod messages;
 pub mod pathspec;
 pub mod prefilter;
@@ -173,6 +174,9 @@ pub struct SearchRequest {
     pub files: bool,
     /// What `git grep`'s flags ask of exact search.
     pub grep: GrepOptions,
+    /// Give each ranked result its [`merit::Merit`], and the answer its words' statistics, for
+    /// a ranking across repositories.
+    pub comparable: bool,
 }
 
 /// `git grep`'s flags, for regex and literal search.
@@ -291,6 +295,10 @@ pub struct SearchResult {
     /// File results: the symbols of the file that match the query, best first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub symbols: Vec<MatchedSymbol>,
+    /// What a ranking across repositories compares (asked for by `comparable`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub merit: Option<merit::Merit>,
 }
 
 /// A symbol of a file result that matches the query.
@@ -436,6 +444,10 @@ pub struct SearchOutput {
     /// When another mode answered (reported in `metadata.fallback`).
     #[serde(skip)]
     pub fallback: Option<Fallback>,
+    /// The query's words in this index, for a ranking across repositories (`comparable`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub word_stats: Option<merit::WordStats>,
 }
 
 impl SearchOutput {
@@ -466,6 +478,7 @@ impl SearchOutput {
             clues: None,
             notes: Vec::new(),
             fallback: None,
+            word_stats: None,
         }
     }
 }

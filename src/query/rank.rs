@@ -15,12 +15,13 @@ use tantivy::Term;
 use super::contents::Contents;
 use super::recall::{STOPWORDS, group_recall, parse_terms, phrase_holds, recall_query};
 use super::words::TermGroup;
-use super::{
-    Detail, Details, Explain, LineHit, Mode, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult,
-};
+use super::{Detail, Details, Explain, Mode, QueryError, SearchContext, SearchOutput, SearchRequest, SearchResult};
 use crate::extract::Role;
 use crate::index::tokenizer::code_tokens;
 use crate::index::{DocKind, Hit, TopInView};
+
+mod shape;
+use shape::{Shaping, shape};
 
 /// Documents recalled per list before fusion.
 const RECALL: usize = 200;
@@ -163,6 +164,8 @@ pub(crate) fn ranked(
     let mut groups: Vec<TermGroup> = Vec::new();
     let query_words = words.join(" ");
     let mut text_clues = None;
+    // The words a ranking across repositories weighs each result by (see `merit`).
+    let mut merit_words = Vec::new();
     if wordy {
         // Words of any number: the clues of the text, each a weighted group, ranked as an OR
         // (a strict pass first when the question is short, so documents with every word lead).
@@ -174,6 +177,9 @@ pub(crate) fn ranked(
             if !kept.is_empty() {
                 groups = kept;
             }
+        }
+        if request.comparable {
+            merit_words = super::merit::of_groups(&groups);
         }
         let f = ctx.fulltext.fields();
         let dropped = super::words::keep_rarest(&mut groups, super::words::MAX_GROUPS, |t| {
@@ -276,6 +282,9 @@ pub(crate) fn ranked(
                 super::words::MAX_GROUPS
             ));
             words.truncate(super::words::MAX_GROUPS);
+        }
+        if request.comparable {
+            merit_words = super::merit::of_names(&words);
         }
         for &kind in kinds {
             if let Some(q) = recall_query(ctx, kind, &words, &phrases, request.fuzzy) {
@@ -575,8 +584,14 @@ pub(crate) fn ranked(
     // Identical content at several paths: one result, the others in `also_at`.
     let mut shaped: Vec<SearchResult> = Vec::new();
     let mut first_of: HashMap<(crate::git::ObjectId, u32, u32, u8), usize> = HashMap::new();
-    let mut shaping =
-        Shaping { ctx, request, word_tokens: &word_tokens, classes: &classes, contents: Contents::default() };
+    let mut shaping = Shaping {
+        ctx,
+        request,
+        word_tokens: &word_tokens,
+        merit_words: &merit_words,
+        classes: &classes,
+        contents: Contents::default(),
+    };
     for unit in ordered_units {
         let Some(info) = details.info(unit.fv)?.cloned() else {
             continue;
@@ -610,6 +625,7 @@ pub(crate) fn ranked(
     output.suppressed_duplicate_count = suppressed;
     output.clues = clue_report;
     output.notes = notes;
+    output.word_stats = request.comparable.then(|| super::merit::stats(ctx, &merit_words));
     if let Some(budget) = request.max_tokens {
         super::budget::fit_budget(&mut output, budget);
     }
@@ -636,115 +652,6 @@ fn overlap(a: &Unit, b: &Unit) -> f64 {
     let shared = f64::from(end - start + 1);
     let smaller = f64::from((a.line_end - a.line_start + 1).min(b.line_end - b.line_start + 1));
     shared / smaller
-}
-
-/// What shaping results needs besides the result itself.
-struct Shaping<'s, 'c> {
-    ctx: &'s SearchContext<'c>,
-    request: &'s SearchRequest,
-    word_tokens: &'s [String],
-    classes: &'s HashMap<u32, (i8, String)>,
-    contents: Contents,
-}
-
-fn shape(
-    shaping: &mut Shaping<'_, '_>,
-    unit: &Unit,
-    info: &crate::store::FileInfo,
-    symbols: &[crate::store::SymbolRow],
-) -> SearchResult {
-    let (ctx, request, word_tokens, classes) = (shaping.ctx, shaping.request, shaping.word_tokens, shaping.classes);
-    let contents = &mut shaping.contents;
-    let mut result = SearchResult {
-        path: info.path_str(),
-        line_start: unit.line_start,
-        line_end: unit.line_end,
-        kind: match unit.kind {
-            DocKind::File => "file".to_owned(),
-            DocKind::Snippet => "snippet".to_owned(),
-            DocKind::Symbol => String::new(),
-        },
-        language: (!info.lang.is_empty() && !request.compact).then(|| info.lang.clone()),
-        ..SearchResult::default()
-    };
-    let symbol = unit.symbol.as_ref();
-    if let Some(s) = symbol {
-        result.kind = s.kind.clone();
-        result.name = Some(s.name.clone());
-        result.role = Some(if s.role == Role::Definition { "definition" } else { "declaration" });
-        if request.detail >= Detail::Signature && !request.compact {
-            result.qualified_name = Some(s.qualified_name.clone());
-            result.signature = Some(s.signature.clone());
-            result.visibility = s.visibility.clone();
-        }
-        if request.detail >= Detail::Context && !request.compact {
-            result.parent =
-                s.parent.and_then(|p| symbols.iter().find(|x| x.ord == p)).map(|p| p.qualified_name.clone());
-            result.related = symbols
-                .iter()
-                .filter(|x| x.ord != s.ord && (x.parent == s.parent || x.parent == Some(s.ord)))
-                .take(8)
-                .map(|x| x.qualified_name.clone())
-                .collect();
-        }
-    } else if unit.kind == DocKind::File {
-        result.name = Some(result.path.rsplit('/').next().unwrap_or(&result.path).to_owned());
-    }
-    if !request.compact {
-        result.score = Some((unit.rrf * 1e4).round() / 1e4);
-        // Matching lines inside the unit, for display and highlighting.
-        if unit.kind != DocKind::File
-            && (!word_tokens.is_empty() || request.detail >= Detail::Context)
-            && let Some(content) = contents.get(ctx, info)
-        {
-            // Only the unit's lines are decoded.
-            let from = unit.line_start.saturating_sub(1) as usize;
-            let wanted = (unit.line_end as usize).saturating_sub(from).max(1);
-            let lines: Vec<String> = content
-                .lines(from, wanted)
-                .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)).into_owned())
-                .collect();
-            for (offset, line) in lines.iter().enumerate() {
-                if result.lines.len() == 5 || word_tokens.is_empty() {
-                    break;
-                }
-                let lower = line.to_lowercase();
-                let ranges: Vec<(usize, usize)> = word_tokens
-                    .iter()
-                    .filter_map(|t| lower.find(t.as_str()).map(|a| (a, a + t.len())))
-                    .filter(|&(a, b)| line.is_char_boundary(a) && line.is_char_boundary(b))
-                    .collect();
-                if let Some(&(first, _)) = ranges.iter().min() {
-                    result.lines.push(LineHit {
-                        line: (from + offset) as u32 + 1,
-                        column: first as u32 + 1,
-                        text: line.chars().take(500).collect(),
-                        ranges,
-                        before: Vec::new(),
-                        after: Vec::new(),
-                    });
-                }
-            }
-            if request.detail >= Detail::Context {
-                result.preview = Some(lines.iter().take(15).cloned().collect::<Vec<_>>().join("\n"));
-            }
-        }
-    }
-    if request.explain != Explain::Off {
-        let (class, _) = classes.get(&unit.fv).cloned().unwrap_or((0, String::new()));
-        result.ranking_reasons.push(format!("tier {}: {}", unit.tier, tier_name(unit.tier)));
-        result.ranking_reasons.push(if unit.declaration { "declaration".into() } else { "definition or text".into() });
-        result.ranking_reasons.push(match class {
-            -1 => "path up (source directory)".into(),
-            1 => "path down (tests, vendored, docs or examples)".into(),
-            _ => "path neutral".into(),
-        });
-        result.ranking_reasons.push(format!("fused score {:.4}", unit.rrf));
-        if request.explain == Explain::Full {
-            result.ranking_reasons.extend(unit.reasons.iter().cloned());
-        }
-    }
-    result
 }
 
 #[cfg(test)]

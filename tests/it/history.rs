@@ -96,6 +96,7 @@ fn ours(engine: &Engine, scope: &Scope) -> BTreeSet<(String, u64)> {
         timeout: Duration::from_secs(60),
         files: false,
         grep: Default::default(),
+        comparable: false,
     };
     let response = engine.search(&request, scope, Freshness::BestEffort).expect("search runs");
     response.output.results.iter().map(|r| (r.path.clone(), u64::from(r.line_start))).collect()

@@ -73,6 +73,7 @@ fn ours(engine: &Engine, pattern: &str, literal: bool, ignore_case: bool, scope:
         timeout: Duration::from_secs(120),
         files: false,
         grep: Default::default(),
+        comparable: false,
     };
     let response = engine.search(&request, scope, Freshness::BestEffort).unwrap_or_else(|e| panic!("{pattern}: {e}"));
     assert!(!response.output.truncated && !response.output.safety_limit_applied, "{pattern}");

@@ -66,6 +66,7 @@ fn top(engine: &Engine, query: &str) -> String {
         timeout: Duration::from_secs(60),
         files: false,
         grep: Default::default(),
+        comparable: false,
     };
     let response = engine.search(&request, &Scope::Ref("main".to_owned()), Freshness::BestEffort).expect("search runs");
     match response.output.results.first() {

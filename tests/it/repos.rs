@@ -234,6 +234,25 @@ fn limits_are_shared_between_repositories_never_multiplied() {
 }
 
 #[test]
+fn one_ranking_puts_first_the_result_that_matches_the_question_best() {
+    // Every repository has a best result, whatever the question. The ranking across them
+    // compares how well each result's own text matches it, the words weighed over all of
+    // them: storefront's function holds every word of this question, billing's and the fork's
+    // best only "line" (their fused ranks alone, or the aliases' order, put billing first).
+    let shop = Shop::new();
+    shop.register_all();
+    let question = "render the invoice lines";
+    let global = shop.run(&["search", question, "--repo", "*", "--limit", "3"]);
+    let repos: Vec<String> = places(&global, "line_start").into_iter().map(|(r, _, _)| r).collect();
+    assert_eq!(repos.first().map(String::as_str), Some("storefront"), "{}", global.stdout);
+    assert!(repos.iter().any(|r| r == "billing"), "{}", global.stdout);
+    // Each repository's share keeps the aliases' order.
+    let per_repo = shop.run(&["search", question, "--repo", "*", "--limit", "3", "--aggregate", "per-repo"]);
+    let order: Vec<String> = places(&per_repo, "line_start").into_iter().map(|(r, _, _)| r).collect();
+    assert_eq!(order, ["billing", "fork", "storefront"], "{}", per_repo.stdout);
+}
+
+#[test]
 fn each_repository_can_be_at_its_own_ref() {
     let shop = Shop::new();
     shop.register_all();

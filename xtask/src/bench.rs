@@ -552,6 +552,7 @@ pub fn search(args: &BenchArgs) -> Result<()> {
                 timeout: Duration::from_secs(60),
                 files: false,
                 grep: Default::default(),
+                comparable: false,
             };
             let started = Instant::now();
             engine.search(&request, &Scope::Ref(other.clone()), Freshness::BestEffort)?;
