@@ -375,6 +375,9 @@ fn merge<R>(
     let mut freshness = "fresh";
     let mut partial = false;
     let mut truncated = false;
+    // Whether the answers are ranked: a result has a score, or a merit (a compact answer's
+    // results have no score).
+    let mut ranked = false;
     for (i, (target, answer)) in targets.iter().zip(answers).enumerate() {
         let entry = &target.entry;
         let answer = match answer {
@@ -412,8 +415,9 @@ fn merge<R>(
                 (Some(best), Some(s)) => s / best,
                 _ => 0.0,
             };
-            let (tier, relevance) =
-                merit_of(&result).map_or((u8::MAX, 0.0), |m| (m.tier, merit::relevance(m, &weights, average)));
+            let merit = merit_of(&result);
+            ranked |= relative > 0.0 || merit.is_some();
+            let (tier, relevance) = merit.map_or((u8::MAX, 0.0), |m| (m.tier, merit::relevance(m, &weights, average)));
             queue.push_back(Pooled { tier, relevance, fused, relative, repo: i, result });
         }
         let returned = queue.len();
@@ -431,7 +435,6 @@ fn merge<R>(
             error: None,
         });
     }
-    let ranked = queues.iter().flatten().any(|p| p.relative > 0.0);
     let mut pooled: Vec<Pooled<R>> = Vec::new();
     if aggregate == Aggregate::Global && ranked {
         // Each repository's results keep their order; the next one taken is the best of the

@@ -209,6 +209,11 @@ fn limits_are_shared_between_repositories_never_multiplied() {
     // repository's whole list.
     let first: Vec<String> = places(&global, "line_start").into_iter().take(2).map(|(r, _, _)| r).collect();
     assert_ne!(first[0], first[1], "{}", global.stdout);
+    // A compact answer's results carry no score, and are ranked as one all the same (they
+    // were billing's whole list first).
+    let compact = shop.run(&["search", "charge", "--repo", "*", "--limit", "3", "--compact"]);
+    let first: Vec<String> = places(&compact, "line_start").into_iter().take(2).map(|(r, _, _)| r).collect();
+    assert_ne!(first[0], first[1], "{}", compact.stdout);
 
     let per_repo = shop.run(&["search", "charge", "--repo", "*", "--limit", "4", "--aggregate", "per-repo"]);
     let results = places(&per_repo, "line_start");
