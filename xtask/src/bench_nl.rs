@@ -159,10 +159,10 @@ fn word_count(message: &str) -> usize {
 }
 
 /// One localization task.
-struct Task {
+pub(crate) struct Task {
     commit_id: String,
     parent_id: String,
-    query: String,
+    pub(crate) query: String,
     /// The source files that exist at the parent, sorted.
     answers: Vec<String>,
 }
@@ -194,7 +194,7 @@ fn answers_of(name_status: &str) -> Option<Vec<String>> {
 
 /// The newest tasks of `repo`'s history from `HEAD`, spread over up to `SPREAD * wanted`
 /// candidates. Also returns how many candidates there were and how many commits were read.
-fn collect_tasks(repo: &Path, wanted: usize) -> Result<(Vec<Task>, usize, usize)> {
+pub(crate) fn collect_tasks(repo: &Path, wanted: usize) -> Result<(Vec<Task>, usize, usize)> {
     // `%x1e` starts a record and `%x1f` ends the message, so messages and paths need no
     // escaping; the name-status rows follow the message.
     let mut child = Command::new("git")

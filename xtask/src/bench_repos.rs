@@ -9,7 +9,11 @@
 //!   10%);
 //! - the query classes of `bench search` across all 20 (`--repo '*'`) against the slowest of
 //!   the 20 single-repository runs of the same query (target within 3x);
-//! - `repos list` with 100 registered repositories (target under 50 ms).
+//! - `repos list` with 100 registered repositories (target under 50 ms);
+//! - questions in words across all 20: commit messages of each original (taken as `bench nl`
+//!   takes them), whose answer is right when its first result comes from the question's own
+//!   repository or a fork of it (no target; a ranking across repositories that fused ranks
+//!   alone answered most of them from the repository whose alias sorts first).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,6 +30,8 @@ use crate::measure::{Scratch, median, secs};
 const REPOS: usize = 20;
 /// How many the registry holds for the listing.
 const LISTED: usize = 100;
+/// Questions in words asked of each original's commit messages.
+const QUESTIONS: usize = 5;
 
 /// `git` in `dir` with the identity the forks' commits are made with.
 fn git(dir: &Path, args: &[&str]) -> Result<String> {
@@ -190,6 +196,26 @@ pub fn repos(args: &BenchArgs) -> Result<()> {
         }
     }
 
+    // Questions in words: each original's commit messages, asked of all 20 at once.
+    let (mut asked, mut first_right, mut reciprocal) = (0usize, 0usize, 0.0f64);
+    let mut question_times = Vec::new();
+    for (name, dir, _) in &originals {
+        let (tasks, _, _) = crate::bench_nl::collect_tasks(dir, QUESTIONS)?;
+        let family =
+            |repo: &str| repo == name || repo.strip_prefix(name.as_str()).is_some_and(|r| r.starts_with("-fork"));
+        for task in tasks {
+            let (took, out) =
+                run(&mut cc(&scratch.0, &["search", &task.query, "--repo", "*", "--limit", "10", "--json"]))?;
+            let answer: serde_json::Value = serde_json::from_str(&out)?;
+            let results = answer["results"].as_array().cloned().unwrap_or_default();
+            let first = results.iter().position(|r| r["repo"].as_str().is_some_and(family));
+            asked += 1;
+            first_right += usize::from(first == Some(0));
+            reciprocal += first.map_or(0.0, |i| 1.0 / (i + 1) as f64);
+            question_times.push(took);
+        }
+    }
+
     // The registry with 100 repositories: small empty ones fill it up.
     for i in all.len()..LISTED {
         let dir = scratch.0.join(format!("empty-{i}"));
@@ -240,6 +266,12 @@ pub fn repos(args: &BenchArgs) -> Result<()> {
             row["ratio"].as_f64().unwrap_or(0.0) * 100.0
         );
     }
+    let mrr = reciprocal / asked.max(1) as f64;
+    println!(
+        "\nquestions in words (commit messages, {QUESTIONS} of each original) across {REPOS}: first result from the \
+         question's repository or its fork {first_right}/{asked}, MRR {mrr:.2}, median {}",
+        secs(median(&question_times))
+    );
     println!("\n(queries sampled from {largest_name})");
     if let Some(path) = &args.json {
         let doc = json!({
@@ -248,6 +280,8 @@ pub fn repos(args: &BenchArgs) -> Result<()> {
                 "blobs_parsed": t.2, "blobs_shared": t.3, "seeded_from": t.4})).collect::<Vec<_>>(),
             "forks_vs_originals": fork_rows, "queries": class_rows,
             "repos_list_median_s": list_median.as_secs_f64(),
+            "questions": {"asked": asked, "first_right": first_right, "mrr": mrr,
+                "median_s": median(&question_times).as_secs_f64()},
         });
         std::fs::write(path, serde_json::to_vec_pretty(&doc)?)?;
     }
