@@ -312,10 +312,12 @@ struct Answer<R> {
     word_stats: Option<WordStats>,
 }
 
-/// A result as the global ranking orders it: its merit first (its tier, then how well its text
-/// matches the query, see [`merit::relevance`]), then its fused rank, then its score relative
+/// A result as the global ranking orders it: its merit first (a definition of a name the
+/// question gives, then its tier, then how well its text matches the query, see
+/// [`merit::relevance`]), then its fused rank, then its score relative
 /// to its repository's best, then its repository (by alias).
 struct Pooled<R> {
+    defines: bool,
     tier: u8,
     relevance: f64,
     fused: f64,
@@ -327,8 +329,9 @@ struct Pooled<R> {
 impl<R> Pooled<R> {
     /// Whether this result goes before `other` in the global ranking.
     fn before(&self, other: &Pooled<R>) -> bool {
-        let key =
-            |p: &Pooled<R>| (p.tier, std::cmp::Reverse(ordered(p.relevance)), std::cmp::Reverse(ordered(p.fused)));
+        let key = |p: &Pooled<R>| {
+            (!p.defines, p.tier, std::cmp::Reverse(ordered(p.relevance)), std::cmp::Reverse(ordered(p.fused)))
+        };
         (key(self), std::cmp::Reverse(ordered(self.relative)), self.repo)
             < (key(other), std::cmp::Reverse(ordered(other.relative)), other.repo)
     }
@@ -417,8 +420,9 @@ fn merge<R>(
             };
             let merit = merit_of(&result);
             ranked |= relative > 0.0 || merit.is_some();
-            let (tier, relevance) = merit.map_or((u8::MAX, 0.0), |m| (m.tier, merit::relevance(m, &weights, average)));
-            queue.push_back(Pooled { tier, relevance, fused, relative, repo: i, result });
+            let (defines, tier, relevance) =
+                merit.map_or((false, u8::MAX, 0.0), |m| (m.defines, m.tier, merit::relevance(m, &weights, average)));
+            queue.push_back(Pooled { defines, tier, relevance, fused, relative, repo: i, result });
         }
         let returned = queue.len();
         queues.resize_with(i, Default::default);

@@ -2,7 +2,8 @@
 //! ranks with its own index's statistics, so its scores and ranks say how its results compare
 //! with each other, not how its best compares with another repository's: every repository has
 //! a first result, whether the question is about it or not. A result's merit can be compared:
-//! its tier (what matched: an exact symbol name, a signature, a path, a body), then how well
+//! whether it defines a name the question gives (an identifier, a stack frame's function), its
+//! tier (what matched: an exact symbol name, a signature, a path, a body), then how well
 //! its own text matches the query, scored as BM25 scores a document: the query's words it
 //! holds and how often, each word weighed by its rarity over all the repositories asked.
 
@@ -11,7 +12,7 @@ use std::collections::HashMap;
 use tantivy::Term;
 
 use super::SearchContext;
-use super::words::TermGroup;
+use super::words::{Source, TermGroup};
 use crate::index::tokenizer::code_tokens;
 
 /// One word of the query: how it is shown, the index terms that spell it, its weight.
@@ -20,11 +21,21 @@ pub(crate) struct QueryWord {
     label: String,
     terms: Vec<String>,
     weight: f32,
+    /// Whether the question gives it as a name: a whole identifier, a stack frame's function.
+    named: bool,
 }
 
 /// The words of a question in words: its term groups.
 pub(crate) fn of_groups(groups: &[TermGroup]) -> Vec<QueryWord> {
-    groups.iter().map(|g| QueryWord { label: g.label.clone(), terms: g.terms.clone(), weight: g.weight }).collect()
+    groups
+        .iter()
+        .map(|g| QueryWord {
+            label: g.label.clone(),
+            terms: g.terms.clone(),
+            weight: g.weight,
+            named: matches!(g.source, Source::Identifier | Source::Frame),
+        })
+        .collect()
 }
 
 /// The words of a name or a path: each word's whole identifier and its parts, once each.
@@ -32,7 +43,7 @@ pub(crate) fn of_names(words: &[String]) -> Vec<QueryWord> {
     let mut out: Vec<QueryWord> = Vec::new();
     for token in words.iter().flat_map(|w| code_tokens(w)) {
         if !out.iter().any(|w| w.label == token.text) {
-            out.push(QueryWord { label: token.text.clone(), terms: vec![token.text], weight: 1.0 });
+            out.push(QueryWord { label: token.text.clone(), terms: vec![token.text], weight: 1.0, named: false });
         }
     }
     out
@@ -41,6 +52,8 @@ pub(crate) fn of_names(words: &[String]) -> Vec<QueryWord> {
 /// A result's merit.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Merit {
+    /// Whether it is the definition of a name the question gives.
+    pub defines: bool,
     /// What matched: 0 an exact symbol name, 1 a name otherwise or a qualified name, 2 a
     /// signature, 3 a path, 4 a body. Lower is better.
     pub tier: u8,
@@ -51,10 +64,11 @@ pub struct Merit {
     pub length: u32,
 }
 
-/// The merit of a result of `tier` whose texts are `texts`: which of `words` they hold and
-/// how often (a word occurs where one of its terms does, case aside; the most frequent of its
-/// terms counts).
-pub(crate) fn of(tier: u8, words: &[QueryWord], texts: &[&str]) -> Merit {
+/// The merit of a result of `tier`, the definition of `name` when it is a symbol, whose texts
+/// are `texts`: which of `words` they hold and how often (a word occurs where one of its terms
+/// does, case aside; the most frequent of its terms counts).
+pub(crate) fn of(tier: u8, words: &[QueryWord], name: Option<&str>, texts: &[&str]) -> Merit {
+    let defines = name.is_some_and(|name| words.iter().any(|w| w.named && w.label.eq_ignore_ascii_case(name)));
     let mut all = String::with_capacity(texts.iter().map(|t| t.len() + 1).sum());
     for text in texts {
         all.push_str(text);
@@ -69,7 +83,7 @@ pub(crate) fn of(tier: u8, words: &[QueryWord], texts: &[&str]) -> Merit {
             (n > 0).then(|| (w.label.clone(), n))
         })
         .collect();
-    Merit { tier, holds, length: u32::try_from(all.len()).unwrap_or(u32::MAX) }
+    Merit { defines, tier, holds, length: u32::try_from(all.len()).unwrap_or(u32::MAX) }
 }
 
 /// How common each query word is in one repository's index.
@@ -154,7 +168,12 @@ mod tests {
     use super::*;
 
     fn word(label: &str, terms: &[&str]) -> QueryWord {
-        QueryWord { label: label.to_owned(), terms: terms.iter().map(|t| (*t).to_owned()).collect(), weight: 1.0 }
+        QueryWord {
+            label: label.to_owned(),
+            terms: terms.iter().map(|t| (*t).to_owned()).collect(),
+            weight: 1.0,
+            named: label.contains('_'),
+        }
     }
 
     fn held(merit: &Merit) -> Vec<(&str, u32)> {
@@ -165,14 +184,24 @@ mod tests {
     fn a_word_is_held_by_any_of_its_terms_in_any_text_and_counted() {
         let words =
             [word("render", &["render", "renders"]), word("template", &["template"]), word("context", &["context"])];
-        let merit = of(4, &words, &["src/templating.py", "def _render(ctx, template, Context):"]);
+        let merit = of(4, &words, None, &["src/templating.py", "def _render(ctx, template, Context):"]);
         assert_eq!(held(&merit), [("render", 1), ("template", 1), ("context", 1)]);
         assert_eq!(merit.length, 55);
         assert_eq!(
-            held(&of(4, &words, &["README.md", "Templates are rendered", "a template"])),
+            held(&of(4, &words, None, &["README.md", "Templates are rendered", "a template"])),
             [("render", 1), ("template", 2)]
         );
-        assert!(of(2, &words, &[]).holds.is_empty());
+        assert!(of(2, &words, None, &[]).holds.is_empty());
+        assert!(!merit.defines);
+    }
+
+    #[test]
+    fn a_definition_of_a_name_the_question_gives_is_marked() {
+        let words = [word("super_len", &["super_len"]), word("len", &["len"])];
+        assert!(of(4, &words, Some("super_len"), &["def super_len(o):"]).defines);
+        // A prose word is no name, and a use of the name no definition.
+        assert!(!of(4, &words, Some("len"), &["def len(o):"]).defines);
+        assert!(!of(4, &words, None, &["return super_len(o)"]).defines);
     }
 
     #[test]
@@ -191,6 +220,7 @@ mod tests {
         let w = weights([&a, &b]);
         assert!(w["spawn"] > 5.0 * w["the"], "{w:?}");
         let merit = |holds: &[(&str, u32)], length: u32| Merit {
+            defines: false,
             tier: 4,
             holds: holds.iter().map(|(h, n)| ((*h).to_owned(), *n)).collect(),
             length,

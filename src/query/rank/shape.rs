@@ -85,7 +85,8 @@ pub(super) fn shape(
             texts.extend([s.name.as_str(), &s.qualified_name, &s.signature]);
         }
         texts.extend(lines.iter().flatten().map(String::as_str));
-        result.merit = Some(super::super::merit::of(unit.tier, shaping.merit_words, &texts));
+        let name = symbol.map(|s| s.name.as_str());
+        result.merit = Some(super::super::merit::of(unit.tier, shaping.merit_words, name, &texts));
     }
     if !request.compact {
         result.score = Some((unit.rrf * 1e4).round() / 1e4);
