@@ -85,7 +85,7 @@ pub(super) fn shape(
             texts.extend([s.name.as_str(), &s.qualified_name, &s.signature]);
         }
         texts.extend(lines.iter().flatten().map(String::as_str));
-        let name = symbol.map(|s| s.name.as_str());
+        let name = symbol.filter(|s| s.role == Role::Definition).map(|s| s.name.as_str());
         result.merit = Some(super::super::merit::of(unit.tier, shaping.merit_words, name, &texts));
     }
     if !request.compact {
