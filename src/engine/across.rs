@@ -5,24 +5,24 @@
 //!
 //! Scores of different repositories come from different indexes (other document counts, other
 //! term statistics), so raw BM25 scores are not compared, nor ranks alone (every repository has
-//! a best result, whatever the question). The global ranking keeps each repository's order and
-//! takes next the best of the repositories' next results: by merit where the answer gives one
-//! (a ranked search: see [`merit`]), then by fused rank (reciprocal rank fusion,
-//! `1 / (60 + rank)`), then by the score relative to the repository's best, then by alias.
-//! Unranked answers (exact lines, references) keep each repository's order, repositories by
-//! alias.
+//! a best result, whatever the question). The global ranking keeps each repository's order (but
+//! for the definitions of names the question gives, which go first) and takes next the best of
+//! the repositories' next results: by merit where the answer gives one (a ranked search: see
+//! [`crate::query::merit`]), then by fused rank (reciprocal rank fusion, `1 / (60 + rank)`),
+//! then by the score relative to the repository's best, then by alias (`merge.rs`). Unranked
+//! answers (exact lines, references) keep each repository's order, repositories by alias.
 
 use serde::Serialize;
 
 use super::registry::{Registry, RepoEntry};
-use super::{
-    Engine, Error, Freshness, GraphRequest, LocateRequest, LocateResult, Metadata, PROTOCOL_VERSION, Reference,
-};
+use super::{Engine, Error, Freshness, GraphRequest, LocateRequest, LocateResult, Metadata, Reference};
 use crate::error::ErrorCode;
-use crate::query::merit::{self, WordStats};
 use crate::query::{SearchRequest, SearchResult};
+
+mod merge;
 use crate::store::Store;
 use crate::view::Scope;
+use merge::{Answer, merge, shares};
 
 /// At most this many repositories answer at once.
 const POOL: usize = 4;
@@ -301,213 +301,6 @@ pub struct AcrossResponse<R> {
     pub metadata: Metadata,
 }
 
-/// What one repository's answer gives the merge.
-struct Answer<R> {
-    results: Vec<R>,
-    total: usize,
-    scope: String,
-    commit: Option<String>,
-    metadata: Metadata,
-    /// A ranked search's words in this repository's index (see [`merit`]).
-    word_stats: Option<WordStats>,
-}
-
-/// A result as the global ranking orders it: its merit first (a definition of a name the
-/// question gives, then its tier, then how well its text matches the query, see
-/// [`merit::relevance`]), then its fused rank, then its score relative
-/// to its repository's best, then its repository (by alias).
-struct Pooled<R> {
-    defines: bool,
-    tier: u8,
-    relevance: f64,
-    fused: f64,
-    relative: f64,
-    repo: usize,
-    result: R,
-}
-
-impl<R> Pooled<R> {
-    /// Whether this result goes before `other` in the global ranking.
-    fn before(&self, other: &Pooled<R>) -> bool {
-        let key = |p: &Pooled<R>| {
-            (!p.defines, p.tier, std::cmp::Reverse(ordered(p.relevance)), std::cmp::Reverse(ordered(p.fused)))
-        };
-        (key(self), std::cmp::Reverse(ordered(self.relative)), self.repo)
-            < (key(other), std::cmp::Reverse(ordered(other.relative)), other.repo)
-    }
-}
-
-/// A non-negative score as an integer that orders the same.
-fn ordered(x: f64) -> u64 {
-    (x.max(0.0) * 1e12) as u64
-}
-
-/// The limit each of `n` repositories gets under `per_repo`: `limit` shared out, the first
-/// ones getting the remainder. A share of 0 (more repositories than the limit) still reports
-/// the repository's total.
-fn shares(limit: usize, n: usize) -> Vec<usize> {
-    (0..n).map(|i| limit / n + usize::from(i < limit % n)).collect()
-}
-
-/// Merges the repositories' answers (in target order, each best first). `score` is a result's
-/// own score when the answer is ranked, `merit_of` what it holds of the query (see [`merit`]).
-fn merge<R>(
-    query: &str,
-    targets: &[Target],
-    answers: Vec<Result<Answer<R>, Error>>,
-    aggregate: Aggregate,
-    limit: usize,
-    score: impl Fn(&R) -> Option<f64>,
-    merit_of: impl Fn(&R) -> Option<&merit::Merit>,
-) -> Result<AcrossResponse<R>, Error> {
-    if let Some(Err(first)) = answers.iter().find(|a| a.is_err()).filter(|_| answers.iter().all(|a| a.is_err())) {
-        return Err(first.clone());
-    }
-    // The query's words weighed over every repository that answered, and the average length of
-    // the texts of the results.
-    let weights = merit::weights(answers.iter().filter_map(|a| a.as_ref().ok()?.word_stats.as_ref()));
-    let lengths: Vec<f64> = answers
-        .iter()
-        .filter_map(|a| a.as_ref().ok())
-        .flat_map(|a| a.results.iter().filter_map(&merit_of).map(|m| f64::from(m.length)))
-        .collect();
-    let average = lengths.iter().sum::<f64>() / lengths.len().max(1) as f64;
-    let shares = shares(limit, targets.len());
-    let mut repos = Vec::new();
-    let mut queues: Vec<std::collections::VecDeque<Pooled<R>>> = Vec::new();
-    let mut freshness = "fresh";
-    let mut partial = false;
-    let mut truncated = false;
-    // Whether the answers are ranked: a result has a score, or a merit (a compact answer's
-    // results have no score).
-    let mut ranked = false;
-    for (i, (target, answer)) in targets.iter().zip(answers).enumerate() {
-        let entry = &target.entry;
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(error) => {
-                partial = true;
-                repos.push(RepoOutcome {
-                    repo: entry.alias.clone(),
-                    path: entry.path.clone(),
-                    status: "error",
-                    scope: scope_name(&target.scope),
-                    commit: None,
-                    freshness_status: None,
-                    returned: 0,
-                    total: 0,
-                    error: Some(error),
-                });
-                continue;
-            }
-        };
-        if answer.metadata.freshness_status != "fresh" {
-            freshness = answer.metadata.freshness_status;
-        }
-        truncated |= answer.metadata.result_completeness == "truncated" || answer.total > answer.results.len();
-        let best = answer.results.first().and_then(&score).filter(|s| *s > 0.0);
-        let keep = match aggregate {
-            Aggregate::Global => answer.results.len(),
-            Aggregate::PerRepo => shares[i],
-        };
-        truncated |= answer.results.len() > keep;
-        let mut queue = std::collections::VecDeque::new();
-        for (rank, result) in answer.results.into_iter().take(keep).enumerate() {
-            let fused = 1.0 / (RRF_K + rank as f64 + 1.0);
-            let relative = match (best, score(&result)) {
-                (Some(best), Some(s)) => s / best,
-                _ => 0.0,
-            };
-            let merit = merit_of(&result);
-            ranked |= relative > 0.0 || merit.is_some();
-            let (defines, tier, relevance) =
-                merit.map_or((false, u8::MAX, 0.0), |m| (m.defines, m.tier, merit::relevance(m, &weights, average)));
-            queue.push_back(Pooled { defines, tier, relevance, fused, relative, repo: i, result });
-        }
-        let returned = queue.len();
-        queues.resize_with(i, Default::default);
-        queues.push(queue);
-        repos.push(RepoOutcome {
-            repo: entry.alias.clone(),
-            path: entry.path.clone(),
-            status: "ok",
-            scope: answer.scope,
-            commit: answer.commit,
-            freshness_status: Some(answer.metadata.freshness_status),
-            returned,
-            total: answer.total,
-            error: None,
-        });
-    }
-    let mut pooled: Vec<Pooled<R>> = Vec::new();
-    if aggregate == Aggregate::Global && ranked {
-        // Each repository's results keep their order; the next one taken is the best of the
-        // repositories' next ones.
-        while let Some(next) = (0..queues.len())
-            .filter(|&q| !queues[q].is_empty())
-            .reduce(|a, b| if queues[b][0].before(&queues[a][0]) { b } else { a })
-        {
-            pooled.extend(queues[next].pop_front());
-        }
-    } else {
-        pooled.extend(queues.into_iter().flatten());
-    }
-    if pooled.len() > limit {
-        truncated = true;
-        pooled.truncate(limit);
-    }
-    let mut results: Vec<Tagged<R>> = Vec::with_capacity(pooled.len());
-    let mut returned = vec![0usize; targets.len()];
-    for p in pooled {
-        returned[p.repo] += 1;
-        results.push(Tagged { repo: targets[p.repo].entry.alias.clone(), result: p.result });
-    }
-    for outcome in &mut repos {
-        if let Some(i) = targets.iter().position(|t| t.entry.alias == outcome.repo) {
-            outcome.returned = returned[i];
-        }
-    }
-    let completeness = if partial {
-        "partial"
-    } else if truncated {
-        "truncated"
-    } else {
-        "complete"
-    };
-    Ok(AcrossResponse {
-        codecompass_protocol_version: PROTOCOL_VERSION,
-        query: query.to_owned(),
-        scope: match targets.split_first() {
-            Some((first, rest)) if rest.iter().all(|t| t.scope == first.scope) => scope_name(&first.scope),
-            _ => "mixed".to_owned(),
-        },
-        commit: None,
-        aggregate: aggregate.as_str(),
-        repos,
-        results,
-        truncated,
-        max_tokens: None,
-        estimated_tokens: None,
-        metadata: Metadata {
-            freshness_status: freshness,
-            indexing_status: "ready",
-            result_completeness: completeness,
-            suppressed_duplicate_count: 0,
-            safety_limit_applied: false,
-            view: format!("{} repositories", targets.len()),
-            fallback: None,
-            notes: Vec::new(),
-        },
-    })
-}
-
-fn scope_name(scope: &Scope) -> String {
-    match scope {
-        Scope::Worktree => "worktree".to_owned(),
-        Scope::Ref(r) => r.clone(),
-    }
-}
-
 /// How many results each repository is asked for: the whole limit for one global ranking
 /// (its top `limit` may all belong to one repository), its share for `per_repo`.
 fn asked(limit: usize, targets: usize, aggregate: Aggregate, i: usize) -> usize {
@@ -674,14 +467,6 @@ pub fn context(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_limit_is_shared_never_multiplied() {
-        assert_eq!(shares(10, 3), [4, 3, 3]);
-        assert_eq!(shares(2, 3), [1, 1, 0]);
-        assert_eq!(shares(9, 1), [9]);
-        assert_eq!(shares(10, 3).iter().sum::<usize>(), 10);
-    }
 
     #[test]
     fn a_query_among_several_repositories_starts_no_threads_of_its_own() {
