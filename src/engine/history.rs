@@ -592,13 +592,7 @@ pub(super) fn boundary_note(shallow: bool) -> String {
 
 pub(super) fn history_metadata(tip: ObjectId, complete: bool, notes: Vec<String>) -> Metadata {
     Metadata {
-        freshness_status: "fresh",
-        indexing_status: "ready",
         result_completeness: if complete { "complete" } else { "partial" },
-        suppressed_duplicate_count: 0,
-        safety_limit_applied: false,
-        view: format!("history:{}", tip.to_hex()),
-        fallback: None,
-        notes,
+        ..Metadata::fresh(format!("history:{}", tip.to_hex()), notes)
     }
 }

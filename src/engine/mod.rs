@@ -141,6 +141,22 @@ pub struct Metadata {
     pub notes: Vec<String>,
 }
 
+impl Metadata {
+    /// A fresh, complete answer from `view`, read with `notes`.
+    pub(crate) fn fresh(view: String, notes: Vec<String>) -> Metadata {
+        Metadata {
+            freshness_status: "fresh",
+            indexing_status: "ready",
+            result_completeness: "complete",
+            suppressed_duplicate_count: 0,
+            safety_limit_applied: false,
+            view,
+            fallback: None,
+            notes,
+        }
+    }
+}
+
 /// Where an answer comes from: the scope as named, and the view it resolved to.
 #[derive(Clone, Debug)]
 pub struct ResolvedScope {

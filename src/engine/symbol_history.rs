@@ -311,16 +311,7 @@ impl Engine {
             from: before,
             to: after,
             diff,
-            metadata: Metadata {
-                freshness_status: "fresh",
-                indexing_status: "ready",
-                result_completeness: "complete",
-                suppressed_duplicate_count: 0,
-                safety_limit_applied: false,
-                view: format!("{from}..{to}"),
-                fallback: None,
-                notes,
-            },
+            metadata: Metadata::fresh(format!("{from}..{to}"), notes),
         })
     }
 }

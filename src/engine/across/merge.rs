@@ -256,16 +256,7 @@ mod tests {
             results,
             scope: "worktree".to_owned(),
             commit: None,
-            metadata: Metadata {
-                freshness_status: "fresh",
-                indexing_status: "ready",
-                result_completeness: "complete",
-                suppressed_duplicate_count: 0,
-                safety_limit_applied: false,
-                view: String::new(),
-                fallback: None,
-                notes: Vec::new(),
-            },
+            metadata: Metadata::fresh(String::new(), Vec::new()),
             word_stats: Some(word_stats),
         })
     }
