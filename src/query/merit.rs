@@ -65,25 +65,26 @@ pub struct Merit {
 }
 
 /// The merit of a result of `tier`, the definition of `name` when it is a symbol, whose texts
-/// are `texts`: which of `words` they hold and how often (a word occurs where one of its terms
-/// does, case aside; the most frequent of its terms counts).
+/// are `texts`: which of `words` they hold and how often. The texts are read as the index reads
+/// code (the `code` tokenizer: identifiers whole and in parts, case aside), once, so a long
+/// question costs a lookup per word; a word occurs wherever one of its terms is a token.
 pub(crate) fn of(tier: u8, words: &[QueryWord], name: Option<&str>, texts: &[&str]) -> Merit {
     let defines = name.is_some_and(|name| words.iter().any(|w| w.named && w.label.eq_ignore_ascii_case(name)));
-    let mut all = String::with_capacity(texts.iter().map(|t| t.len() + 1).sum());
+    let mut counts: HashMap<String, u32> = HashMap::new();
     for text in texts {
-        all.push_str(text);
-        all.push('\n');
+        for token in code_tokens(text) {
+            *counts.entry(token.text).or_default() += 1;
+        }
     }
-    let lower = all.to_lowercase();
     let holds = words
         .iter()
         .filter_map(|w| {
-            let count = |t: &String| memchr::memmem::find_iter(lower.as_bytes(), t.as_bytes()).count() as u32;
-            let n = w.terms.iter().filter(|t| !t.is_empty()).map(count).max().unwrap_or(0);
+            let n: u32 = w.terms.iter().filter_map(|t| counts.get(t)).sum();
             (n > 0).then(|| (w.label.clone(), n))
         })
         .collect();
-    Merit { defines, tier, holds, length: u32::try_from(all.len()).unwrap_or(u32::MAX) }
+    let length: usize = texts.iter().map(|t| t.len() + 1).sum();
+    Merit { defines, tier, holds, length: u32::try_from(length).unwrap_or(u32::MAX) }
 }
 
 /// How common each query word is in one repository's index.
@@ -182,14 +183,22 @@ mod tests {
 
     #[test]
     fn a_word_is_held_by_any_of_its_terms_in_any_text_and_counted() {
-        let words =
-            [word("render", &["render", "renders"]), word("template", &["template"]), word("context", &["context"])];
+        let words = [
+            word("render", &["render", "renders", "rendered"]),
+            word("template", &["template", "templates"]),
+            word("context", &["context"]),
+        ];
         let merit = of(4, &words, None, &["src/templating.py", "def _render(ctx, template, Context):"]);
         assert_eq!(held(&merit), [("render", 1), ("template", 1), ("context", 1)]);
         assert_eq!(merit.length, 55);
         assert_eq!(
             held(&of(4, &words, None, &["README.md", "Templates are rendered", "a template"])),
             [("render", 1), ("template", 2)]
+        );
+        // Whole tokens: an identifier counts whole and by its parts, a word never inside another.
+        assert_eq!(
+            held(&of(4, &words, None, &["fn render_template()", "prerender contexts"])),
+            [("render", 1), ("template", 1)]
         );
         assert!(of(2, &words, None, &[]).holds.is_empty());
         assert!(!merit.defines);
