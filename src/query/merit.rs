@@ -25,10 +25,18 @@ pub(crate) struct QueryWord {
     named: bool,
 }
 
-/// The words of a question in words: its term groups.
+/// At most this many words of a question are weighed: each costs a lookup in every
+/// repository's index, and a pasted text can hold thousands.
+const MAX_WORDS: usize = 256;
+
+/// The words of a question in words: its term groups, the [`MAX_WORDS`] heaviest (names first,
+/// then the words in the question's order) when there are more.
 pub(crate) fn of_groups(groups: &[TermGroup]) -> Vec<QueryWord> {
+    let mut groups: Vec<&TermGroup> = groups.iter().collect();
+    groups.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+    groups.truncate(MAX_WORDS);
     groups
-        .iter()
+        .into_iter()
         .map(|g| QueryWord {
             label: g.label.clone(),
             terms: g.terms.clone(),
@@ -202,6 +210,23 @@ mod tests {
         );
         assert!(of(2, &words, None, &[]).holds.is_empty());
         assert!(!merit.defines);
+    }
+
+    #[test]
+    fn a_long_question_weighs_its_heaviest_words_only() {
+        let group = |label: String, weight: f32| TermGroup {
+            terms: vec![label.clone()],
+            label,
+            weight,
+            source: if weight > 1.0 { Source::Identifier } else { Source::Word },
+        };
+        let mut groups: Vec<TermGroup> = (0..1000).map(|i| group(format!("word{i}"), 1.0)).collect();
+        groups.push(group("the_name".to_owned(), 2.0));
+        let words = of_groups(&groups);
+        assert_eq!(words.len(), MAX_WORDS);
+        assert_eq!(words[0].label, "the_name");
+        assert!(words[0].named);
+        assert_eq!(words[1].label, "word0");
     }
 
     #[test]
