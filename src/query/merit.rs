@@ -13,7 +13,7 @@ use tantivy::Term;
 
 use super::SearchContext;
 use super::words::{Source, TermGroup};
-use crate::index::tokenizer::code_tokens;
+use crate::index::tokenizer::{code_spans, code_tokens};
 
 /// One word of the query: how it is shown, the index terms that spell it, its weight.
 #[derive(Clone, Debug)]
@@ -25,36 +25,60 @@ pub(crate) struct QueryWord {
     named: bool,
 }
 
+/// The words of a query, and the words each index term spells.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct QueryWords {
+    words: Vec<QueryWord>,
+    by_term: HashMap<String, Vec<usize>>,
+}
+
+impl QueryWords {
+    fn new(words: Vec<QueryWord>) -> QueryWords {
+        let mut by_term: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, word) in words.iter().enumerate() {
+            for term in word.terms.iter().filter(|t| !t.is_empty()) {
+                let spelled = by_term.entry(term.clone()).or_default();
+                if !spelled.contains(&i) {
+                    spelled.push(i);
+                }
+            }
+        }
+        QueryWords { words, by_term }
+    }
+}
+
 /// At most this many words of a question are weighed: each costs a lookup in every
 /// repository's index, and a pasted text can hold thousands.
 const MAX_WORDS: usize = 256;
 
 /// The words of a question in words: its term groups, the [`MAX_WORDS`] heaviest (names first,
 /// then the words in the question's order) when there are more.
-pub(crate) fn of_groups(groups: &[TermGroup]) -> Vec<QueryWord> {
+pub(crate) fn of_groups(groups: &[TermGroup]) -> QueryWords {
     let mut groups: Vec<&TermGroup> = groups.iter().collect();
     groups.sort_by(|a, b| b.weight.total_cmp(&a.weight));
     groups.truncate(MAX_WORDS);
-    groups
-        .into_iter()
-        .map(|g| QueryWord {
-            label: g.label.clone(),
-            terms: g.terms.clone(),
-            weight: g.weight,
-            named: matches!(g.source, Source::Identifier | Source::Frame),
-        })
-        .collect()
+    QueryWords::new(
+        groups
+            .into_iter()
+            .map(|g| QueryWord {
+                label: g.label.clone(),
+                terms: g.terms.clone(),
+                weight: g.weight,
+                named: matches!(g.source, Source::Identifier | Source::Frame),
+            })
+            .collect(),
+    )
 }
 
 /// The words of a name or a path: each word's whole identifier and its parts, once each.
-pub(crate) fn of_names(words: &[String]) -> Vec<QueryWord> {
+pub(crate) fn of_names(words: &[String]) -> QueryWords {
     let mut out: Vec<QueryWord> = Vec::new();
     for token in words.iter().flat_map(|w| code_tokens(w)) {
         if !out.iter().any(|w| w.label == token.text) {
             out.push(QueryWord { label: token.text.clone(), terms: vec![token.text], weight: 1.0, named: false });
         }
     }
-    out
+    QueryWords::new(out)
 }
 
 /// A result's merit.
@@ -74,23 +98,30 @@ pub struct Merit {
 
 /// The merit of a result of `tier`, the definition of `name` when it is a symbol, whose texts
 /// are `texts`: which of `words` they hold and how often. The texts are read as the index reads
-/// code (the `code` tokenizer: identifiers whole and in parts, case aside), once, so a long
-/// question costs a lookup per word; a word occurs wherever one of its terms is a token.
-pub(crate) fn of(tier: u8, words: &[QueryWord], name: Option<&str>, texts: &[&str]) -> Merit {
-    let defines = name.is_some_and(|name| words.iter().any(|w| w.named && w.label.eq_ignore_ascii_case(name)));
-    let mut counts: HashMap<String, u32> = HashMap::new();
+/// code (the `code` tokenizer: identifiers whole and in parts, case aside), once, each token
+/// looked up among the query's terms; a word occurs wherever one of its terms is a token.
+pub(crate) fn of(tier: u8, words: &QueryWords, name: Option<&str>, texts: &[&str]) -> Merit {
+    let defines = name.is_some_and(|name| words.words.iter().any(|w| w.named && w.label.eq_ignore_ascii_case(name)));
+    let mut counts = vec![0u32; words.words.len()];
+    let (mut spans, mut lower) = (Vec::new(), String::new());
     for text in texts {
-        for token in code_tokens(text) {
-            *counts.entry(token.text).or_default() += 1;
+        spans.clear();
+        code_spans(text, &mut spans);
+        for span in &spans {
+            let token = &text[span.from..span.to];
+            lower.clear();
+            if token.is_ascii() {
+                lower.push_str(token);
+                lower.make_ascii_lowercase();
+            } else {
+                lower.extend(token.chars().flat_map(char::to_lowercase));
+            }
+            for &i in words.by_term.get(lower.as_str()).into_iter().flatten() {
+                counts[i] += 1;
+            }
         }
     }
-    let holds = words
-        .iter()
-        .filter_map(|w| {
-            let n: u32 = w.terms.iter().filter_map(|t| counts.get(t)).sum();
-            (n > 0).then(|| (w.label.clone(), n))
-        })
-        .collect();
+    let holds = words.words.iter().zip(counts).filter(|&(_, n)| n > 0).map(|(w, n)| (w.label.clone(), n)).collect();
     let length: usize = texts.iter().map(|t| t.len() + 1).sum();
     Merit { defines, tier, holds, length: u32::try_from(length).unwrap_or(u32::MAX) }
 }
@@ -107,9 +138,10 @@ pub struct WordStats {
 
 /// The statistics of `words` in this repository's index (the body text, where words are
 /// counted for ranking).
-pub(crate) fn stats(ctx: &SearchContext<'_>, words: &[QueryWord]) -> WordStats {
+pub(crate) fn stats(ctx: &SearchContext<'_>, words: &QueryWords) -> WordStats {
     let body = ctx.fulltext.fields().body;
     let words = words
+        .words
         .iter()
         .map(|w| {
             let with: u64 =
@@ -191,11 +223,11 @@ mod tests {
 
     #[test]
     fn a_word_is_held_by_any_of_its_terms_in_any_text_and_counted() {
-        let words = [
+        let words = QueryWords::new(vec![
             word("render", &["render", "renders", "rendered"]),
             word("template", &["template", "templates"]),
             word("context", &["context"]),
-        ];
+        ]);
         let merit = of(4, &words, None, &["src/templating.py", "def _render(ctx, template, Context):"]);
         assert_eq!(held(&merit), [("render", 1), ("template", 1), ("context", 1)]);
         assert_eq!(merit.length, 55);
@@ -223,15 +255,15 @@ mod tests {
         let mut groups: Vec<TermGroup> = (0..1000).map(|i| group(format!("word{i}"), 1.0)).collect();
         groups.push(group("the_name".to_owned(), 2.0));
         let words = of_groups(&groups);
-        assert_eq!(words.len(), MAX_WORDS);
-        assert_eq!(words[0].label, "the_name");
-        assert!(words[0].named);
-        assert_eq!(words[1].label, "word0");
+        assert_eq!(words.words.len(), MAX_WORDS);
+        assert_eq!(words.words[0].label, "the_name");
+        assert!(words.words[0].named);
+        assert_eq!(words.words[1].label, "word0");
     }
 
     #[test]
     fn a_definition_of_a_name_the_question_gives_is_marked() {
-        let words = [word("super_len", &["super_len"]), word("len", &["len"])];
+        let words = QueryWords::new(vec![word("super_len", &["super_len"]), word("len", &["len"])]);
         assert!(of(4, &words, Some("super_len"), &["def super_len(o):"]).defines);
         // A prose word is no name, and a use of the name no definition.
         assert!(!of(4, &words, Some("len"), &["def len(o):"]).defines);
@@ -241,7 +273,7 @@ mod tests {
     #[test]
     fn names_give_their_whole_identifier_and_its_parts_once() {
         let labels: Vec<String> =
-            of_names(&["spawn_blocking".to_owned(), "spawn".to_owned()]).into_iter().map(|w| w.label).collect();
+            of_names(&["spawn_blocking".to_owned(), "spawn".to_owned()]).words.into_iter().map(|w| w.label).collect();
         assert!(labels.contains(&"spawn_blocking".to_owned()), "{labels:?}");
         assert!(labels.contains(&"blocking".to_owned()), "{labels:?}");
         assert_eq!(labels.iter().filter(|l| *l == "spawn").count(), 1, "{labels:?}");

@@ -165,7 +165,7 @@ pub(crate) fn ranked(
     let query_words = words.join(" ");
     let mut text_clues = None;
     // The words a ranking across repositories weighs each result by (see `merit`).
-    let mut merit_words = Vec::new();
+    let mut merit_words = super::merit::QueryWords::default();
     if wordy {
         // Words of any number: the clues of the text, each a weighted group, ranked as an OR
         // (a strict pass first when the question is short, so documents with every word lead).

@@ -14,7 +14,7 @@ pub(super) struct Shaping<'s, 'c> {
     pub(super) ctx: &'s SearchContext<'c>,
     pub(super) request: &'s SearchRequest,
     pub(super) word_tokens: &'s [String],
-    pub(super) merit_words: &'s [super::super::merit::QueryWord],
+    pub(super) merit_words: &'s super::super::merit::QueryWords,
     pub(super) classes: &'s HashMap<u32, (i8, String)>,
     pub(super) contents: Contents,
 }
