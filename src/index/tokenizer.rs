@@ -151,7 +151,8 @@ pub fn code_spans(text: &str, out: &mut Vec<Span>) {
     }
 }
 
-fn lower_into(text: &str, out: &mut String) {
+/// `text` lower-cased into `out` (cleared first), as the tokenizers write a token.
+pub(crate) fn lower_into(text: &str, out: &mut String) {
     out.clear();
     if text.is_ascii() {
         out.push_str(text);

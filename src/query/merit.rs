@@ -13,7 +13,7 @@ use tantivy::Term;
 
 use super::SearchContext;
 use super::words::{Source, TermGroup};
-use crate::index::tokenizer::{code_spans, code_tokens};
+use crate::index::tokenizer::{code_spans, code_tokens, lower_into};
 
 /// One word of the query: how it is shown, the index terms that spell it, its weight.
 #[derive(Clone, Debug)]
@@ -108,14 +108,7 @@ pub(crate) fn of(tier: u8, words: &QueryWords, name: Option<&str>, texts: &[&str
         spans.clear();
         code_spans(text, &mut spans);
         for span in &spans {
-            let token = &text[span.from..span.to];
-            lower.clear();
-            if token.is_ascii() {
-                lower.push_str(token);
-                lower.make_ascii_lowercase();
-            } else {
-                lower.extend(token.chars().flat_map(char::to_lowercase));
-            }
+            lower_into(&text[span.from..span.to], &mut lower);
             for &i in words.by_term.get(lower.as_str()).into_iter().flatten() {
                 counts[i] += 1;
             }
