@@ -18,7 +18,7 @@ pub mod merit;
 mod messages;
 pub mod pathspec;
 pub mod prefilter;
-mod rank;
+pub(crate) mod rank;
 mod recall;
 mod reg_newline;
 mod words;

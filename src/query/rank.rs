@@ -639,7 +639,8 @@ pub(crate) fn ctx_config(ctx: &SearchContext<'_>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn ordered(x: f64) -> u64 {
+/// A non-negative score as an integer that orders the same (a negative one as 0).
+pub(crate) fn ordered(x: f64) -> u64 {
     (x * 1e12) as u64
 }
 

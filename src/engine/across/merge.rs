@@ -5,6 +5,7 @@
 use super::{AcrossResponse, Aggregate, RRF_K, RepoOutcome, Tagged, Target};
 use crate::engine::{Error, Metadata, PROTOCOL_VERSION};
 use crate::query::merit::{self, WordStats};
+use crate::query::rank::ordered;
 use crate::view::Scope;
 
 /// What one repository's answer gives the merge.
@@ -41,11 +42,6 @@ impl<R> Pooled<R> {
         (key(self), std::cmp::Reverse(ordered(self.relative)), self.repo)
             < (key(other), std::cmp::Reverse(ordered(other.relative)), other.repo)
     }
-}
-
-/// A non-negative score as an integer that orders the same.
-fn ordered(x: f64) -> u64 {
-    (x.max(0.0) * 1e12) as u64
 }
 
 /// The limit each of `n` repositories gets under `per_repo`: `limit` shared out, the first
