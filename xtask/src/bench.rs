@@ -314,22 +314,6 @@ fn locate_in_process(repo: &Path, store: &Path) -> Result<(Vec<String>, Vec<Dura
     Ok((names, times))
 }
 
-/// `cargo xtask bench queries`: the one-time cost of compiling each language's query.
-pub fn queries() -> Result<()> {
-    let mut rows = Vec::new();
-    for language in codecompass::lang::LANGUAGES {
-        let started = Instant::now();
-        codecompass::extract::check_query(language).map_err(anyhow::Error::msg)?;
-        rows.push((started.elapsed(), language.name));
-    }
-    rows.sort();
-    rows.reverse();
-    for (time, name) in rows {
-        println!("{name:12} {}", secs(time));
-    }
-    Ok(())
-}
-
 /// Timings of one query class: ours (worktree), ours (at another ref), rg, git grep,
 /// in-process.
 type ClassTimes = (&'static str, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>, Vec<Duration>);

@@ -9,6 +9,7 @@ mod bench_graph;
 mod bench_history;
 mod bench_load;
 mod bench_nl;
+mod bench_queries;
 mod bench_refs;
 mod bench_repos;
 mod bench_xray;
@@ -25,7 +26,7 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray|
        cargo xtask bench nl --repo PATH [--tasks N] [--runs N] [--no-files] [--json FILE]
        cargo xtask bench graph --repo PATH [--scip FILE] [--oracle scip|grep] [--names N] [--json FILE]
        cargo xtask bench xray --repo PATH [--lang python|typescript|rust|c] [--runs N] [--json FILE]
-       cargo xtask bench queries
+       cargo xtask bench queries [--lang NAME] [--patterns] [--top N] [--query FILE]
        cargo xtask codegen [--check]
 
   bench index   index a repository from scratch beside `ctags -R`, then re-index it
@@ -59,13 +60,31 @@ usage: cargo xtask bench <index|search|refs|mcp|mcp-load|snapshot|nl|graph|xray|
   bench history index a repository's whole history (time, store growth against one commit's
                 index), then log -S / log -G for 20 strings beside git log -S / -G (identical
                 commits, ratio) and history NAME for 20 functions beside git log -L :NAME:FILE
-  bench queries how long each language's query takes to compile
+  bench queries how long each language's query takes to compile; --patterns: the --top N
+                (default 10) patterns of each that take longest to compile alone; --query FILE
+                compiles that file against --lang's grammar instead (a query being rewritten)
   codegen       write src/grammars/src/kind_texts.tsv (the texts every node of a kind
                 contains, from the grammars' grammar.json); --check only says if it is stale
 
   CODECOMPASS_BIN=PATH measures that git-codecompass instead of building the release binary
                 (a debug build while working on a benchmark; its figures are not comparable)
 ";
+
+/// `bench queries [--lang NAME] [--patterns] [--top N] [--query FILE]`.
+fn queries(args: &[String]) -> Result<()> {
+    let (mut lang, mut patterns, mut top, mut file) = (None, false, 10, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--lang" => lang = Some(args.next().context("--lang needs a language name")?.clone()),
+            "--patterns" => patterns = true,
+            "--query" => file = Some(PathBuf::from(args.next().context("--query needs a file")?)),
+            "--top" => top = args.next().context("--top needs a number")?.parse().context("--top needs a number")?,
+            other => bail!("unknown argument `{other}`\n\n{USAGE}"),
+        }
+    }
+    bench_queries::queries(lang.as_deref(), patterns, top, file.as_deref())
+}
 
 /// Parsed arguments shared by the benchmarks.
 pub struct BenchArgs {
@@ -98,7 +117,7 @@ fn main() -> Result<()> {
         Some("bench") => {
             let what = args.get(1).map(String::as_str).unwrap_or("");
             if what == "queries" {
-                return bench::queries();
+                return queries(&args[2..]);
             }
             let parsed = parse_bench_args(&args[2.min(args.len())..])?;
             match what {
