@@ -13,8 +13,7 @@
 ; (`#parent-is?`, `#grandparent-is?`): @_fn is a `function_declarator`, @_ptr a
 ; `pointer_declarator`, @_ref a `reference_declarator`, @_qid a `qualified_identifier`, @_tt a
 ; `template_type`, @_tf a `template_function`, @_init an `init_declarator`, @_arr an
-; `array_declarator`, @_paren a `parenthesized_declarator`, @_decl a `declaration`, @_fdef a
-; `function_definition`, @_field an `field_expression`, @_type a `type_parameter_declaration`.
+; `array_declarator`, @_paren a `parenthesized_declarator`, @_field a `field_expression`.
 
 ; --- Members defined or declared inside a class body ------------------------------------------
 
