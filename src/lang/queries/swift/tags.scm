@@ -1,4 +1,9 @@
 ; Swift definitions.
+;
+; Compiling a query, tree-sitter analyses every named node that holds another against the
+; parse states of the grammar it can occur in: the nodes inside a pattern's outermost one are
+; wildcards (`(_ ...)`, which tree-sitter does not analyse) whose kinds the extractor checks
+; (`#kind-is?`), as it checks where a pattern's node sits (`#parent-is?`).
 
 (class_declaration declaration_kind: "class" name: (type_identifier) @name) @definition.class
 (class_declaration declaration_kind: "actor" name: (type_identifier) @name) @definition.class
@@ -34,23 +39,28 @@
     "+" "-" "*" "/" "%" "+=" "-=" "*=" "/=" "%=" "&" "|" "^" "~" "<<" ">>" "++" "--"))
 
 ; Stored and computed properties of types, and protocol property requirements.
-((property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
-  (#parent-is? @definition.property class_body enum_class_body))
-(protocol_property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @definition.property
+((property_declaration name: (_ bound_identifier: (simple_identifier) @name) @_pattern) @definition.property
+  (#parent-is? @definition.property class_body enum_class_body)
+  (#kind-is? @_pattern pattern))
+((protocol_property_declaration name: (_ bound_identifier: (simple_identifier) @name) @_pattern) @definition.property
+  (#kind-is? @_pattern pattern))
 
 ; Top-level `let` is a constant, `var` a variable.
-(source_file
-  (property_declaration
-    (value_binding_pattern mutability: "let")
-    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
-(source_file
-  (property_declaration
-    (value_binding_pattern mutability: "var")
-    name: (pattern bound_identifier: (simple_identifier) @name)) @definition.variable)
+((property_declaration
+   (_ mutability: "let") @_binding
+   name: (_ bound_identifier: (simple_identifier) @name) @_pattern) @definition.constant
+  (#parent-is? @definition.constant source_file)
+  (#kind-is? @_binding value_binding_pattern) (#kind-is? @_pattern pattern))
+((property_declaration
+   (_ mutability: "var") @_binding
+   name: (_ bound_identifier: (simple_identifier) @name) @_pattern) @definition.variable
+  (#parent-is? @definition.variable source_file)
+  (#kind-is? @_binding value_binding_pattern) (#kind-is? @_pattern pattern))
 
 ; References, for the call graph.
-(call_expression (simple_identifier) @name) @reference.call
-(call_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
+((call_expression [(simple_identifier) @name
+                    (_ suffix: (_ suffix: (simple_identifier) @name) @_suffix) @_navigation]) @reference.call
+  (#kind-is? @_navigation navigation_expression) (#kind-is? @_suffix navigation_suffix))
 
 ; Imports, for the symbol graph: the module or path as written.
 (import_declaration (identifier) @name) @reference.import
