@@ -4,7 +4,7 @@
 ; parse states of the grammar it can occur in: the nodes inside a pattern's outermost one are
 ; wildcards (`(_ name: ...)`, which tree-sitter does not analyse) whose kinds the extractor
 ; checks (`#kind-is?`), as it checks where a pattern's node sits (`#parent-is?`,
-; `#grandparent-is?`). With them named, the query took 40 ms to compile, paid by every process
+; `#grandparent-is?`). With them named, the query took 58 ms to compile, paid by every process
 ; that parses Rust.
 
 (struct_item name: (type_identifier) @name) @definition.struct
