@@ -215,6 +215,8 @@ fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
             }
             conditions.push(KindCondition { capture: *capture, up, kinds: names });
         }
+        // The node's own kind first: it is known without a walk, which a parent's kind needs.
+        conditions.sort_by_key(|c| c.up);
         kinds.push(conditions);
         kind_if_match.push(rule);
     }

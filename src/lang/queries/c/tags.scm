@@ -46,11 +46,12 @@
 (preproc_function_def name: (identifier) @name) @definition.macro
 
 ; File-scope variables.
-((declaration declarator: [(identifier) @name
-                           (_ declarator: (identifier) @name) @_init
-                           (_ declarator: (_ declarator: (identifier) @name) @_ptr_or_arr) @_init
-                           (_ declarator: (identifier) @name) @_ptr_or_arr]) @definition.variable
-  (#parent-is? @definition.variable translation_unit)
+; (`translation_unit` stays the outermost node: with `#parent-is?` every local declaration of
+; every function would be matched and then refused.)
+((translation_unit (declaration declarator: [(identifier) @name
+                                             (_ declarator: (identifier) @name) @_init
+                                             (_ declarator: (_ declarator: (identifier) @name) @_ptr_or_arr) @_init
+                                             (_ declarator: (identifier) @name) @_ptr_or_arr]) @definition.variable)
   (#kind-is? @_init init_declarator) (#kind-is? @_ptr_or_arr pointer_declarator array_declarator))
 
 ; References, for the symbol graph: calls, includes, type names, and functions passed as
@@ -68,9 +69,8 @@
                                      (_ declarator: (identifier) @local.definition) @_ptr_or_arr
                                      (_ declarator: (_ declarator: (identifier) @local.definition) @_ptr) @_ptr])
   (#kind-is? @_ptr_or_arr pointer_declarator array_declarator) (#kind-is? @_ptr pointer_declarator))
-((declaration declarator: [(identifier) @local.definition
-                           (_ declarator: (identifier) @local.definition) @_init
-                           (_ declarator: (_ declarator: (identifier) @local.definition) @_ptr_or_arr) @_init
-                           (_ declarator: (identifier) @local.definition) @_ptr_or_arr]) @_declaration
-  (#parent-is? @_declaration compound_statement)
+((compound_statement (declaration declarator: [(identifier) @local.definition
+                                               (_ declarator: (identifier) @local.definition) @_init
+                                               (_ declarator: (_ declarator: (identifier) @local.definition) @_ptr_or_arr) @_init
+                                               (_ declarator: (identifier) @local.definition) @_ptr_or_arr]))
   (#kind-is? @_init init_declarator) (#kind-is? @_ptr_or_arr pointer_declarator array_declarator))

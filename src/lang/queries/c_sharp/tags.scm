@@ -11,34 +11,27 @@
 ; A file-scoped namespace (`namespace A.B;`) ends before the types it holds, so they take its
 ; name as their context (`A.B.Program`). These patterns come first: the first pattern wins.
 
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ "struct" name: (identifier) @name) @definition.struct)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.struct record_declaration))
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ name: (identifier) @name) @definition.class)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.class class_declaration))
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ name: (identifier) @name) @definition.class)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.class record_declaration))
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ name: (identifier) @name) @definition.struct)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.struct struct_declaration))
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ name: (identifier) @name) @definition.interface)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.interface interface_declaration))
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ name: (identifier) @name) @definition.enum)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.enum enum_declaration))
-((compilation_unit
-   (_ name: (_) @context) @_namespace
-   (_ name: (identifier) @name) @definition.type)
-  (#kind-is? @_namespace file_scoped_namespace_declaration) (#kind-is? @definition.type delegate_declaration))
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (record_declaration "struct" name: (identifier) @name) @definition.struct)
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (class_declaration name: (identifier) @name) @definition.class)
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (record_declaration name: (identifier) @name) @definition.class)
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (struct_declaration name: (identifier) @name) @definition.struct)
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (interface_declaration name: (identifier) @name) @definition.interface)
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (enum_declaration name: (identifier) @name) @definition.enum)
+(compilation_unit
+  (file_scoped_namespace_declaration name: (_) @context)
+  (delegate_declaration name: (identifier) @name) @definition.type)
 
 (record_declaration "struct" name: (identifier) @name) @definition.struct
 (class_declaration name: (identifier) @name) @definition.class
@@ -60,8 +53,8 @@
 (property_declaration name: (identifier) @name) @definition.property
 (event_declaration name: (identifier) @name) @definition.property
 ; A positional record's parameters are its properties.
-((record_declaration (_ (_ name: (identifier) @name) @definition.property) @_parameters)
-  (#kind-is? @_parameters parameter_list) (#kind-is? @definition.property parameter))
+((record_declaration (parameter_list (_ name: (identifier) @name) @definition.property))
+  (#kind-is? @definition.property parameter))
 
 ; Fields, one per declarator; `const` fields are constants.
 ((field_declaration

@@ -24,56 +24,58 @@
 
 ; Module-level bindings, exported or not: a function or class value makes a function or class,
 ; `const` a constant, `let` and `var` a variable.
+; (`program` stays the outermost node: with `#parent-is? program` every binding of every
+; function would be matched and then refused.)
 ((program
-   [(_ (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding) @_declaration
-    (_ declaration: (_ (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding) @_declaration) @_export] @definition.function)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration variable_declaration)
-  (#kind-is? @_export export_statement))
+   [(lexical_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
+    (variable_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
+    (export_statement declaration: [(lexical_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
+                                   (variable_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)])] @definition.function)
+  (#kind-is? @_binding variable_declarator))
 ((program
-   [(_ (_ name: (identifier) @name value: (class)) @_binding) @_declaration
-    (_ declaration: (_ (_ name: (identifier) @name value: (class)) @_binding) @_declaration) @_export] @definition.class)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration variable_declaration)
-  (#kind-is? @_export export_statement))
+   [(lexical_declaration (_ name: (identifier) @name value: (class)) @_binding)
+    (variable_declaration (_ name: (identifier) @name value: (class)) @_binding)
+    (export_statement declaration: [(lexical_declaration (_ name: (identifier) @name value: (class)) @_binding)
+                                   (variable_declaration (_ name: (identifier) @name value: (class)) @_binding)])] @definition.class)
+  (#kind-is? @_binding variable_declarator))
 ((program
-   [(_ kind: "const" (_ name: (identifier) @name) @_binding) @_declaration
-    (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @_binding) @_declaration) @_export] @definition.constant)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration)
-  (#kind-is? @_export export_statement))
+   [(lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding)
+    (export_statement declaration: (lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding))] @definition.constant)
+  (#kind-is? @_binding variable_declarator))
 ((program
-   [(_ kind: "let" (_ name: (identifier) @name) @_binding) @_lexical
-    (_ (_ name: (identifier) @name) @_binding) @_var
-    (_ declaration: (_ kind: "let" (_ name: (identifier) @name) @_binding) @_lexical) @_export
-    (_ declaration: (_ (_ name: (identifier) @name) @_binding) @_var) @_export] @definition.variable)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_lexical lexical_declaration)
-  (#kind-is? @_var variable_declaration) (#kind-is? @_export export_statement))
+   [(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
+    (variable_declaration (_ name: (identifier) @name) @_binding)
+    (export_statement declaration: [(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
+                                   (variable_declaration (_ name: (identifier) @name) @_binding)])] @definition.variable)
+  (#kind-is? @_binding variable_declarator))
 
 ; `Foo.prototype.bar = function () {}` defines a method of `Foo`.
 ((expression_statement
-   (_
+   (assignment_expression
      left: (_
              object: (_
                        object: (identifier) @context
                        property: (property_identifier) @_prototype) @_member
              property: (property_identifier) @name) @_member
-     right: [(function_expression) (arrow_function)]) @_assignment) @definition.method
+     right: [(function_expression) (arrow_function)])) @definition.method
   (#eq? @_prototype "prototype")
   (#parent-is? @definition.method program)
-  (#kind-is? @_assignment assignment_expression) (#kind-is? @_member member_expression))
+  (#kind-is? @_member member_expression))
 
 ; CommonJS: `exports.f = function () {}` and `module.exports.f = () => {}` define functions.
 ((expression_statement
-   (_
+   (assignment_expression
      left: (_
              object: [(identifier) @_exports
                       (_
                         object: (identifier) @_module
                         property: (property_identifier) @_exports) @_member]
              property: (property_identifier) @name) @_member
-     right: [(function_expression) (arrow_function)]) @_assignment) @definition.function
+     right: [(function_expression) (arrow_function)])) @definition.function
   (#eq? @_exports "exports")
   (#eq? @_module "module")
   (#parent-is? @definition.function program)
-  (#kind-is? @_assignment assignment_expression) (#kind-is? @_member member_expression))
+  (#kind-is? @_member member_expression))
 
 ; References, for the symbol graph: calls and instantiations, imports (`import ... from "x"`,
 ; `export ... from "x"`, `require("x")`, `import("x")`), the names an import brings in, and every

@@ -41,32 +41,26 @@
 ; Properties: `val`/`var` constructor parameters and class members; `const val` is a constant.
 (class_parameter (binding_pattern_kind) (simple_identifier) @name) @definition.property
 ((property_declaration
-   (_ (_) @_const) @_modifiers
-   (_ (simple_identifier) @name) @_variable) @definition.constant
+   (modifiers (property_modifier) @_const)
+   (variable_declaration (simple_identifier) @name)) @definition.constant
   (#eq? @_const "const")
-  (#parent-is? @definition.constant class_body enum_class_body)
-  (#kind-is? @_modifiers modifiers) (#kind-is? @_const property_modifier) (#kind-is? @_variable variable_declaration))
-((property_declaration (_ (simple_identifier) @name) @_variable) @definition.property
-  (#parent-is? @definition.property class_body enum_class_body)
-  (#kind-is? @_variable variable_declaration))
+  (#parent-is? @definition.constant class_body enum_class_body))
+((property_declaration (variable_declaration (simple_identifier) @name)) @definition.property
+  (#parent-is? @definition.property class_body enum_class_body))
 
 ; Top-level properties are the file's constants and variables.
 ((property_declaration
-   (_ (_) @_const) @_modifiers
-   (_ (simple_identifier) @name) @_variable) @definition.constant
+   (modifiers (property_modifier) @_const)
+   (variable_declaration (simple_identifier) @name)) @definition.constant
   (#eq? @_const "const")
-  (#parent-is? @definition.constant source_file)
-  (#kind-is? @_modifiers modifiers) (#kind-is? @_const property_modifier) (#kind-is? @_variable variable_declaration))
-((property_declaration (_ (simple_identifier) @name) @_variable) @definition.variable
-  (#parent-is? @definition.variable source_file)
-  (#kind-is? @_variable variable_declaration))
+  (#parent-is? @definition.constant source_file))
+((property_declaration (variable_declaration (simple_identifier) @name)) @definition.variable
+  (#parent-is? @definition.variable source_file))
 
 ; References, for the call graph.
-((call_expression [(simple_identifier) @name
-                    (_ (_ (simple_identifier) @name) @_suffix) @_navigation]) @reference.call
-  (#kind-is? @_navigation navigation_expression) (#kind-is? @_suffix navigation_suffix))
-((constructor_invocation (_ (type_identifier) @name) @_user) @reference.class
-  (#kind-is? @_user user_type))
+(call_expression [(simple_identifier) @name
+                   (navigation_expression (navigation_suffix (simple_identifier) @name))]) @reference.call
+(constructor_invocation (user_type (type_identifier) @name)) @reference.class
 
 ; Imports, for the symbol graph: the module or path as written.
 (import_header (identifier) @name) @reference.import

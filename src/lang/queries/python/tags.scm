@@ -3,44 +3,45 @@
 ; Compiling a query, tree-sitter analyses every named node that holds another against the
 ; parse states of the grammar it can occur in: the nodes inside a pattern's outermost one are
 ; wildcards (`(_ ...)`, which tree-sitter does not analyse) whose kinds the extractor checks
-; (`#kind-is?`), as it checks where a pattern's node sits (`#parent-is?`, `#grandparent-is?`).
+; (`#kind-is?`), as it checks where a pattern's node sits (`#parent-is?`, `#grandparent-is?`);
+; a wildcard stands in a field (`body: (_ ...)`, one node) or close to the pattern's node, never
+; as a chain of children under a node as wide as the module, and a pattern for module-level
+; names keeps `module` as its outermost node rather than `#parent-is?` (checked after a match,
+; that would match every assignment of the file).
 ; With them named, the query took 55 ms to compile, paid by every process that parses Python.
 
 (class_definition name: (identifier) @name) @definition.class
 
 ; A function directly in a class body is a method; `__init__` is the constructor.
-((class_definition
-   body: (_
-           [(_ name: (identifier) @name) @definition.method
-            (_ definition: (_ name: (identifier) @name) @definition.method) @_decorated]) @_block)
-  (#kind-is? @_block block) (#kind-is? @definition.method function_definition)
-  (#kind-is? @_decorated decorated_definition))
+(class_definition
+  body: (block
+          [(function_definition name: (identifier) @name) @definition.method
+           (decorated_definition definition: (function_definition name: (identifier) @name) @definition.method)]))
 (function_definition name: (identifier) @name) @definition.function
 
 ; Module-level assignments: UPPER_CASE names are constants, the rest variables (one pattern
 ; each: a pair with `#match?` and `#not-match?` compiles in twice the time).
-((assignment left: (identifier) @name) @definition.variable
-  (#parent-is? @definition.variable expression_statement)
-  (#grandparent-is? @definition.variable module)
+((module (expression_statement (_ left: (identifier) @name) @definition.variable))
+  (#kind-is? @definition.variable assignment)
   (#kind-if-match? @name "^_*[A-Z][A-Z0-9_]*$" constant))
 ; Assignments in a module-level `if`, `try`, `with` or loop (`if TYPE_CHECKING:`, a fallback
 ; for an import that failed) bind names of the module too, as do those in their `else`,
 ; `elif`, `except` and `finally` clauses.
-((module (_ (_ (_ (_ left: (identifier) @name) @definition.variable) @_statement) @_block) @_in)
+; (`block` and `expression_statement` stay named: as wildcards, a state would be tried for
+; every node of the module down to the assignment's depth, which made matching slower than
+; the compile they save.)
+((module (_ (block (expression_statement (_ left: (identifier) @name) @definition.variable))) @_in)
   (#kind-is? @_in if_statement try_statement with_statement for_statement while_statement)
-  (#kind-is? @_block block) (#kind-is? @_statement expression_statement)
   (#kind-is? @definition.variable assignment)
   (#kind-if-match? @name "^_*[A-Z][A-Z0-9_]*$" constant))
-((module (_ (_ (_ (_ (_ left: (identifier) @name) @definition.variable) @_statement) @_block) @_in))
+((module (_ (_ (block (expression_statement (_ left: (identifier) @name) @definition.variable))) @_in))
   (#kind-is? @_in else_clause elif_clause except_clause finally_clause)
-  (#kind-is? @_block block) (#kind-is? @_statement expression_statement)
   (#kind-is? @definition.variable assignment)
   (#kind-if-match? @name "^_*[A-Z][A-Z0-9_]*$" constant))
 ; Class attributes.
 ((class_definition
-   body: (_ (_ (_ left: (identifier) @name) @definition.field) @_statement) @_block)
-  (#kind-is? @_block block) (#kind-is? @_statement expression_statement)
-  (#kind-is? @definition.field assignment))
+   body: (_ (expression_statement (_ left: (identifier) @name) @definition.field)) @_block)
+  (#kind-is? @_block block) (#kind-is? @definition.field assignment))
 ; Instance attributes: the first `self.x = ...` of a class's methods is the class's field `x`;
 ; a later one is a use of it (a reference), as is one outside any class.
 ((assignment left: (_ object: (identifier) @_self attribute: (identifier) @name) @definition.field)
@@ -92,8 +93,8 @@
   (#kind-is? @_pattern pattern_list))
 ((with_item value: (_ alias: (_ (identifier) @local.definition) @_target) @_as)
   (#kind-is? @_as as_pattern) (#kind-is? @_target as_pattern_target))
-((except_clause (_ alias: (_ (identifier) @local.definition) @_target) @_as)
-  (#kind-is? @_as as_pattern) (#kind-is? @_target as_pattern_target))
+((except_clause (as_pattern alias: (_ (identifier) @local.definition) @_target))
+  (#kind-is? @_target as_pattern_target))
 (named_expression name: (identifier) @local.definition)
 
 ; Values bound to names, kept to type receivers (never uses): `app = Flask(...)`,

@@ -3,9 +3,8 @@
 ; Compiling a query, tree-sitter analyses every named node that holds another against the
 ; parse states of the grammar it can occur in: the nodes inside a pattern's outermost one are
 ; wildcards (`(_ name: ...)`, which tree-sitter does not analyse) whose kinds the extractor
-; checks (`#kind-is?`), as it checks where a pattern's node sits (`#parent-is?`,
-; `#grandparent-is?`). With them named, the query took 58 ms to compile, paid by every process
-; that parses Rust.
+; checks (`#kind-is?`), as it checks where a pattern's node sits (`#parent-is?`). With them
+; named, the query took 58 ms to compile, paid by every process that parses Rust.
 
 (struct_item name: (type_identifier) @name) @definition.struct
 (enum_item name: (type_identifier) @name) @definition.enum
@@ -23,16 +22,15 @@
   (#parent-is? @definition.field field_declaration_list))
 
 ; Functions inside an impl or trait body are methods; the rest are functions.
-((function_item name: (identifier) @name) @definition.method
-  (#parent-is? @definition.method declaration_list)
-  (#grandparent-is? @definition.method impl_item trait_item))
-((function_signature_item name: (identifier) @name) @declaration.method
-  (#parent-is? @declaration.method declaration_list)
-  (#grandparent-is? @declaration.method trait_item))
+((impl_item body: (_ (_ name: (identifier) @name) @definition.method))
+  (#kind-is? @definition.method function_item))
+((trait_item body: (_ (_ name: (identifier) @name) @definition.method))
+  (#kind-is? @definition.method function_item))
+((trait_item body: (_ (_ name: (identifier) @name) @declaration.method))
+  (#kind-is? @declaration.method function_signature_item))
 (function_item name: (identifier) @name) @definition.function
-((function_signature_item name: (identifier) @name) @declaration.function
-  (#parent-is? @declaration.function declaration_list)
-  (#grandparent-is? @declaration.function foreign_mod_item))
+((foreign_mod_item body: (_ (_ name: (identifier) @name) @declaration.function))
+  (#kind-is? @declaration.function function_signature_item))
 
 ; An impl block qualifies its items with the type's name (`Index::find`) without being a symbol.
 ((impl_item type: [(type_identifier) @name
@@ -43,13 +41,14 @@
 ; References, for the symbol graph: calls (functions, methods, paths, macros), `use` paths and
 ; `mod x;` as imports, the names a `use` brings in, type names, paths and names passed as
 ; arguments, and field reads. Parameters, `let` and closure bindings are local.
-((call_expression function: [(identifier) @name
-                             (_ field: (field_identifier) @name) @_field
-                             (_ name: (identifier) @name) @_scoped
-                             (_ function: [(identifier) @name
-                                           (_ name: (identifier) @name) @_scoped
-                                           (_ field: (field_identifier) @name) @_field]) @_generic]) @reference.call
-  (#kind-is? @_generic generic_function) (#kind-is? @_scoped scoped_identifier) (#kind-is? @_field field_expression))
+; (The callee's kinds stay named: as a wildcard, a state would be tried over every callee's
+; receiver chain, `a.b().c().d()`, which made matching slower than the compile it saves.)
+(call_expression function: [(identifier) @name
+                            (field_expression field: (field_identifier) @name)
+                            (scoped_identifier name: (identifier) @name)
+                            (generic_function function: [(identifier) @name
+                                                         (scoped_identifier name: (identifier) @name)
+                                                         (field_expression field: (field_identifier) @name)])]) @reference.call
 ((macro_invocation macro: [(identifier) @name (_ name: (identifier) @name) @_scoped]) @reference.call
   (#kind-is? @_scoped scoped_identifier))
 ((struct_expression name: [(type_identifier) @name (_ name: (type_identifier) @name) @_scoped]) @reference.class
@@ -68,8 +67,7 @@
   (#kind-is? @_scoped scoped_identifier))
 (use_as_clause alias: (identifier) @reference.none)
 (type_identifier) @name @reference.type
-((arguments [(identifier) @name (_ name: (identifier) @name) @_scoped]) @reference.name
-  (#kind-is? @_scoped scoped_identifier))
+(arguments [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.name
 (scoped_identifier name: (identifier) @name) @reference.name
 (field_expression field: (field_identifier) @name) @reference.name
 ; Inside macro arguments (`assert_eq!(f(x), y)`, `format!("{}", self.name())`) there is no

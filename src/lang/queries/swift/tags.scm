@@ -47,20 +47,20 @@
 
 ; Top-level `let` is a constant, `var` a variable.
 ((property_declaration
-   (_ mutability: "let") @_binding
+   (value_binding_pattern mutability: "let")
    name: (_ bound_identifier: (simple_identifier) @name) @_pattern) @definition.constant
   (#parent-is? @definition.constant source_file)
-  (#kind-is? @_binding value_binding_pattern) (#kind-is? @_pattern pattern))
+  (#kind-is? @_pattern pattern))
 ((property_declaration
-   (_ mutability: "var") @_binding
+   (value_binding_pattern mutability: "var")
    name: (_ bound_identifier: (simple_identifier) @name) @_pattern) @definition.variable
   (#parent-is? @definition.variable source_file)
-  (#kind-is? @_binding value_binding_pattern) (#kind-is? @_pattern pattern))
+  (#kind-is? @_pattern pattern))
 
 ; References, for the call graph.
 ((call_expression [(simple_identifier) @name
-                    (_ suffix: (_ suffix: (simple_identifier) @name) @_suffix) @_navigation]) @reference.call
-  (#kind-is? @_navigation navigation_expression) (#kind-is? @_suffix navigation_suffix))
+                    (navigation_expression suffix: (_ suffix: (simple_identifier) @name) @_suffix)]) @reference.call
+  (#kind-is? @_suffix navigation_suffix))
 
 ; Imports, for the symbol graph: the module or path as written.
 (import_declaration (identifier) @name) @reference.import

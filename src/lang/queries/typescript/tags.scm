@@ -62,57 +62,61 @@
 
 ([(lexical_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
   (variable_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
-  (export_statement declaration: (_ (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding) @_declaration)] @definition.function
+  (export_statement declaration: [(lexical_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
+                                 (variable_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)])] @definition.function
   (#parent-is? @definition.function program)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration variable_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
   (variable_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
-  (export_statement declaration: (_ (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding) @_declaration)] @definition.function
+  (export_statement declaration: [(lexical_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)
+                                 (variable_declaration (_ name: (identifier) @name value: [(arrow_function) (function_expression) (generator_function)]) @_binding)])] @definition.function
   (#parent-is? @definition.function statement_block)
   (#grandparent-is? @definition.function internal_module module)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration variable_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration (_ name: (identifier) @name value: (class)) @_binding)
   (variable_declaration (_ name: (identifier) @name value: (class)) @_binding)
-  (export_statement declaration: (_ (_ name: (identifier) @name value: (class)) @_binding) @_declaration)] @definition.class
+  (export_statement declaration: [(lexical_declaration (_ name: (identifier) @name value: (class)) @_binding)
+                                 (variable_declaration (_ name: (identifier) @name value: (class)) @_binding)])] @definition.class
   (#parent-is? @definition.class program)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration variable_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration (_ name: (identifier) @name value: (class)) @_binding)
   (variable_declaration (_ name: (identifier) @name value: (class)) @_binding)
-  (export_statement declaration: (_ (_ name: (identifier) @name value: (class)) @_binding) @_declaration)] @definition.class
+  (export_statement declaration: [(lexical_declaration (_ name: (identifier) @name value: (class)) @_binding)
+                                 (variable_declaration (_ name: (identifier) @name value: (class)) @_binding)])] @definition.class
   (#parent-is? @definition.class statement_block)
   (#grandparent-is? @definition.class internal_module module)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration variable_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding)
-  (export_statement declaration: (_ kind: "const" (_ name: (identifier) @name) @_binding) @_declaration)] @definition.constant
+  (export_statement declaration: (lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding))] @definition.constant
   (#parent-is? @definition.constant program)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding)
-  (export_statement declaration: (_ kind: "const" (_ name: (identifier) @name) @_binding) @_declaration)] @definition.constant
+  (export_statement declaration: (lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding))] @definition.constant
   (#parent-is? @definition.constant statement_block)
   (#grandparent-is? @definition.constant internal_module module)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_declaration lexical_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
   (variable_declaration (_ name: (identifier) @name) @_binding)
-  (export_statement declaration: [(_ kind: "let" (_ name: (identifier) @name) @_binding) @_lexical
-                                 (_ (_ name: (identifier) @name) @_binding) @_var])] @definition.variable
+  (export_statement declaration: [(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
+                                 (variable_declaration (_ name: (identifier) @name) @_binding)])] @definition.variable
   (#parent-is? @definition.variable program)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_lexical lexical_declaration) (#kind-is? @_var variable_declaration))
+  (#kind-is? @_binding variable_declarator))
 ([(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
   (variable_declaration (_ name: (identifier) @name) @_binding)
-  (export_statement declaration: [(_ kind: "let" (_ name: (identifier) @name) @_binding) @_lexical
-                                 (_ (_ name: (identifier) @name) @_binding) @_var])] @definition.variable
+  (export_statement declaration: [(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
+                                 (variable_declaration (_ name: (identifier) @name) @_binding)])] @definition.variable
   (#parent-is? @definition.variable statement_block)
   (#grandparent-is? @definition.variable internal_module module)
-  (#kind-is? @_binding variable_declarator) (#kind-is? @_lexical lexical_declaration) (#kind-is? @_var variable_declaration))
+  (#kind-is? @_binding variable_declarator))
 
 ; `declare const X: T;` only declares.
-((ambient_declaration (_ kind: "const" (_ name: (identifier) @name) @_binding) @declaration.constant) @_ambient
+((ambient_declaration (lexical_declaration kind: "const" (_ name: (identifier) @name) @_binding) @declaration.constant) @_ambient
   (#parent-is? @_ambient program)
-  (#kind-is? @declaration.constant lexical_declaration) (#kind-is? @_binding variable_declarator))
-((ambient_declaration [(_ kind: "let" (_ name: (identifier) @name) @_binding) @_lexical
-                       (_ (_ name: (identifier) @name) @_binding) @_var] @declaration.variable) @_ambient
+  (#kind-is? @_binding variable_declarator))
+((ambient_declaration [(lexical_declaration kind: "let" (_ name: (identifier) @name) @_binding)
+                       (variable_declaration (_ name: (identifier) @name) @_binding)] @declaration.variable) @_ambient
   (#parent-is? @_ambient program)
-  (#kind-is? @_lexical lexical_declaration) (#kind-is? @_var variable_declaration) (#kind-is? @_binding variable_declarator))
+  (#kind-is? @_binding variable_declarator))
 
 ; References, for the symbol graph: calls and instantiations, imports (`import ... from "x"`,
 ; `export ... from "x"`, `require("x")`, `import("x")`), the names an import brings in, and every
@@ -136,8 +140,8 @@
 (namespace_import (identifier) @reference.none)
 ; A default import's name is the name it reads the module by (`import ky from "./index"`).
 (import_clause (identifier) @name @reference.name)
-((call_expression arguments: (_ (_ (_ key: (property_identifier) @name) @_pair) @_object) @_arguments) @reference.name
-  (#kind-is? @_arguments arguments) (#kind-is? @_object object) (#kind-is? @_pair pair))
+((call_expression arguments: (_ (object (pair key: (property_identifier) @name))) @_arguments) @reference.name
+  (#kind-is? @_arguments arguments))
 ((identifier) @name @reference.name
   (#not-any-of? @name "undefined" "arguments" "require" "module" "exports"))
 (member_expression property: [(property_identifier) (private_property_identifier)] @name) @reference.name
