@@ -28,7 +28,7 @@ pub fn queries(lang: Option<&str>, patterns: bool, top: usize, file: Option<&Pat
         codecompass::extract::check_query(language).map_err(anyhow::Error::msg)?;
         rows.push((started.elapsed(), language));
     }
-    rows.sort_by(|a, b| b.0.cmp(&a.0));
+    rows.sort_by_key(|row| std::cmp::Reverse(row.0));
     for (time, language) in rows {
         println!("{:12} {}", language.name, secs(time));
         if patterns {
@@ -86,7 +86,7 @@ fn slowest(grammar: &tree_sitter::Language, source: &str, top: usize) -> Result<
         let first: String = first.chars().take(100).collect();
         times.push((started.elapsed(), line, first));
     }
-    times.sort_by(|a, b| b.0.cmp(&a.0));
+    times.sort_by_key(|time| std::cmp::Reverse(time.0));
     times.truncate(top);
     Ok(times)
 }
