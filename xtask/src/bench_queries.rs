@@ -17,11 +17,10 @@ pub fn queries(lang: Option<&str>, patterns: bool, top: usize, file: Option<&Pat
     if let Some(file) = file {
         return query_file(lang.ok_or_else(|| anyhow!("--query needs --lang"))?, file, patterns, top);
     }
-    let languages: Vec<_> =
-        codecompass::lang::LANGUAGES.iter().filter(|l| lang.is_none_or(|name| l.name == name)).collect();
-    if languages.is_empty() {
-        return Err(anyhow!("no language `{}`", lang.unwrap_or_default()));
-    }
+    let languages: Vec<&codecompass::lang::Language> = match lang {
+        Some(name) => vec![language_named(name)?],
+        None => codecompass::lang::LANGUAGES.iter().collect(),
+    };
     let mut rows = Vec::new();
     for language in &languages {
         let started = Instant::now();
@@ -43,8 +42,7 @@ pub fn queries(lang: Option<&str>, patterns: bool, top: usize, file: Option<&Pat
 /// Compiles the query in `file` against `lang`'s grammar (a query being rewritten, before the
 /// build takes it in): the median of 5 compiles, and the slowest patterns with `patterns`.
 fn query_file(lang: &str, file: &Path, patterns: bool, top: usize) -> Result<()> {
-    let language =
-        codecompass::lang::LANGUAGES.iter().find(|l| l.name == lang).ok_or_else(|| anyhow!("no language `{lang}`"))?;
+    let language = language_named(lang)?;
     let source = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let grammar = grammar_of(language)?;
     let mut times = Vec::new();
@@ -60,6 +58,11 @@ fn query_file(lang: &str, file: &Path, patterns: bool, top: usize) -> Result<()>
         }
     }
     Ok(())
+}
+
+/// The language `name` names, as `--lang` reads it everywhere (`ts`, `c++` and other aliases).
+fn language_named(name: &str) -> Result<&'static codecompass::lang::Language> {
+    codecompass::lang::by_name(name).ok_or_else(|| anyhow!("no language `{name}`"))
 }
 
 fn grammar_of(language: &codecompass::lang::Language) -> Result<tree_sitter::Language> {
