@@ -136,30 +136,39 @@ pub(super) fn parse_capture(name: &str) -> Result<Capture, String> {
 /// Compiled queries, one slot per language.
 type Cache = OnceLock<Vec<OnceLock<Result<Compiled, String>>>>;
 
+/// Each language's whole query, compiled.
+static WHOLE: Cache = OnceLock::new();
+
+/// Each language's definition patterns, compiled.
+static DEFINITIONS: Cache = OnceLock::new();
+
+/// `language`'s slot of `cache`.
+fn slot(cache: &'static Cache, language: &'static Language) -> &'static OnceLock<Result<Compiled, String>> {
+    let slots = cache.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
+    &slots[lang::index_of(language)]
+}
+
 /// `language`'s slot of `cache`, compiled by `compile` the first time.
 fn cached(
     cache: &'static Cache,
     language: &'static Language,
     compile: impl FnOnce() -> Result<Compiled, String>,
 ) -> Result<&'static Compiled, String> {
-    let slots = cache.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
-    slots[lang::index_of(language)].get_or_init(compile).as_ref().map_err(Clone::clone)
+    slot(cache, language).get_or_init(compile).as_ref().map_err(Clone::clone)
 }
 
 /// Compiles `language`'s query, checking every capture name. Cached per language.
 pub(super) fn compiled(language: &'static Language) -> Result<&'static Compiled, String> {
-    static CACHE: Cache = OnceLock::new();
-    cached(&CACHE, language, || compile(language, language.query))
+    cached(&WHOLE, language, || compile(language, language.query))
 }
 
 /// Compiles the patterns of `language`'s query that capture a definition, a declaration or a
 /// scope: all [`definitions`] reads, in the query's order. Cached per language.
 pub(super) fn compiled_definitions(language: &'static Language) -> Result<&'static Compiled, String> {
-    static CACHE: Cache = OnceLock::new();
     let definitions = |name: &str| {
         matches!(parse_capture(name), Ok(Capture::Definition(_) | Capture::Declaration(_) | Capture::Scope))
     };
-    cached(&CACHE, language, || compile(language, &patterns::only(language.query, definitions)))
+    cached(&DEFINITIONS, language, || compile(language, &patterns::only(language.query, definitions)))
 }
 
 fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
@@ -225,17 +234,22 @@ fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
 
 /// Compiles the queries of `languages` on a thread of its own, for work about to parse files
 /// of them: whoever needs one meanwhile waits for it rather than compiling it twice. The
-/// thread is not waited for.
+/// thread is not waited for; none is started when all of them are compiled already.
 pub fn compile_ahead(languages: Vec<&'static Language>) {
-    ahead(languages, compiled);
+    ahead(languages, &WHOLE, compiled);
 }
 
 /// [`compile_ahead`] for the definition patterns alone, the query history parses with.
 pub fn compile_definitions_ahead(languages: Vec<&'static Language>) {
-    ahead(languages, compiled_definitions);
+    ahead(languages, &DEFINITIONS, compiled_definitions);
 }
 
-fn ahead(mut languages: Vec<&'static Language>, compile: fn(&'static Language) -> Result<&'static Compiled, String>) {
+fn ahead(
+    mut languages: Vec<&'static Language>,
+    cache: &'static Cache,
+    compile: fn(&'static Language) -> Result<&'static Compiled, String>,
+) {
+    languages.retain(|l| slot(cache, l).get().is_none());
     languages.sort_by_key(|l| lang::index_of(l));
     languages.dedup_by_key(|l| lang::index_of(l));
     if languages.is_empty() {
