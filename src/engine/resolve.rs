@@ -2,6 +2,8 @@
 //! a status walk or a running watcher's word for a working tree), and building or refreshing
 //! it first when a query needs it so.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::{Engine, Error, ErrorCode, Freshness, ResolvedScope};
 use crate::git::ObjectId;
 use crate::indexer::{self, IndexOptions};
@@ -158,10 +160,21 @@ impl Engine {
             let answered = answer(&store, &resolved.view, false)?;
             return Ok((store, resolved, answered));
         }
+        let walked = AtomicBool::new(false);
         let answered = std::thread::scope(|threads| -> Result<_, Error> {
-            let mut walk = WalkAhead(Some(threads.spawn(|| indexer::worktree_state(&self.ws))));
+            let mut walk = WalkAhead(Some(threads.spawn(|| {
+                let state = indexer::worktree_state(&self.ws);
+                walked.store(true, Ordering::Release);
+                state
+            })));
             let mut early = None;
             let (store, resolved) = self.resolve_view(scope, freshness, &mut walk, &mut |store| {
+                // A walk already done leaves an early answer nothing to overlap: the check
+                // follows at once, and a view it finds stale is brought up to date sooner
+                // (its early answer would have been thrown away).
+                if walked.load(Ordering::Acquire) {
+                    return;
+                }
                 if let Ok(Some(view)) = store.view(&self.ws.worktree_view_key()) {
                     early = answer(store, &view, true).ok().map(|answered| (view, answered));
                 }
@@ -188,6 +201,9 @@ impl Engine {
             Checked::Current(resolved) => return Ok(resolved),
             Checked::Stale(walked) => walked,
         };
+        if let Some(Walked { state, .. }) = &walked {
+            state.compile_ahead();
+        }
         crate::failpoint::hit("query.after_check");
         let report = {
             let indexer = self.indexer(store, IndexOptions::default())?;

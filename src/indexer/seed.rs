@@ -93,7 +93,7 @@ pub fn seed(
     // The build that follows parses the files the donor lacks: the queries of their languages
     // are compiled meanwhile, on the core the copy leaves idle (Rust's takes 16 ms).
     let unshared = held.unshared_paths(donor_store).unwrap_or_default();
-    crate::extract::compile_ahead(unshared.iter().filter_map(|path| parsed_language(path)).collect());
+    crate::extract::compile_ahead(unshared.iter().filter_map(|path| super::state::parsed_language(path)).collect());
     let store_dir = ws.store_dir();
     let staging = Staging::beside(store_dir, "seed");
     crate::progress::note(&format!(
@@ -162,12 +162,6 @@ pub fn seed(
         rewritten,
         duration_ms: started.elapsed().as_millis() as u64,
     }))
-}
-
-/// The language a file at `path` is parsed as, when the path alone says it (see
-/// `Indexer::new_file_version`).
-fn parsed_language(path: &[u8]) -> Option<&'static crate::lang::Language> {
-    crate::view::ignore_rules::builtin_skip(path).is_none().then(|| crate::lang::detect_by_path(path)).flatten()
 }
 
 /// Renames the staged store into `store_dir` under its write lock (see

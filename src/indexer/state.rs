@@ -99,6 +99,23 @@ pub struct WorktreeState {
     pub fingerprint: String,
 }
 
+impl WorktreeState {
+    /// Starts compiling the queries of the languages of the files found changed, for a view
+    /// found stale with this state: the index run that follows parses the ones never seen,
+    /// and reaches their extraction after storing them, opening the full-text writer and
+    /// parsing, which the compile now overlaps (see `extract::compile_ahead`).
+    pub fn compile_ahead(&self) {
+        let changed = self.changes.iter().filter(|c| c.now.is_some());
+        crate::extract::compile_ahead(changed.filter_map(|c| parsed_language(&c.path)).collect());
+    }
+}
+
+/// The language a file at `path` is parsed as, when the path alone says it (see
+/// `Indexer::new_file_version`).
+pub(super) fn parsed_language(path: &[u8]) -> Option<&'static lang::Language> {
+    crate::view::ignore_rules::builtin_skip(path).is_none().then(|| lang::detect_by_path(path)).flatten()
+}
+
 /// Computes the state of the workspace's working tree. Needs no lock: it only reads.
 ///
 /// A checkout running at the same time replaces files and the index under the walk: a read
