@@ -3,6 +3,7 @@
 //! compile per language and process, and what a query's source says without compiling it.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tree_sitter::{Query, QueryPredicateArg};
 
@@ -142,6 +143,12 @@ static WHOLE: Cache = OnceLock::new();
 /// Each language's definition patterns, compiled.
 static DEFINITIONS: Cache = OnceLock::new();
 
+/// Per language, whether [`compile_ahead`] (or [`compile_definitions_ahead`]) started a thread
+/// for it: asked again while that thread compiles, they start no other.
+type Started = OnceLock<Vec<AtomicBool>>;
+static WHOLE_STARTED: Started = OnceLock::new();
+static DEFINITIONS_STARTED: Started = OnceLock::new();
+
 /// `language`'s slot of `cache`.
 fn slot(cache: &'static Cache, language: &'static Language) -> &'static OnceLock<Result<Compiled, String>> {
     let slots = cache.get_or_init(|| lang::LANGUAGES.iter().map(|_| OnceLock::new()).collect());
@@ -234,24 +241,26 @@ fn compile(language: &Language, source: &str) -> Result<Compiled, String> {
 
 /// Compiles the queries of `languages` on a thread of its own, for work about to parse files
 /// of them: whoever needs one meanwhile waits for it rather than compiling it twice. The
-/// thread is not waited for; none is started when all of them are compiled already.
+/// thread is not waited for; none is started for a query compiled already or being compiled
+/// ahead, so callers may ask for a language each time they meet a file of it.
 pub fn compile_ahead(languages: Vec<&'static Language>) {
-    ahead(languages, &WHOLE, compiled);
+    ahead(languages, &WHOLE, &WHOLE_STARTED, compiled);
 }
 
 /// [`compile_ahead`] for the definition patterns alone, the query history parses with.
 pub fn compile_definitions_ahead(languages: Vec<&'static Language>) {
-    ahead(languages, &DEFINITIONS, compiled_definitions);
+    ahead(languages, &DEFINITIONS, &DEFINITIONS_STARTED, compiled_definitions);
 }
 
 fn ahead(
     mut languages: Vec<&'static Language>,
     cache: &'static Cache,
+    started: &'static Started,
     compile: fn(&'static Language) -> Result<&'static Compiled, String>,
 ) {
-    languages.retain(|l| slot(cache, l).get().is_none());
-    languages.sort_by_key(|l| lang::index_of(l));
-    languages.dedup_by_key(|l| lang::index_of(l));
+    let started = started.get_or_init(|| lang::LANGUAGES.iter().map(|_| AtomicBool::new(false)).collect());
+    // The first time a language is named it is taken; a repeat, here or in a later call, is not.
+    languages.retain(|l| slot(cache, l).get().is_none() && !started[lang::index_of(l)].swap(true, Ordering::Relaxed));
     if languages.is_empty() {
         return;
     }

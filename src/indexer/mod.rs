@@ -456,8 +456,6 @@ impl<'a> Indexer<'a> {
         let mut job_of: HashMap<(ObjectId, &'static str), usize> = HashMap::new();
         let mut reused: HashSet<(ObjectId, &'static str)> = HashSet::new();
         let mut pending_symbols: Vec<(ObjectId, &'static str)> = Vec::new();
-        // Languages whose query is being compiled for the files of this run to parse.
-        let mut compiling: Vec<&'static lang::Language> = Vec::new();
         let mut bar = progress::Bar::new("listing files", plan.added.len() as u64);
         let mut head_buf = Vec::new();
         for entry in plan.added {
@@ -514,10 +512,7 @@ impl<'a> Indexer<'a> {
                 // Compiling a language's query (tens of milliseconds for some) is done on
                 // another core while the rest of the run reads, writes and parses: a query
                 // after an edit would otherwise wait for it between its parse and extraction.
-                if let Some(language) = lang::by_name(record_lang)
-                    && !compiling.iter().any(|l| std::ptr::eq(*l, language))
-                {
-                    compiling.push(language);
+                if let Some(language) = lang::by_name(record_lang) {
                     crate::extract::compile_ahead(vec![language]);
                 }
                 // Not above the size limit: such a file is listed, never read again (a large
