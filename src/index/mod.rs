@@ -12,6 +12,7 @@
 
 mod collect;
 mod docs;
+mod merges;
 mod runs;
 pub mod tokenizer;
 mod verify;
@@ -322,7 +323,8 @@ impl FullText {
 
     /// A writer with a memory budget, for one index run of about `blobs` blobs: a small run
     /// (a branch switch, a few edits, a repository of hundreds of files) gets one indexing
-    /// thread, so it writes one segment.
+    /// thread, so it writes one segment. Its merges stop at a bound (see [`merges`]), one at
+    /// a time for each two indexing threads.
     pub fn writer(&self, blobs: usize) -> Result<IndexWriter, FtsError> {
         let (threads, budget) = if FullText::is_small_run(blobs) {
             (1, SMALL_RUN_BUDGET)
@@ -330,7 +332,15 @@ impl FullText {
             let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
             (threads, 64 * 1024 * 1024 * threads)
         };
-        let writer = self.index.writer_with_num_threads(threads, budget)?;
+        // Each merge under way maps the segments it reads into the process; tantivy's default
+        // of four at once only competes with the parse for the cores.
+        let options = tantivy::indexer::IndexWriterOptions::builder()
+            .num_worker_threads(threads)
+            .memory_budget_per_thread(budget / threads)
+            .num_merge_threads(threads.div_ceil(2))
+            .build();
+        let writer = self.index.writer_with_options(options)?;
+        writer.set_merge_policy(Box::new(merges::BoundedMerges::default()));
         // A writer killed during a commit leaves files no commit refers to; delete files are
         // named by operation stamp, which restart from the last commit, so the next writer
         // would collide with them. Collecting first makes every run start clean.
