@@ -226,6 +226,23 @@ impl GitRepo {
         Ok(GitRepo { repo: repo.into_sync(), kind, workdir, git_dir, common_dir })
     }
 
+    /// The same repository opened again, with an object store of its own: the pages of the
+    /// pack files that reading every blob maps into the process (on the Linux kernel all of
+    /// its 240 MB pack) are unmapped once the last handle of this one is dropped, where the
+    /// workspace's own store keeps what it mapped until the process exits.
+    pub fn reopened(&self) -> Result<GitRepo, GitError> {
+        let options = self.repo.to_thread_local().open_options().clone();
+        let repo = gix::ThreadSafeRepository::open_opts(&self.git_dir, options)
+            .map_err(|e| GitError::Open { path: self.git_dir.clone(), source: e })?;
+        Ok(GitRepo {
+            repo,
+            kind: self.kind,
+            workdir: self.workdir.clone(),
+            git_dir: self.git_dir.clone(),
+            common_dir: self.common_dir.clone(),
+        })
+    }
+
     /// A repository handle for the calling thread, with an object cache sized for indexing.
     pub fn local(&self) -> LocalRepo {
         let mut repo = self.repo.to_thread_local();

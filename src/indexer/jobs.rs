@@ -44,7 +44,12 @@ impl Indexer<'_> {
         }
         let (fulltext, writer, _) = slot.as_mut().expect("the writer was just opened");
         let fields = *fulltext.fields();
-        let git = self.ws.git();
+        // A large run reads its blobs through an object store of its own, so that the packs it
+        // maps are unmapped when the parse ends rather than held through the commit, the merges
+        // and the check that follow (on the kernel, half of its pack: the listing's size checks
+        // map the rest through the workspace's store).
+        let reopened = if small { None } else { self.ws.git().and_then(|g| g.reopened().ok()) };
+        let git = reopened.as_ref().or(self.ws.git());
         let max = self.max_file_size;
         let store_dir = self.store.dir().to_owned();
         let total = jobs.len() as u64;
@@ -109,6 +114,7 @@ impl Indexer<'_> {
             Ok(())
         });
         result?;
+        drop(reopened);
         writer.commit().map_err(crate::index::FtsError::from)?;
         crate::failpoint::hit("index.after_fulltext_commit");
         Ok(outcome)
