@@ -92,24 +92,23 @@ mod tests {
 
     #[test]
     fn small_segments_merge_as_the_log_policy_merges_them() {
-        let inventory = index();
-        let metas = segments(&inventory, &[3000; 8]);
+        let ram = index();
+        let metas = segments(&ram, &[3000; 8]);
         assert_eq!(merged_sizes(&BoundedMerges::new(1_000_000), &metas), vec![vec![3000; 8]]);
-        let seven = segments(&inventory, &[3000; 7]);
+        let seven = segments(&ram, &[3000; 7]);
         assert!(merged_sizes(&BoundedMerges::new(1_000_000), &seven).is_empty(), "seven wait for an eighth");
     }
 
     #[test]
     fn a_merge_stops_at_the_bound_and_large_segments_stay() {
-        let inventory = index();
+        let ram = index();
         // Eight segments of about a million documents: the log policy merges them all.
-        let large =
-            segments(&inventory, &[900_000, 950_000, 1_000_000, 1_000_000, 1_050_000, 1_100_000, 980_000, 990_000]);
+        let large = segments(&ram, &[900_000, 950_000, 1_000_000, 1_000_000, 1_050_000, 1_100_000, 980_000, 990_000]);
         let log = tantivy::indexer::LogMergePolicy::default();
         assert_eq!(log.compute_merge_candidates(&large).len(), 1, "the log policy alone merges them");
         assert!(merged_sizes(&BoundedMerges::new(1_500_000), &large).is_empty());
         // Eight of 300,000: the smallest five fit.
-        let mid = segments(&inventory, &[300_000, 310_000, 290_000, 305_000, 295_000, 320_000, 315_000, 299_000]);
+        let mid = segments(&ram, &[300_000, 310_000, 290_000, 305_000, 295_000, 320_000, 315_000, 299_000]);
         assert_eq!(
             merged_sizes(&BoundedMerges::new(1_500_000), &mid),
             vec![vec![290_000, 295_000, 299_000, 300_000, 305_000]]
