@@ -643,3 +643,63 @@ fn a_submodules_files_are_never_searched_changed_or_not() {
     assert_eq!(located(&found), [("src/inventory.rs".into(), 4)]);
     assert_eq!(found.json["metadata"]["freshness_status"], "fresh");
 }
+
+#[test]
+fn a_large_first_run_in_a_linked_worktree_answers_as_git_grep_does() {
+    // 2,200 files: more than a small run takes, so the first index has its writer threads and
+    // reads its blobs through an object store of its own (packed at `main`, loose at `next`).
+    let (tmp, repo) = fixture("many-files");
+    let other = tmp.path().join("many-next");
+    git(&repo, &["worktree", "add", "-q", other.to_str().unwrap(), "next"]);
+    let run = cc(&other, &["index"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json["total"]["blobs_parsed"], 2200, "{}", run.stdout);
+
+    let search = |dir: &Path, args: &[&str]| {
+        let mut all = vec!["search", "--limit", "5000", "--case-sensitive"];
+        all.extend_from_slice(args);
+        let mut lines = line_places(&cc(dir, &all).json);
+        lines.sort();
+        lines
+    };
+    // `git grep -n ARGS` as sorted `path:line`, without a `REF:` prefix.
+    let grep = |dir: &Path, args: &[&str], at: Option<&str>| {
+        let mut all = vec!["grep", "-n"];
+        all.extend_from_slice(args);
+        all.extend(at);
+        let out = git(dir, &all);
+        let mut lines: Vec<String> = out
+            .lines()
+            .map(|l| {
+                let l = at.and_then(|r| l.strip_prefix(r)).and_then(|l| l.strip_prefix(':')).unwrap_or(l);
+                l.splitn(3, ':').take(2).collect::<Vec<_>>().join(":")
+            })
+            .collect();
+        lines.sort();
+        lines
+    };
+    let same = |ours: Vec<String>, theirs: Vec<String>, n: usize, what: &str| {
+        assert_eq!(ours.len(), n, "{what}: {ours:?}");
+        assert!(ours == theirs, "{what}: ours {ours:?}, git grep {theirs:?}");
+    };
+    let regex = r"shared_helper\(21[0-9]{2}\)";
+    same(
+        search(&other, &["next_helper", "--mode", "literal"]),
+        grep(&other, &["-F", "next_helper"], None),
+        220,
+        "literal",
+    );
+    same(search(&other, &["--mode", "regex", regex]), grep(&other, &["-E", regex], None), 100, "regex");
+    assert_eq!(located(&cc(&other, &["locate", "item_2150"])), [("d21/f2150.rs".into(), 1)]);
+
+    // The main worktree and `main` answer from the same store, told apart by the blobs `next`
+    // rewrote.
+    assert_eq!(search(&repo, &["shared_helper(2150)", "--mode", "literal"]), ["d21/f2150.rs:2"]);
+    assert!(search(&repo, &["next_helper", "--mode", "literal"]).is_empty());
+    same(
+        search(&other, &["shared_helper", "--mode", "literal", "--ref", "main"]),
+        grep(&repo, &["-F", "shared_helper"], Some("main")),
+        2200,
+        "at main",
+    );
+}
