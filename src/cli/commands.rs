@@ -188,7 +188,8 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = DetailArg::Signature)]
         detail: DetailArg,
     },
-    /// Drop records, file versions and documents no tracked ref or worktree reaches.
+    /// Drop records, file versions and documents no tracked ref or worktree reaches, and give
+    /// their space back.
     Gc {
         /// Keep views used within this many days even when no ref reaches them.
         #[arg(long, default_value_t = 7, value_name = "DAYS")]

@@ -433,7 +433,7 @@ impl Out {
                 .json_doc(&serde_json::json!({ "codecompass_protocol_version": PROTOCOL_VERSION, "gc": report }));
         }
         self.write(&format!(
-            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs, {} ended jobs; kept {} views; {}{:.1} -> {:.1} MiB in {} ms\n",
+            "dropped {} refs, {} views, {} file versions, {} records ({} symbols), {} blobs, {} ended jobs; kept {} views; {}{}{:.1} -> {:.1} MiB in {} ms\n",
             report.refs_dropped,
             report.views_dropped,
             report.file_versions_dropped,
@@ -444,6 +444,11 @@ impl Out {
             report.views_kept,
             if report.segments_merged > 1 {
                 format!("{} full-text segments merged into one; ", report.segments_merged)
+            } else {
+                String::new()
+            },
+            if report.bytes_compacted > 0 {
+                format!("{:.1} MiB of free pages given back; ", report.bytes_compacted as f64 / 1048576.0)
             } else {
                 String::new()
             },

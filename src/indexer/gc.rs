@@ -2,11 +2,15 @@
 //! of non-use), then the file versions, full-text documents, records and blobs no remaining
 //! view needs.
 //!
-//! Safe while readers run: the SQLite deletions are one transaction (a reader sees all or
-//! nothing of them), and everything deleted is unreachable from every view that stays. The
-//! full-text documents of removed file versions are listed in `gc_pending_documents` in that
-//! same transaction and deleted afterwards, so a crash in between only delays them to the
-//! next gc.
+//! Safe while readers run: everything deleted is unreachable from every view that stays. The
+//! refs, views and file versions dropped go in one transaction (a reader sees all or nothing
+//! of them), with the full-text documents of the removed file versions listed in
+//! `gc_pending_documents` and deleted afterwards, so a crash in between only delays them to the
+//! next gc. The records and blobs no file version needs any more follow in transactions of
+//! bounded size, each with a record's symbols and references, so the write-ahead log stays
+//! small (a store re-derived a few times over holds millions of such rows) and a crash keeps
+//! what was done; the next gc finds the rest. The single-writer lock is held throughout, so
+//! no index run adds a file version needing a record while it is being dropped.
 
 use std::collections::HashSet;
 
@@ -54,6 +58,9 @@ pub struct GcReport {
     pub jobs_dropped: u64,
     /// Full-text segments merged into one (0: there was one or none).
     pub segments_merged: u64,
+    /// Bytes of free pages the database file gave back when it was rewritten without them
+    /// (0: too few were free to be worth it).
+    pub bytes_compacted: u64,
     /// Bytes of the store before and after.
     pub bytes_before: u64,
     /// After.
@@ -61,6 +68,10 @@ pub struct GcReport {
     /// Wall time.
     pub duration_ms: u64,
 }
+
+/// How many records one transaction of gc drops: on the kernel, about what a hundred MiB of
+/// the write-ahead log holds.
+const RECORDS_PER_TRANSACTION: usize = 2048;
 
 impl Indexer<'_> {
     /// Collects garbage; views used within `grace_secs` are kept even when no ref reaches
@@ -177,6 +188,11 @@ impl Indexer<'_> {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
+        match self.store.vacuum_if_sparse() {
+            Ok(compacted) => report.bytes_compacted = compacted.unwrap_or(0),
+            // What was dropped stays dropped; the file keeps its free pages for later rows.
+            Err(e) => crate::progress::note(&format!("the store was not compacted: {e}")),
+        }
         self.store.checkpoint();
         report.bytes_after = crate::store::dir_size(self.store.dir());
         Ok(report)
@@ -221,33 +237,46 @@ impl Indexer<'_> {
                 })
                 .collect()
         };
-        let records: Vec<(i64, i64, String, String)> = {
+        let doomed: Vec<i64> = {
             let mut stmt =
                 tx.prepare("SELECT id, blob, lang, extractor FROM records").map_err(store::StoreError::from)?;
-            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
                 .map_err(store::StoreError::from)?
                 .filter_map(Result::ok)
+                .filter_map(|(id, key)| (!needed.contains(&key)).then_some(id))
                 .collect()
         };
-        let mut bar = crate::progress::Bar::new("checking records", records.len() as u64);
-        for (id, blob, lang, extractor) in records {
-            bar.inc(1);
-            if !needed.contains(&(blob, lang, extractor)) {
-                report.symbols_dropped +=
-                    tx.execute("DELETE FROM symbols WHERE record = ?1", [id]).map_err(store::StoreError::from)? as u64;
-                store::occurrences::delete(&tx, id)?;
-                tx.execute("DELETE FROM outlines WHERE record = ?1", [id]).map_err(store::StoreError::from)?;
-                tx.execute("DELETE FROM records WHERE id = ?1", [id]).map_err(store::StoreError::from)?;
-                report.records_dropped += 1;
-            }
-        }
-        if report.records_dropped > 0 {
+        drop(needed);
+        crate::failpoint::hit("gc.before_commit");
+        tx.commit().map_err(store::StoreError::from)?;
+        if !doomed.is_empty() {
             // Their ids may be given again to new records, which the list of the store's blobs
             // would then take for ones it covers: it is written whole by the next index run.
             store::record_blobs::forget(self.store.dir());
         }
+        let mut bar = crate::progress::Bar::new("dropping records", doomed.len() as u64);
+        for batch in doomed.chunks(RECORDS_PER_TRANSACTION) {
+            let tx = conn.unchecked_transaction().map_err(store::StoreError::from)?;
+            for &id in batch {
+                report.symbols_dropped += tx
+                    .prepare_cached("DELETE FROM symbols WHERE record = ?1")
+                    .and_then(|mut s| s.execute([id]))
+                    .map_err(store::StoreError::from)? as u64;
+                store::occurrences::delete(&tx, id)?;
+                for sql in ["DELETE FROM outlines WHERE record = ?1", "DELETE FROM records WHERE id = ?1"] {
+                    tx.prepare_cached(sql).and_then(|mut s| s.execute([id])).map_err(store::StoreError::from)?;
+                }
+            }
+            tx.commit().map_err(store::StoreError::from)?;
+            report.records_dropped += batch.len() as u64;
+            bar.inc(batch.len() as u64);
+            crate::failpoint::hit("gc.after_records");
+            self.store.settle_log();
+        }
+        drop(bar);
 
         // 5. Blobs nothing refers to, and their saved contents.
+        let tx = conn.unchecked_transaction().map_err(store::StoreError::from)?;
         let orphans: Vec<(i64, Vec<u8>)> = {
             let mut stmt = tx
                 .prepare(
@@ -264,7 +293,6 @@ impl Indexer<'_> {
             tx.execute("DELETE FROM blobs WHERE id = ?1", params![id]).map_err(store::StoreError::from)?;
         }
         report.blobs_dropped = orphans.len() as u64;
-        crate::failpoint::hit("gc.before_commit");
         tx.commit().map_err(store::StoreError::from)?;
         for (_, oid) in orphans {
             if let Some(blob_id) = crate::git::ObjectId::from_bytes(&oid) {

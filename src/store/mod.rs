@@ -99,6 +99,8 @@ pub fn dir_size(path: &Path) -> u64 {
 
 /// How long a connection waits for another writer before giving up.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+/// Free pages below this are left in the database file (see [`Store::vacuum_if_sparse`]).
+const SPARSE_MIN_BYTES: u64 = 1 << 20;
 /// A view's last use is noted at most this often.
 const TOUCH_EVERY_SECS: i64 = 60;
 /// The write-ahead log's size above which [`Store::settle_log`] empties it. Reading a log again
@@ -625,6 +627,31 @@ impl Store {
             // A store written before history existed may not have the table yet.
             commits: count("commits").unwrap_or(0),
         })
+    }
+
+    /// Rewrites the database file without its free pages (SQLite's `VACUUM`) when they are a
+    /// quarter of it or more and at least [`SPARSE_MIN_BYTES`]: deleting rows leaves their
+    /// pages in the file, free for later rows, so a store gc emptied would otherwise keep its
+    /// size. Returns the bytes of free pages given back, `None` when too few were free. The
+    /// rewrite costs about what stays (a copy of it in SQLite's temporary directory, then in
+    /// the write-ahead log); readers keep the state they began with.
+    pub fn vacuum_if_sparse(&self) -> Result<Option<u64>, StoreError> {
+        let pragma = |name: &str| self.conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
+        let page_size = pragma("page_size")?.max(0) as u64;
+        let pages = pragma("page_count")?.max(0) as u64;
+        let free = pragma("freelist_count")?.max(0) as u64;
+        let free_bytes = free * page_size;
+        if free_bytes < SPARSE_MIN_BYTES || free * 4 < pages {
+            return Ok(None);
+        }
+        crate::progress::note(&format!(
+            "compacting the store: {:.0} of its {:.0} MiB are free pages",
+            free_bytes as f64 / 1048576.0,
+            (pages * page_size) as f64 / 1048576.0
+        ));
+        self.conn.execute_batch("VACUUM")?;
+        self.checkpoint();
+        Ok(Some(free_bytes))
     }
 
     /// Flushes the write-ahead log into the database file.

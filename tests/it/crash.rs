@@ -217,7 +217,7 @@ fn operations(tmp: &Path) -> Vec<Operation> {
             template: gc,
             args: s(&["gc", "--grace-days", "0"]),
             refs: s(&["main", "feature", "v1.0"]),
-            points: vec![("gc.before_commit", true), ("gc.after_fulltext_commit", true)],
+            points: vec![("gc.before_commit", true), ("gc.after_records", true), ("gc.after_fulltext_commit", true)],
         },
         Operation {
             name: "import into an empty store",

@@ -65,6 +65,42 @@ fn changing_the_size_limit_re_derives_every_view() {
     }
 }
 
+#[test]
+fn gc_after_re_derivations_drops_the_old_records_and_gives_their_pages_back() {
+    let (_tmp, repo) = fixture("many-files");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let answers = |repo: &std::path::Path| {
+        let found = cc(repo, &["search", "shared_helper(2150)", "--mode", "literal"]);
+        (located(&cc(repo, &["locate", "item_2150"])), found.json["results"].clone())
+    };
+    let before = answers(&repo);
+    assert_eq!(before.0, [("d21/f2150.rs".to_owned(), 1)]);
+    // Each new limit re-derives every file version; the records of the old ones stay until gc.
+    for limit in ["2m", "3m", "4m"] {
+        git(&repo, &["config", "codecompass.maxFileSize", limit]);
+        assert_eq!(cc(&repo, &["index"]).code, 0);
+    }
+    let database = repo.join(".git/codecompass/store.sqlite");
+    let size = || std::fs::metadata(&database).unwrap().len();
+    let grown = size();
+
+    let gc = cc(&repo, &["gc"]);
+    assert_eq!(gc.code, 0, "{}", gc.stderr);
+    let report = &gc.json["gc"];
+    assert_eq!(report["records_dropped"], 3 * 2200, "{}", gc.stdout);
+    let given_back = report["bytes_compacted"].as_u64().unwrap();
+    assert!(given_back > 0, "{}", gc.stdout);
+    assert!(size() + given_back <= grown, "{} + {given_back} > {grown}", size());
+    assert_eq!(answers(&repo), before);
+    let doctor = cc(&repo, &["doctor"]);
+    assert_eq!(doctor.json["healthy"], true, "{}", doctor.stdout);
+
+    // Nothing left to drop, nothing to give back.
+    let again = cc(&repo, &["gc"]);
+    assert_eq!(again.json["gc"]["records_dropped"], 0, "{}", again.stdout);
+    assert_eq!(again.json["gc"]["bytes_compacted"], 0, "{}", again.stdout);
+}
+
 /// The shop fixture served with filters on, and a clone of it made with `filter` and no
 /// checkout (`blob:none`: no blob is here; `tree:0`: no tree either): the guard, the source
 /// and the clone.
