@@ -368,6 +368,36 @@ pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error>
         ));
     }
 
+    // Space gc would give back: records no file version needs (an older size limit or
+    // extractor, files of dropped views) and the database's free pages.
+    if state == StoreState::Compatible
+        && let Ok(store) = crate::store::Store::open(dir, false)
+    {
+        let unneeded = if quick {
+            0
+        } else {
+            crate::indexer::unneeded_records(store.conn(), ws.max_file_size()).map_or(0, |r| r.len())
+        };
+        let free = store.sparse().ok().flatten().map_or(0, |(free, _)| free);
+        if unneeded > 0 || free > 0 {
+            let mut held = Vec::new();
+            if unneeded > 0 {
+                held.push(format!(
+                    "{unneeded} records no indexed file needs (of an older size limit or extractor, or of files no view holds)"
+                ));
+            }
+            if free > 0 {
+                held.push(format!("{:.1} MiB of free pages in its database", free as f64 / 1048576.0));
+            }
+            problems.push(problem(
+                "info",
+                "space_reclaimable",
+                format!("the store holds {}: gc gives the space back", held.join(" and ")),
+                "git codecompass gc",
+            ));
+        }
+    }
+
     // Views and their freshness.
     let views = status.as_ref().map(|s| s.refs.clone()).unwrap_or_default();
     for v in views.iter().filter(|v| v.freshness_status != "fresh") {

@@ -73,6 +73,29 @@ pub struct GcReport {
 /// the write-ahead log holds.
 const RECORDS_PER_TRANSACTION: usize = 2048;
 
+/// The records no file version needs under the current extractors and size limit (those of an
+/// older limit or extractor, of blobs only dropped file versions held): what gc drops.
+pub fn unneeded_records(conn: &rusqlite::Connection, max_file_size: u64) -> Result<Vec<i64>, store::StoreError> {
+    let needed: HashSet<(i64, String, String)> = {
+        let mut stmt = conn.prepare("SELECT blob, lang, skip FROM file_versions")?;
+        stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?)))?
+            .filter_map(Result::ok)
+            .map(|(blob, lang, skip)| {
+                let record_lang = if skip.is_some() { String::new() } else { lang };
+                let key = super::record_key(&record_lang, max_file_size);
+                (blob, record_lang, key)
+            })
+            .collect()
+    };
+    let mut stmt = conn.prepare("SELECT id, blob, lang, extractor FROM records")?;
+    let doomed = stmt
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?
+        .filter_map(Result::ok)
+        .filter_map(|(id, key)| (!needed.contains(&key)).then_some(id))
+        .collect();
+    Ok(doomed)
+}
+
 impl Indexer<'_> {
     /// Collects garbage; views used within `grace_secs` are kept even when no ref reaches
     /// them.
@@ -225,28 +248,7 @@ impl Indexer<'_> {
         }
 
         // 4. Records no remaining file version needs under the current extractors.
-        let needed: HashSet<(i64, String, String)> = {
-            let mut stmt = tx.prepare("SELECT blob, lang, skip FROM file_versions").map_err(store::StoreError::from)?;
-            stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?)))
-                .map_err(store::StoreError::from)?
-                .filter_map(Result::ok)
-                .map(|(blob, lang, skip)| {
-                    let record_lang = if skip.is_some() { String::new() } else { lang };
-                    let key = super::record_key(&record_lang, self.max_file_size);
-                    (blob, record_lang, key)
-                })
-                .collect()
-        };
-        let doomed: Vec<i64> = {
-            let mut stmt =
-                tx.prepare("SELECT id, blob, lang, extractor FROM records").map_err(store::StoreError::from)?;
-            stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))
-                .map_err(store::StoreError::from)?
-                .filter_map(Result::ok)
-                .filter_map(|(id, key)| (!needed.contains(&key)).then_some(id))
-                .collect()
-        };
-        drop(needed);
+        let doomed = unneeded_records(&tx, self.max_file_size)?;
         crate::failpoint::hit("gc.before_commit");
         tx.commit().map_err(store::StoreError::from)?;
         if !doomed.is_empty() {

@@ -29,7 +29,7 @@ use crate::view::ignore_rules::{self, IGNORE_FILE, IgnoreRules};
 use crate::view::{self, Scope, Workspace};
 
 pub use content::{TEXT_EXTRACTOR, is_binary};
-pub use gc::GcReport;
+pub use gc::{GcReport, unneeded_records};
 pub use history::{HistoryOptions, HistoryReport, history_lacks_git_diff, history_lacks_gitlinks};
 use jobs::Job;
 pub use seed::{SeedReport, seed};

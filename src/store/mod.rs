@@ -636,22 +636,26 @@ impl Store {
     /// rewrite costs about what stays (a copy of it in SQLite's temporary directory, then in
     /// the write-ahead log); readers keep the state they began with.
     pub fn vacuum_if_sparse(&self) -> Result<Option<u64>, StoreError> {
+        let Some((free_bytes, bytes)) = self.sparse()? else { return Ok(None) };
+        crate::progress::note(&format!(
+            "compacting the store: {:.0} of its {:.0} MiB are free pages",
+            free_bytes as f64 / 1048576.0,
+            bytes as f64 / 1048576.0
+        ));
+        self.conn.execute_batch("VACUUM")?;
+        self.checkpoint();
+        Ok(Some(free_bytes))
+    }
+
+    /// The bytes of the database file's free pages and of the whole file, when the free pages
+    /// are worth giving back: a quarter of the file or more, and at least [`SPARSE_MIN_BYTES`].
+    pub fn sparse(&self) -> Result<Option<(u64, u64)>, StoreError> {
         let pragma = |name: &str| self.conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0));
         let page_size = pragma("page_size")?.max(0) as u64;
         let pages = pragma("page_count")?.max(0) as u64;
         let free = pragma("freelist_count")?.max(0) as u64;
         let free_bytes = free * page_size;
-        if free_bytes < SPARSE_MIN_BYTES || free * 4 < pages {
-            return Ok(None);
-        }
-        crate::progress::note(&format!(
-            "compacting the store: {:.0} of its {:.0} MiB are free pages",
-            free_bytes as f64 / 1048576.0,
-            (pages * page_size) as f64 / 1048576.0
-        ));
-        self.conn.execute_batch("VACUUM")?;
-        self.checkpoint();
-        Ok(Some(free_bytes))
+        Ok((free_bytes >= SPARSE_MIN_BYTES && free * 4 >= pages).then_some((free_bytes, pages * page_size)))
     }
 
     /// Flushes the write-ahead log into the database file.

@@ -83,6 +83,16 @@ fn gc_after_re_derivations_drops_the_old_records_and_gives_their_pages_back() {
     let database = repo.join(".git/codecompass/store.sqlite");
     let size = || std::fs::metadata(&database).unwrap().len();
     let grown = size();
+    let reclaimable = |repo: &std::path::Path| {
+        let doctor = cc(repo, &["doctor"]);
+        let problems = doctor.json["problems"].as_array().unwrap().clone();
+        problems
+            .into_iter()
+            .find(|p| p["code"] == "space_reclaimable")
+            .map(|p| p["message"].as_str().unwrap().to_owned())
+    };
+    let said = reclaimable(&repo).expect("doctor says gc would give space back");
+    assert!(said.contains("6600 records no indexed file needs"), "{said}");
 
     let gc = cc(&repo, &["gc"]);
     assert_eq!(gc.code, 0, "{}", gc.stderr);
@@ -94,6 +104,7 @@ fn gc_after_re_derivations_drops_the_old_records_and_gives_their_pages_back() {
     assert_eq!(answers(&repo), before);
     let doctor = cc(&repo, &["doctor"]);
     assert_eq!(doctor.json["healthy"], true, "{}", doctor.stdout);
+    assert_eq!(reclaimable(&repo), None);
 
     // Nothing left to drop, nothing to give back.
     let again = cc(&repo, &["gc"]);
