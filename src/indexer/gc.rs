@@ -69,8 +69,8 @@ pub struct GcReport {
     pub duration_ms: u64,
 }
 
-/// How many records one transaction of gc drops: on the kernel, about what a hundred MiB of
-/// the write-ahead log holds.
+/// How many records one transaction of gc drops: on the kernel, a write-ahead log of up to
+/// 300 MiB before it is emptied (docs/speed.md).
 const RECORDS_PER_TRANSACTION: usize = 2048;
 
 /// The records no file version needs under the current extractors and size limit (those of an
