@@ -69,9 +69,13 @@ pub struct GcReport {
     pub duration_ms: u64,
 }
 
-/// How many records one transaction of gc drops: on the kernel, a write-ahead log of up to
-/// 300 MiB before it is emptied (docs/speed.md).
-const RECORDS_PER_TRANSACTION: usize = 2048;
+/// A transaction of gc dropping records is committed, and the write-ahead log emptied, once
+/// the log has grown past this. Smaller transactions cost more in all: each writes the pages
+/// the records share (the symbols' index by name) again, so that 38 transactions of 2,048
+/// records each made the kernel's gc 45 s slower than one (docs/speed.md).
+const LOG_BYTES_PER_TRANSACTION: u64 = 512 << 20;
+/// How many records are dropped between two looks at the log's size.
+const RECORDS_PER_LOOK: usize = 256;
 
 /// The records no file version needs under the current extractors and size limit (those of an
 /// older limit or extractor, of blobs only dropped file versions held): what gc drops.
@@ -257,21 +261,29 @@ impl Indexer<'_> {
             store::record_blobs::forget(self.store.dir());
         }
         let mut bar = crate::progress::Bar::new("dropping records", doomed.len() as u64);
-        for batch in doomed.chunks(RECORDS_PER_TRANSACTION) {
+        let mut looks = doomed.chunks(RECORDS_PER_LOOK).peekable();
+        while looks.peek().is_some() {
             let tx = conn.unchecked_transaction().map_err(store::StoreError::from)?;
-            for &id in batch {
-                report.symbols_dropped += tx
-                    .prepare_cached("DELETE FROM symbols WHERE record = ?1")
-                    .and_then(|mut s| s.execute([id]))
-                    .map_err(store::StoreError::from)? as u64;
-                store::occurrences::delete(&tx, id)?;
-                for sql in ["DELETE FROM outlines WHERE record = ?1", "DELETE FROM records WHERE id = ?1"] {
-                    tx.prepare_cached(sql).and_then(|mut s| s.execute([id])).map_err(store::StoreError::from)?;
+            let mut dropped = 0;
+            for batch in looks.by_ref() {
+                for &id in batch {
+                    report.symbols_dropped += tx
+                        .prepare_cached("DELETE FROM symbols WHERE record = ?1")
+                        .and_then(|mut s| s.execute([id]))
+                        .map_err(store::StoreError::from)? as u64;
+                    store::occurrences::delete(&tx, id)?;
+                    for sql in ["DELETE FROM outlines WHERE record = ?1", "DELETE FROM records WHERE id = ?1"] {
+                        tx.prepare_cached(sql).and_then(|mut s| s.execute([id])).map_err(store::StoreError::from)?;
+                    }
+                }
+                dropped += batch.len() as u64;
+                bar.inc(batch.len() as u64);
+                if self.store.log_bytes() > LOG_BYTES_PER_TRANSACTION {
+                    break;
                 }
             }
             tx.commit().map_err(store::StoreError::from)?;
-            report.records_dropped += batch.len() as u64;
-            bar.inc(batch.len() as u64);
+            report.records_dropped += dropped;
             crate::failpoint::hit("gc.after_records");
             self.store.settle_log();
         }

@@ -633,8 +633,8 @@ impl Store {
     /// quarter of it or more and at least [`SPARSE_MIN_BYTES`]: deleting rows leaves their
     /// pages in the file, free for later rows, so a store gc emptied would otherwise keep its
     /// size. Returns the bytes of free pages given back, `None` when too few were free. The
-    /// rewrite costs about what stays (a copy of it in SQLite's temporary directory, then in
-    /// the write-ahead log); readers keep the state they began with.
+    /// rewrite costs about what stays (a copy of it in a file of SQLite's temporary directory,
+    /// then in the write-ahead log); readers keep the state they began with.
     pub fn vacuum_if_sparse(&self) -> Result<Option<u64>, StoreError> {
         let Some((free_bytes, bytes)) = self.sparse()? else { return Ok(None) };
         crate::progress::note(&format!(
@@ -642,7 +642,12 @@ impl Store {
             free_bytes as f64 / 1048576.0,
             bytes as f64 / 1048576.0
         ));
-        self.conn.execute_batch("VACUUM")?;
+        // The copy goes to a temporary file, not to memory as this connection's temporary
+        // tables do: on the kernel it is a gigabyte.
+        self.conn.pragma_update(None, "temp_store", "FILE")?;
+        let vacuumed = self.conn.execute_batch("VACUUM");
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
+        vacuumed?;
         self.checkpoint();
         Ok(Some(free_bytes))
     }
@@ -671,10 +676,16 @@ impl Store {
     /// checksumming every frame: a store built by a query kept all of itself in the log, read
     /// again at the start of every later query.
     pub fn settle_log(&self) {
-        let log = self.dir.join(format!("{DB_FILE}-wal"));
-        if std::fs::metadata(&log).is_ok_and(|m| m.len() > SETTLE_LOG_BYTES) {
+        if self.log_bytes() > SETTLE_LOG_BYTES {
             self.without_waiting(|| self.checkpoint());
         }
+    }
+
+    /// The size of the write-ahead log: what this connection's open transaction has written
+    /// so far (its pages spill to the log as SQLite's cache fills), and what no checkpoint has
+    /// folded into the database yet.
+    pub fn log_bytes(&self) -> u64 {
+        std::fs::metadata(self.dir.join(format!("{DB_FILE}-wal"))).map_or(0, |m| m.len())
     }
 
     /// Runs `work` with no wait for a lock another connection holds: what it cannot do at once
