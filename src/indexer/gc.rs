@@ -71,7 +71,7 @@ pub struct GcReport {
 
 /// A transaction of gc dropping records is committed, and the write-ahead log emptied, once
 /// the log has grown past this. Smaller transactions cost more in all: each writes the pages
-/// the records share (the symbols' index by name) again, so that 38 transactions of 2,048
+/// the records share (the symbols' index by name) again, so that 39 transactions of 2,048
 /// records each made the kernel's gc 45 s slower than one (docs/speed.md).
 const LOG_BYTES_PER_TRANSACTION: u64 = 512 << 20;
 /// How many records are dropped between two looks at the log's size.
