@@ -354,25 +354,25 @@ pub(super) fn run(engine: &Engine, quick: bool) -> Result<DoctorResponse, Error>
         }
     };
 
-    // The references of records (the symbol graph): every stored record decodes.
     if state == StoreState::Compatible
         && let Ok(store) = crate::store::Store::open(dir, false)
-        && let Ok((_, damaged)) = store.check_occurrences()
-        && damaged > 0
     {
-        problems.push(problem(
-            "error",
-            "references_damaged",
-            format!("the stored references of {damaged} files do not decode, so references and call graphs miss them"),
-            "git codecompass index --force",
-        ));
-    }
+        // The references of records (the symbol graph): every stored record decodes.
+        if let Ok((_, damaged)) = store.check_occurrences()
+            && damaged > 0
+        {
+            problems.push(problem(
+                "error",
+                "references_damaged",
+                format!(
+                    "the stored references of {damaged} files do not decode, so references and call graphs miss them"
+                ),
+                "git codecompass index --force",
+            ));
+        }
 
-    // Space gc would give back: records no file version needs (an older size limit or
-    // extractor, files of dropped views) and the database's free pages.
-    if state == StoreState::Compatible
-        && let Ok(store) = crate::store::Store::open(dir, false)
-    {
+        // Space gc would give back: records no file version needs (an older size limit or
+        // extractor, files of dropped views) and the database's free pages.
         let unneeded = if quick {
             0
         } else {

@@ -634,7 +634,8 @@ impl Store {
     /// pages in the file, free for later rows, so a store gc emptied would otherwise keep its
     /// size. Returns the bytes of free pages given back, `None` when too few were free. The
     /// rewrite costs about what stays (a copy of it in a file of SQLite's temporary directory,
-    /// then in the write-ahead log); readers keep the state they began with.
+    /// then in the write-ahead log, which the caller folds with [`Store::checkpoint`]); readers
+    /// keep the state they began with.
     pub fn vacuum_if_sparse(&self) -> Result<Option<u64>, StoreError> {
         let Some((free_bytes, bytes)) = self.sparse()? else { return Ok(None) };
         crate::progress::note(&format!(
@@ -648,7 +649,6 @@ impl Store {
         let vacuumed = self.conn.execute_batch("VACUUM");
         self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         vacuumed?;
-        self.checkpoint();
         Ok(Some(free_bytes))
     }
 

@@ -276,17 +276,21 @@ fn git_grep(repo: &Path, pattern: &str, args: &[&str]) -> Vec<String> {
     git_grep_with(repo, &[], pattern, args)
 }
 
-/// `git grep -n [OPTIONS] -F PATTERN [ARGS]` as `path:line`, without the `REF:` prefix.
+/// `git grep -n [OPTIONS] -F PATTERN [ARGS]` (`-E` in OPTIONS: a regex instead) as
+/// `path:line`, without the `REF:` prefix of a ref among ARGS.
 fn git_grep_with(repo: &Path, options: &[&str], pattern: &str, args: &[&str]) -> Vec<String> {
     let mut all = vec!["grep", "-n", "--no-color"];
     all.extend_from_slice(options);
-    all.extend_from_slice(&["-F", pattern]);
+    if !options.contains(&"-E") {
+        all.push("-F");
+    }
+    all.push(pattern);
     all.extend_from_slice(args);
     let out = std::process::Command::new("git").args(&all).current_dir(repo).output().unwrap();
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| {
-            let l = l.strip_prefix("HEAD:").unwrap_or(l);
+            let l = args.iter().find_map(|r| l.strip_prefix(r)?.strip_prefix(':')).unwrap_or(l);
             let mut parts = l.splitn(3, ':');
             format!("{}:{}", parts.next().unwrap(), parts.next().unwrap())
         })
@@ -662,19 +666,7 @@ fn a_large_first_run_in_a_linked_worktree_answers_as_git_grep_does() {
         lines.sort();
         lines
     };
-    // `git grep -n ARGS` as sorted `path:line`, without a `REF:` prefix.
-    let grep = |dir: &Path, args: &[&str], at: Option<&str>| {
-        let mut all = vec!["grep", "-n"];
-        all.extend_from_slice(args);
-        all.extend(at);
-        let out = git(dir, &all);
-        let mut lines: Vec<String> = out
-            .lines()
-            .map(|l| {
-                let l = at.and_then(|r| l.strip_prefix(r)).and_then(|l| l.strip_prefix(':')).unwrap_or(l);
-                l.splitn(3, ':').take(2).collect::<Vec<_>>().join(":")
-            })
-            .collect();
+    let sorted = |mut lines: Vec<String>| {
         lines.sort();
         lines
     };
@@ -685,11 +677,11 @@ fn a_large_first_run_in_a_linked_worktree_answers_as_git_grep_does() {
     let regex = r"shared_helper\(21[0-9]{2}\)";
     same(
         search(&other, &["next_helper", "--mode", "literal"]),
-        grep(&other, &["-F", "next_helper"], None),
+        sorted(git_grep(&other, "next_helper", &[])),
         220,
         "literal",
     );
-    same(search(&other, &["--mode", "regex", regex]), grep(&other, &["-E", regex], None), 100, "regex");
+    same(search(&other, &["--mode", "regex", regex]), sorted(git_grep_with(&other, &["-E"], regex, &[])), 100, "regex");
     assert_eq!(located(&cc(&other, &["locate", "item_2150"])), [("d21/f2150.rs".into(), 1)]);
 
     // The main worktree and `main` answer from the same store, told apart by the blobs `next`
@@ -698,7 +690,7 @@ fn a_large_first_run_in_a_linked_worktree_answers_as_git_grep_does() {
     assert!(search(&repo, &["next_helper", "--mode", "literal"]).is_empty());
     same(
         search(&other, &["shared_helper", "--mode", "literal", "--ref", "main"]),
-        grep(&repo, &["-F", "shared_helper"], Some("main")),
+        sorted(git_grep(&repo, "shared_helper", &["main"])),
         2200,
         "at main",
     );
