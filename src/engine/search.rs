@@ -141,9 +141,24 @@ fn with_context<T>(
         content: &content,
         max_file_size: engine.workspace().max_file_size(),
         columns: crate::index::Columns::at(fulltext.dir()),
+        segment_threads: segment_threads(),
     };
     let _read = store.read_snapshot()?;
     f(&ctx)
+}
+
+/// At most this many threads collect one search's segments.
+const MAX_SEGMENT_THREADS: usize = 4;
+
+/// Threads a search of several full-text segments collects them on: one per core, at most
+/// [`MAX_SEGMENT_THREADS`]; one on the threads of a pool asking several repositories at
+/// once, which keep the cores busy already (see [`super::across::helper_threads`]).
+fn segment_threads() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    if !super::across::helper_threads() {
+        return 1;
+    }
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SEGMENT_THREADS))
 }
 
 /// Results an early search holds back until its view is known to answer, at most; past

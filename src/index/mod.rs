@@ -13,6 +13,7 @@
 mod collect;
 mod docs;
 mod merges;
+mod parallel;
 mod runs;
 pub mod tokenizer;
 mod verify;
@@ -25,6 +26,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy};
 
 pub use collect::{Columns, FileVersions, Hit, SegmentColumns, TopInView, ViewFileVersions};
 pub use docs::{DocInput, DocSymbol, documents_for, snippet_ranges};
+pub use parallel::search as search_segments;
 pub use verify::{STAMPS, Verify, commit_files};
 
 /// The version of the documents' layout and tokenizers. A store whose index was written with

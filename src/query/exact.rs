@@ -92,7 +92,7 @@ fn binary_attributes(ctx: &SearchContext<'_>) -> Result<Option<BinaryAttributes>
     let Some(local) = ctx.content.local() else { return Ok(None) };
     let term = tantivy::Term::from_field_text(ctx.fulltext.fields().path, ATTRIBUTES_FILE);
     let query = tantivy::query::TermQuery::new(term, tantivy::schema::IndexRecordOption::Basic);
-    let found = ctx.searcher.search(
+    let found = ctx.search(
         &query,
         &ViewFileVersions { bitmap: Arc::new(ctx.view.bitmap.clone()), columns: ctx.columns.clone() },
     )?;
@@ -135,8 +135,7 @@ fn ids_holding(
     allowed: &Arc<RoaringBitmap>,
 ) -> Result<RoaringBitmap, QueryError> {
     let query = prefilter.query(ctx.fulltext.fields().trigrams);
-    let found =
-        ctx.searcher.search(&*query, &ViewFileVersions { bitmap: allowed.clone(), columns: ctx.columns.clone() })?;
+    let found = ctx.search(&*query, &ViewFileVersions { bitmap: allowed.clone(), columns: ctx.columns.clone() })?;
     Ok((found | (&ctx.view.scan_bitmap & &**allowed)) & &**allowed)
 }
 

@@ -242,7 +242,6 @@ fn symbol_files(
         (Occur::Must, super::recall::kind_filter(f, DocKind::Symbol)),
     ]);
     let hits = ctx
-        .searcher
         .search(&query, &TopInView { bitmap: allowed.clone(), limit: LIST_DEPTH * 2, columns: ctx.columns.clone() })?;
     let mut seen = HashSet::new();
     Ok(hits.iter().filter(|h| seen.insert(h.fv)).map(|h| h.fv).collect())

@@ -130,7 +130,7 @@ pub(crate) fn templates(
         (Occur::Must, Box::new(BooleanQuery::with_minimum_required_clauses(any, required)) as Box<dyn Query>),
         (Occur::Must, super::recall::kind_filter(f, DocKind::Snippet)),
     ]);
-    let hits = ctx.searcher.search(
+    let hits = ctx.search(
         &query,
         &TopInView { bitmap: allowed.clone(), limit: TEMPLATE_CANDIDATES, columns: ctx.columns.clone() },
     )?;

@@ -217,6 +217,20 @@ pub struct SearchContext<'a> {
     pub max_file_size: u64,
     /// The columns the query's searches read, opened once.
     pub columns: crate::index::Columns,
+    /// Threads a search of several full-text segments may collect them on, this one among
+    /// them (see [`crate::index::search_segments`]).
+    pub segment_threads: usize,
+}
+
+impl SearchContext<'_> {
+    /// Searches `query` with `collector`, on [`Self::segment_threads`] threads.
+    pub fn search<C: tantivy::collector::Collector>(
+        &self,
+        query: &dyn tantivy::query::Query,
+        collector: &C,
+    ) -> tantivy::Result<C::Fruit> {
+        crate::index::search_segments(self.searcher, query, collector, self.segment_threads)
+    }
 }
 
 /// A line match in a response.

@@ -207,7 +207,7 @@ pub(crate) fn ranked(
             if n <= STRICT_GROUPS
                 && let Some(q) = group_recall(ctx, kind, &groups, &phrases, strict, request.fuzzy)
             {
-                list.extend(ctx.searcher.search(&*q, &collector(RECALL))?.iter().map(to_unit));
+                list.extend(ctx.search(&*q, &collector(RECALL))?.iter().map(to_unit));
             }
             lists.push(list);
         }
@@ -217,7 +217,7 @@ pub(crate) fn ranked(
                 let Some(q) = group_recall(ctx, kind, &groups, &phrases, 1, request.fuzzy) else { continue };
                 let key = |u: &Unit| (u.fv, u.line_start, u.ord.unwrap_or(u32::MAX));
                 let seen: std::collections::HashSet<(u32, u32, u32)> = list.iter().map(key).collect();
-                for hit in ctx.searcher.search(&*q, &collector(RECALL))?.iter() {
+                for hit in ctx.search(&*q, &collector(RECALL))?.iter() {
                     let unit = to_unit(hit);
                     if list.len() < RECALL && !seen.contains(&key(&unit)) {
                         list.push(unit);
@@ -288,7 +288,7 @@ pub(crate) fn ranked(
         }
         for &kind in kinds {
             if let Some(q) = recall_query(ctx, kind, &words, &phrases, request.fuzzy) {
-                let hits = ctx.searcher.search(&*q, &collector(RECALL))?;
+                let hits = ctx.search(&*q, &collector(RECALL))?;
                 lists.push(hits.iter().map(to_unit).collect());
             }
         }
