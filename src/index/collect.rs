@@ -295,7 +295,8 @@ impl SegmentCollector for TopInViewSegment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::{DocInput, DocSymbol, FullText, documents_for};
+    use crate::index::docs::add_test_file;
+    use crate::index::{DocSymbol, FullText};
     use tantivy::query::TermQuery;
     use tantivy::schema::IndexRecordOption;
 
@@ -324,18 +325,7 @@ mod tests {
         // Two commits, two segments; file versions far apart, as a long-lived store has them.
         for batch in [[7u32, 1_000_003], [40_000, 2]] {
             for fv in batch {
-                let input = DocInput {
-                    fv,
-                    path: "src/task.rs",
-                    lang: 1,
-                    content: Some(content),
-                    trigram_text: Some(content),
-                    snippets: true,
-                    symbols: &symbols,
-                };
-                for doc in documents_for(&fields, &input) {
-                    writer.add_document(doc).unwrap();
-                }
+                add_test_file(&mut writer, &fields, fv, content, &symbols);
             }
             writer.commit().unwrap();
         }

@@ -152,6 +152,30 @@ pub fn documents_for(fields: &Fields, input: &DocInput<'_>) -> Vec<TantivyDocume
     docs
 }
 
+/// Adds the documents of a Rust file version at `src/task.rs` to `writer`: the fixture of
+/// the collectors' tests.
+#[cfg(test)]
+pub(crate) fn add_test_file(
+    writer: &mut tantivy::IndexWriter,
+    fields: &Fields,
+    fv: u32,
+    content: &str,
+    symbols: &[DocSymbol],
+) {
+    let input = DocInput {
+        fv,
+        path: "src/task.rs",
+        lang: 1,
+        content: Some(content),
+        trigram_text: Some(content),
+        snippets: true,
+        symbols,
+    };
+    for doc in documents_for(fields, &input) {
+        writer.add_document(doc).unwrap();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

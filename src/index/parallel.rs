@@ -84,7 +84,8 @@ mod tests {
     use tantivy::schema::IndexRecordOption;
 
     use super::*;
-    use crate::index::{Columns, DocInput, DocSymbol, FullText, TopInView, ViewFileVersions, documents_for};
+    use crate::index::docs::add_test_file;
+    use crate::index::{Columns, DocSymbol, FullText, TopInView, ViewFileVersions};
 
     #[test]
     fn a_search_on_several_threads_answers_as_one_on_one_thread() {
@@ -112,18 +113,7 @@ mod tests {
                     line_start: 1,
                     line_end: repeats as u32 + 2,
                 }];
-                let input = DocInput {
-                    fv,
-                    path: "src/task.rs",
-                    lang: 1,
-                    content: Some(&content),
-                    trigram_text: Some(&content),
-                    snippets: true,
-                    symbols: &symbols,
-                };
-                for doc in documents_for(&fields, &input) {
-                    writer.add_document(doc).unwrap();
-                }
+                add_test_file(&mut writer, &fields, fv, &content, &symbols);
             }
             writer.commit().unwrap();
         }
