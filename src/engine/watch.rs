@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions, TryLockError};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -372,7 +373,15 @@ impl Engine {
     /// Stops this worktree's watcher, if one runs.
     pub fn watch_stop(&self) -> Result<WatchState, Error> {
         let status = self.watch_status();
-        if let (true, Some(pid)) = (status.running, status.pid) {
+        let pid = match (status.running, status.pid) {
+            (true, Some(pid)) => Some(pid),
+            // Not running yet by its state, but holding its lock: a watcher still starting.
+            _ if is_locked(&lock_path(self)) => {
+                std::fs::read_to_string(lock_path(self)).ok().and_then(|text| text.trim().parse::<u32>().ok())
+            }
+            _ => None,
+        };
+        if let Some(pid) = pid {
             // Only a process that is our own watcher is signalled.
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
             let text = String::from_utf8_lossy(&cmdline);
@@ -395,10 +404,19 @@ impl Engine {
     /// burst of events, rechecking only the paths they name when it can. A request to sync now
     /// (see [`Engine::watcher_flush`]) ends the wait at once. Returns when the process is told
     /// to stop, or, with `idle`, when no query has come for that long.
+    ///
+    /// A watcher a query started (`idle`) keeps that query's store fresh and never makes one:
+    /// when the store is gone by the time it starts or has set its watches up (removed right
+    /// after the query, as a temporary directory is), it exits instead of indexing the whole
+    /// tree into a new store.
     pub fn watch_foreground(&self, idle: Option<Duration>) -> Result<(), Error> {
         let dir = self.workspace().store_dir().to_owned();
+        let store_gone = || idle.is_some() && !store::Store::exists(&dir);
+        if store_gone() {
+            return Ok(());
+        }
         std::fs::create_dir_all(&dir).map_err(io)?;
-        let lock = OpenOptions::new().create(true).truncate(false).write(true).open(lock_path(self)).map_err(io)?;
+        let mut lock = OpenOptions::new().create(true).truncate(false).write(true).open(lock_path(self)).map_err(io)?;
         match lock.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -408,6 +426,10 @@ impl Engine {
             }
             Err(TryLockError::Error(e)) => return Err(io(e)),
         }
+        // The lock names its holder, for `watch --stop` to reach a watcher still starting (its
+        // state says it runs only once its watches are set up).
+        let _ = lock.set_len(0).and_then(|()| lock.write_all(std::process::id().to_string().as_bytes()));
+        crate::failpoint::hit("watch.starting");
         let path = state_path(self);
         let mut state = WatchState {
             running: true,
@@ -447,6 +469,9 @@ impl Engine {
         let flush = flush_path(self);
         // Watching starts before the first sync, so nothing changed during it is missed; only
         // then does the watcher say it runs.
+        if store_gone() {
+            return Ok(());
+        }
         save(&path, &state);
         let mut memory = None;
         self.watch_sync(&mut state, &path, Pending { walk: true, ..Pending::default() }, &mut memory);

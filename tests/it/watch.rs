@@ -321,6 +321,61 @@ fn a_watcher_that_does_not_answer_leaves_the_query_to_walk_the_tree() {
     assert_eq!(run.json["metadata"]["freshness_status"], "fresh", "{}", run.stdout);
 }
 
+/// Waits up to 20 seconds for `child` to exit; one still running then is killed. Its status.
+fn child_exits_within_20s(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn a_watcher_a_query_started_makes_no_store_where_that_query_s_is_gone() {
+    let (_tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    // The query's store goes (a temporary directory cleaned up) before the watcher it started
+    // begins: the watcher exits, where it indexed the whole tree into a new store.
+    std::fs::remove_dir_all(repo.join(".git/codecompass")).unwrap();
+    let mut watcher =
+        crate::support::bin().args(["watch", "--quiet", "--idle-exit", "30"]).current_dir(&repo).spawn().unwrap();
+    let status = child_exits_within_20s(&mut watcher);
+    assert!(status.is_some_and(|s| s.success()), "the watcher exited at once: {status:?}");
+    assert!(!repo.join(".git/codecompass/store.sqlite").exists(), "no store was made");
+}
+
+#[test]
+fn watch_stop_reaches_a_watcher_still_starting() {
+    let (tmp, repo) = fixture("shop");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    // A watcher held after it took its lock, before its state says it runs.
+    let go = tmp.path().join("go");
+    let failpoint = format!("watch.starting=wait({})", go.display());
+    let mut watcher = crate::support::bin()
+        .args(["watch", "--quiet"])
+        .env("CODECOMPASS_FAILPOINTS", &failpoint)
+        .current_dir(&repo)
+        .spawn()
+        .unwrap();
+    let reached = tmp.path().join("go.reached");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !reached.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(reached.exists(), "the watcher reached its start");
+    assert_eq!(cc(&repo, &["watch", "--status"]).json["running"], false, "not running yet by its state");
+    let stopped = cc(&repo, &["watch", "--stop"]);
+    let status = child_exits_within_20s(&mut watcher);
+    std::fs::write(&go, b"").unwrap();
+    assert!(status.is_some(), "the starting watcher was stopped: {}", stopped.stdout);
+    assert_eq!(stopped.json["running"], false, "{}", stopped.stdout);
+}
+
 #[test]
 fn a_watcher_exits_when_its_worktree_is_removed() {
     let (tmp, repo) = fixture("shop");
