@@ -93,3 +93,49 @@ impl<'a> Details<'a> {
         }
     }
 }
+
+/// The view's current symbols named `name` (ASCII case aside), in the order the name index
+/// gives them: keys only (see [`crate::store::Store::symbol_keys_named`]); records of an
+/// older extraction, and file versions outside `allowed`, are left out.
+pub(crate) fn current_named(
+    store: &Store,
+    name: &str,
+    allowed: &roaring::RoaringBitmap,
+    max_file_size: u64,
+) -> Result<Vec<crate::store::NamedSymbol>, QueryError> {
+    let mut current: HashMap<String, String> = HashMap::new();
+    let mut out = Vec::new();
+    for key in store.symbol_keys_named(name)? {
+        if !allowed.contains(key.fv) {
+            continue;
+        }
+        let wanted =
+            current.entry(key.lang.clone()).or_insert_with(|| crate::indexer::record_key(&key.lang, max_file_size));
+        if key.extractor == *wanted {
+            out.push(key);
+        }
+    }
+    Ok(out)
+}
+
+/// The rows of the symbols `keys` name, in their order, each with its file version: one
+/// lookup per record. A symbol its record does not have is left out.
+pub(crate) fn named_rows(
+    store: &Store,
+    keys: &[crate::store::NamedSymbol],
+) -> Result<Vec<(u32, crate::store::SymbolRow)>, QueryError> {
+    let mut ords: HashMap<i64, Vec<u32>> = HashMap::new();
+    for key in keys {
+        let wanted = ords.entry(key.record).or_default();
+        if !wanted.contains(&key.ord) {
+            wanted.push(key.ord);
+        }
+    }
+    let mut rows: HashMap<(i64, u32), crate::store::SymbolRow> = HashMap::new();
+    for (record, ords) in ords {
+        for row in store.symbols_at(record, &ords)? {
+            rows.insert((record, row.ord), row);
+        }
+    }
+    Ok(keys.iter().filter_map(|k| rows.get(&(k.record, k.ord)).map(|row| (k.fv, row.clone()))).collect())
+}

@@ -247,12 +247,13 @@ fn symbol_files(
     Ok(hits.iter().filter(|h| seen.insert(h.fv)).map(|h| h.fv).collect())
 }
 
-/// Files defining the identifiers and frame functions the text names, with the ordinals.
+/// The symbols defining the identifiers and frame functions the text names, in the order
+/// found (keys only: [`super::details::named_rows`] reads the ones wanted).
 pub(crate) fn named_definitions(
     ctx: &SearchContext<'_>,
     clues: &Clues,
     allowed: &RoaringBitmap,
-) -> Result<Vec<(u32, crate::store::SymbolRow)>, QueryError> {
+) -> Result<Vec<crate::store::NamedSymbol>, QueryError> {
     let mut names: Vec<String> = Vec::new();
     for frame in clues.frames.iter().rev() {
         if let Some(function) = &frame.function {
@@ -267,11 +268,7 @@ pub(crate) fn named_definitions(
         if last.len() < 3 || !seen.insert(last.to_owned()) {
             continue;
         }
-        for (symbol, fv, lang, extractor) in ctx.store.symbols_named(last)? {
-            if allowed.contains(fv) && extractor == crate::indexer::record_key(&lang, ctx.max_file_size) {
-                out.push((fv, symbol));
-            }
-        }
+        out.extend(super::details::current_named(ctx.store, last, allowed, ctx.max_file_size)?);
     }
     Ok(out)
 }
@@ -346,9 +343,9 @@ pub(crate) fn ranked_files(
     lists.push(("path terms", PATH_LIST_WEIGHT, path_files(ctx, &groups, allowed)?));
     let definitions = named_definitions(ctx, &clues, allowed)?;
     let mut defining: Vec<u32> = Vec::new();
-    for &(fv, _) in &definitions {
-        if !defining.contains(&fv) {
-            defining.push(fv);
+    for key in &definitions {
+        if !defining.contains(&key.fv) {
+            defining.push(key.fv);
         }
     }
     lists.push(("defines a name in the text", 1.2, defining));
@@ -384,9 +381,9 @@ pub(crate) fn ranked_files(
             }
         }
     }
-    for (fv, symbol) in &definitions {
-        if let Some(e) = evidence.get_mut(fv) {
-            e.named_symbols.push(symbol.ord);
+    for key in &definitions {
+        if let Some(e) = evidence.get_mut(&key.fv) {
+            e.named_symbols.push(key.ord);
         }
     }
     for hit in message_hits.iter().chain(&option_hits) {

@@ -126,6 +126,60 @@ fn segments(q: &str) -> Vec<String> {
         .collect()
 }
 
+/// The view's current symbols named `last` (ASCII case aside; with `parts`, only those whose
+/// qualified name ends with them), as the ranking orders its first list: the exact spelling
+/// first, definitions before declarations, then by file version, line and ordinal; at most
+/// [`RECALL`]. Their keys come from the name index alone, and a spelling's symbols are read in
+/// file-version order only until they hold enough definitions: any later symbol of that
+/// spelling ranks below them. A common name (`flags`: 5,747 symbols in the kernel) read whole
+/// was most of its search.
+fn exact_names(
+    ctx: &SearchContext<'_>,
+    last: &str,
+    parts: &[String],
+    allowed: &RoaringBitmap,
+) -> Result<Vec<Unit>, QueryError> {
+    let mut keys = super::details::current_named(ctx.store, last, allowed, ctx.max_file_size)?;
+    keys.sort_by_key(|k| (k.name != last, k.fv, k.ord));
+    let mut out: Vec<Unit> = Vec::new();
+    for spelling in keys.chunk_by(|a, b| (a.name != last) == (b.name != last)) {
+        let needed = RECALL.saturating_sub(out.len());
+        if needed == 0 {
+            break;
+        }
+        let mut units = Vec::new();
+        let mut definitions = 0;
+        for file in spelling.chunk_by(|a, b| a.fv == b.fv) {
+            if definitions >= needed {
+                break;
+            }
+            for (fv, symbol) in super::details::named_rows(ctx.store, file)? {
+                if parts.len() > 1 && !segments(&symbol.qualified_name).ends_with(parts) {
+                    continue;
+                }
+                let declaration = symbol.role == Role::Declaration;
+                definitions += usize::from(!declaration);
+                units.push(Unit {
+                    fv,
+                    line_start: symbol.line_start,
+                    line_end: symbol.line_end,
+                    ord: Some(symbol.ord),
+                    kind: DocKind::Symbol,
+                    rrf: 0.0,
+                    tier: 4,
+                    declaration,
+                    reasons: Vec::new(),
+                    symbol: Some(symbol),
+                });
+            }
+        }
+        units.sort_by_key(|u| (u.declaration, u.fv, u.line_start, u.ord));
+        out.extend(units);
+    }
+    out.truncate(RECALL);
+    Ok(out)
+}
+
 /// Runs a ranked search in `mode` (`Fts`, `Symbol`, `Path`, or `Auto` for natural language).
 pub(crate) fn ranked(
     ctx: &SearchContext<'_>,
@@ -227,9 +281,10 @@ pub(crate) fn ranked(
         }
         // Definitions of the names the text gives (identifiers, stack-frame functions) are the
         // surest signal a paste carries.
-        let named: Vec<Unit> = super::files::named_definitions(ctx, &clues, allowed)?
+        let mut named_keys = super::files::named_definitions(ctx, &clues, allowed)?;
+        named_keys.truncate(RECALL);
+        let named: Vec<Unit> = super::details::named_rows(ctx.store, &named_keys)?
             .into_iter()
-            .take(RECALL)
             .map(|(fv, symbol)| Unit {
                 fv,
                 line_start: symbol.line_start,
@@ -298,30 +353,7 @@ pub(crate) fn ranked(
     if matches!(mode, Mode::Symbol | Mode::Fts | Mode::Auto) && !query.contains(' ') {
         let parts = segments(query);
         let last = query.rsplit(['.', ':', '#', '\\', '/', '>']).next().unwrap_or(query);
-        let mut exact = Vec::new();
-        for (symbol, fv, lang, extractor) in ctx.store.symbols_named(last)? {
-            // Only the view's files, and only their current records.
-            if !allowed.contains(fv) || extractor != crate::indexer::record_key(&lang, ctx.max_file_size) {
-                continue;
-            }
-            if parts.len() > 1 && !segments(&symbol.qualified_name).ends_with(&parts) {
-                continue;
-            }
-            exact.push(Unit {
-                fv,
-                line_start: symbol.line_start,
-                line_end: symbol.line_end,
-                ord: Some(symbol.ord),
-                kind: DocKind::Symbol,
-                rrf: 0.0,
-                tier: 4,
-                declaration: symbol.role == Role::Declaration,
-                reasons: Vec::new(),
-                symbol: Some(symbol),
-            });
-        }
-        exact.sort_by_key(|u| (u.symbol.as_ref().is_some_and(|s| s.name != last), u.declaration, u.fv, u.line_start));
-        exact.truncate(RECALL);
+        let exact = exact_names(ctx, last, &parts, allowed)?;
         lists.insert(0, exact);
     }
     // Path mode: also plain substring matches of the path.

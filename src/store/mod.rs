@@ -33,6 +33,7 @@ pub use history::{ChangeRow, ChangedSide, CommitDetails, CommitRow, NewChange, S
 pub use lock::WriteLock;
 pub use rows::*;
 pub use schema::STORE_SCHEMA_VERSION;
+pub use symbols::NamedSymbol;
 
 use crate::extract::{self, Outline};
 use crate::git::ObjectId;

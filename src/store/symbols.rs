@@ -52,3 +52,45 @@ impl Store {
         Ok(rows)
     }
 }
+
+/// A symbol found by its name through the name index alone, with a file version that holds
+/// its record: what deciding which symbols to read needs, without reading them.
+#[derive(Clone, Debug)]
+pub struct NamedSymbol {
+    pub record: i64,
+    pub ord: u32,
+    /// The name as spelled in the symbol (the lookup ignores case).
+    pub name: String,
+    pub fv: u32,
+    pub lang: String,
+    pub extractor: String,
+}
+
+impl Store {
+    /// The symbols named `name` (case-insensitively), each with every file version of its
+    /// record's blob: [`Store::symbols_named`] without the symbols' rows, read from the name
+    /// index (which holds each symbol's record and ordinal) and the records' and file
+    /// versions' keys. A common name has thousands of symbols in as many records; reading
+    /// their rows is most of the cost of reading them all.
+    pub fn symbol_keys_named(&self, name: &str) -> Result<Vec<NamedSymbol>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.record, s.ord, s.name, fv.id, r.lang, r.extractor FROM symbols s
+             JOIN records r ON r.id = s.record
+             JOIN file_versions fv ON fv.blob = r.blob AND fv.lang = r.lang
+             WHERE s.name = ?1 COLLATE NOCASE",
+        )?;
+        let rows = stmt
+            .query_map([name], |r| {
+                Ok(NamedSymbol {
+                    record: r.get(0)?,
+                    ord: r.get(1)?,
+                    name: r.get(2)?,
+                    fv: r.get(3)?,
+                    lang: r.get(4)?,
+                    extractor: r.get(5)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+}
