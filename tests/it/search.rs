@@ -156,3 +156,40 @@ fn context_fits_whole_results_and_never_exceeds_the_budget() {
     let tight = cc(&repo, &["context", "cart total", "--max-tokens", "20"]);
     assert_eq!(tight.json["truncated"], true);
 }
+
+/// The symbols a ranked search of `name` puts in its first list (the exact names), by rank:
+/// each one's name and role, from `--explain full`'s `list 0 rank N`.
+fn exact_list(repo: &std::path::Path, name: &str) -> Vec<(String, String)> {
+    let run = cc(repo, &["search", name, "--mode", "symbol", "--limit", "1000", "--explain", "full"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut ranked = std::collections::BTreeMap::new();
+    for result in run.json["results"].as_array().unwrap() {
+        for reason in result["ranking_reasons"].as_array().unwrap() {
+            if let Some(rank) = reason.as_str().and_then(|r| r.strip_prefix("list 0 rank ")) {
+                let entry = (result["name"].as_str().unwrap().to_owned(), result["role"].as_str().unwrap().to_owned());
+                ranked.insert(rank.parse::<usize>().unwrap(), entry);
+            }
+        }
+    }
+    assert_eq!(ranked.keys().copied().collect::<Vec<_>>(), (1..=ranked.len()).collect::<Vec<_>>(), "{name}");
+    ranked.into_values().collect()
+}
+
+#[test]
+fn a_name_in_hundreds_of_files_leads_with_its_exact_spelling_and_definitions() {
+    // 210 definitions of `flags`, 30 declarations of it (in headers that come first in the
+    // tree), 40 definitions of `FLAGS`, 12 declarations of `Flags`; the first list holds 200.
+    let (_tmp, repo) = fixture("many-names");
+    assert_eq!(cc(&repo, &["index"]).code, 0);
+    let of = |name: &str, role: &str, n: usize| vec![(name.to_owned(), role.to_owned()); n];
+
+    // More definitions of the exact spelling than the list holds: only they, though the
+    // declarations come before them in the tree.
+    assert_eq!(exact_list(&repo, "flags"), of("flags", "definition", 200));
+    // The exact spelling's 40, then definitions of the others, never a declaration.
+    assert_eq!(exact_list(&repo, "FLAGS"), [of("FLAGS", "definition", 40), of("flags", "definition", 160)].concat());
+    let mixed = exact_list(&repo, "Flags");
+    assert_eq!(mixed[..12], of("Flags", "declaration", 12)[..]);
+    assert_eq!(mixed.len(), 200);
+    assert!(mixed[12..].iter().all(|(name, role)| role == "definition" && name != "Flags"), "{mixed:?}");
+}
