@@ -5,6 +5,19 @@ use rusqlite::{OptionalExtension, params};
 use super::rows::SYMBOL_COLUMNS;
 use super::{Store, StoreError, SymbolRow};
 
+/// A symbol found by its name through the name index alone, with a file version that holds
+/// its record: what deciding which symbols to read needs, without reading them.
+#[derive(Clone, Debug)]
+pub struct NamedSymbol {
+    pub record: i64,
+    pub ord: u32,
+    /// The name as spelled in the symbol (the lookup ignores case).
+    pub name: String,
+    pub fv: u32,
+    pub lang: String,
+    pub extractor: String,
+}
+
 impl Store {
     /// The symbols of a record, in extraction order.
     pub fn symbols_of(&self, record_id: i64) -> Result<Vec<SymbolRow>, StoreError> {
@@ -34,9 +47,9 @@ impl Store {
         Ok(stmt.query_row(params![record_id, ord], SymbolRow::from_row).optional()?)
     }
 
-    /// Symbols named `name`, case-insensitively, with the file versions that hold them.
-    /// `extractors` maps a language to its current extractor key; records of other keys are
-    /// stale and left out.
+    /// Symbols named `name`, case-insensitively, each with every file version of its record's
+    /// blob and the record's language and extraction: records of an older extraction are among
+    /// them, for the caller to leave out.
     pub fn symbols_named(&self, name: &str) -> Result<Vec<(SymbolRow, u32, String, String)>, StoreError> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {SYMBOL_COLUMNS}, fv.id, r.lang, r.extractor FROM symbols s
@@ -51,22 +64,7 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
-}
 
-/// A symbol found by its name through the name index alone, with a file version that holds
-/// its record: what deciding which symbols to read needs, without reading them.
-#[derive(Clone, Debug)]
-pub struct NamedSymbol {
-    pub record: i64,
-    pub ord: u32,
-    /// The name as spelled in the symbol (the lookup ignores case).
-    pub name: String,
-    pub fv: u32,
-    pub lang: String,
-    pub extractor: String,
-}
-
-impl Store {
     /// The symbols named `name` (case-insensitively), each with every file version of its
     /// record's blob: [`Store::symbols_named`] without the symbols' rows, read from the name
     /// index (which holds each symbol's record and ordinal) and the records' and file
