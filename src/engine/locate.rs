@@ -167,18 +167,10 @@ pub(super) fn run(engine: &Engine, request: &LocateRequest) -> Result<LocateResp
             e.insert(status.as_deref() == Some("generated") || is_generated_path(&f.2));
         }
     }
-    found.sort_by(|a, b| {
-        let key = |f: &(u8, crate::store::SymbolRow, String, &str)| {
-            let below = path_penalty(&f.2).max(u8::from(crate::graph::is_test_path(&f.2)));
-            (
-                f.0,
-                f.1.role == Role::Declaration,
-                below.max(u8::from(generated[&f.1.record])),
-                f.2.clone(),
-                f.1.name_line,
-            )
-        };
-        key(a).cmp(&key(b))
+    // Each match's key computed once (a common name has thousands of matches).
+    found.sort_by_cached_key(|f| {
+        let below = path_penalty(&f.2).max(u8::from(crate::graph::is_test_path(&f.2)));
+        (f.0, f.1.role == Role::Declaration, below.max(u8::from(generated[&f.1.record])), f.2.clone(), f.1.name_line)
     });
     let total = found.len();
     let results: Vec<LocateResult> = found
