@@ -108,6 +108,24 @@ struct Unit {
     symbol: Option<crate::store::SymbolRow>,
 }
 
+impl Unit {
+    /// A symbol of `fv`, read whole, as a unit of its own.
+    fn of_symbol(fv: u32, symbol: crate::store::SymbolRow) -> Unit {
+        Unit {
+            fv,
+            line_start: symbol.line_start,
+            line_end: symbol.line_end,
+            ord: Some(symbol.ord),
+            kind: DocKind::Symbol,
+            rrf: 0.0,
+            tier: 4,
+            declaration: symbol.role == Role::Declaration,
+            reasons: Vec::new(),
+            symbol: Some(symbol),
+        }
+    }
+}
+
 fn tier_name(tier: u8) -> &'static str {
     match tier {
         0 => "exact symbol name",
@@ -157,20 +175,9 @@ fn exact_names(
                 if parts.len() > 1 && !segments(&symbol.qualified_name).ends_with(parts) {
                     continue;
                 }
-                let declaration = symbol.role == Role::Declaration;
-                definitions += usize::from(!declaration);
-                units.push(Unit {
-                    fv,
-                    line_start: symbol.line_start,
-                    line_end: symbol.line_end,
-                    ord: Some(symbol.ord),
-                    kind: DocKind::Symbol,
-                    rrf: 0.0,
-                    tier: 4,
-                    declaration,
-                    reasons: Vec::new(),
-                    symbol: Some(symbol),
-                });
+                let unit = Unit::of_symbol(fv, symbol);
+                definitions += usize::from(!unit.declaration);
+                units.push(unit);
             }
         }
         units.sort_by_key(|u| (u.declaration, u.fv, u.line_start, u.ord));
@@ -285,18 +292,7 @@ pub(crate) fn ranked(
         named_keys.truncate(RECALL);
         let named: Vec<Unit> = super::details::named_rows(ctx.store, &named_keys)?
             .into_iter()
-            .map(|(fv, symbol)| Unit {
-                fv,
-                line_start: symbol.line_start,
-                line_end: symbol.line_end,
-                ord: Some(symbol.ord),
-                kind: DocKind::Symbol,
-                rrf: 0.0,
-                tier: 4,
-                declaration: symbol.role == Role::Declaration,
-                reasons: Vec::new(),
-                symbol: Some(symbol),
-            })
+            .map(|(fv, symbol)| Unit::of_symbol(fv, symbol))
             .collect();
         if !named.is_empty() {
             lists.insert(0, named);
