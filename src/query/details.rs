@@ -69,11 +69,9 @@ impl<'a> Details<'a> {
             }
         }
         for (fv, ords) in by_fv {
-            let found = match (self.record(fv)?, ords.as_slice()) {
-                // One symbol of a file: a point lookup costs less than a list.
-                (Some(record), [ord]) => self.store.symbol_at(record, *ord)?.into_iter().collect(),
-                (Some(record), _) => self.store.symbols_at(record, &ords)?,
-                (None, _) => Vec::new(),
+            let found = match self.record(fv)? {
+                Some(record) => self.store.symbols_at(record, &ords)?,
+                None => Vec::new(),
             };
             for ord in ords {
                 self.symbols.insert((fv, ord), None);

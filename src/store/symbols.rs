@@ -30,6 +30,10 @@ impl Store {
 
     /// The symbols `ords` of a record, in one lookup; ords it does not have are left out.
     pub fn symbols_at(&self, record_id: i64, ords: &[u32]) -> Result<Vec<SymbolRow>, StoreError> {
+        // One symbol: a point lookup costs less than a list.
+        if let [ord] = ords {
+            return Ok(self.symbol_at(record_id, *ord)?.into_iter().collect());
+        }
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT {SYMBOL_COLUMNS} FROM symbols s
              WHERE s.record = ?1 AND s.ord IN (SELECT value FROM json_each(?2))"
